@@ -1,0 +1,511 @@
+package dev.jperf.format.writer;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+/**
+ * Writes a file-mode perf.data that Linux perf 6.1 reads as its own, and that stays readable at
+ * every moment while it is being written.
+ *
+ * <p>Layout (perf-data-format.md §1): 104-byte header, ids, attrs, records, feature index table,
+ * feature bodies. The only position a reader derives is "index table = data.offset + data.size",
+ * so the writer keeps two invariants, in this write order:
+ * <ol>
+ *   <li>{@code data.size} in the header only ever covers whole records already on disk (records
+ *       are written first, the header after);</li>
+ *   <li>the header's feature bitmap is non-zero only while the index table and bodies sit right
+ *       after {@code data.offset + data.size}; before records overwrite them, the header is
+ *       rewritten with the bitmap cleared.</li>
+ * </ol>
+ * A reader therefore always sees a complete file: at worst the last un-flushed records are missing
+ * (they are still in this writer's buffer or the kernel's) and the feature sections are absent
+ * between a flush and the next {@link #checkpoint()}. A {@code kill -9} leaves exactly that.
+ * Each header write is one 104-byte pwrite within the first page; the page cache, not fsync, is
+ * what this protects against (a power loss is out of scope, as for perf).
+ *
+ * <p>Records are appended as raw bytes exactly as they come from a ring buffer; they are copied into
+ * one direct buffer and written with positional {@link FileChannel} writes, no per-record
+ * allocation. The buffer is flushed only at record boundaries, and each flush also refreshes
+ * {@code data.size}.
+ *
+ * <p>A write failure (full disk, I/O error) stops the writer: the header is left consistent with
+ * the last whole record written, partial bytes after it are cut off, and the failure is thrown as
+ * one {@link IOException} line naming the file; later appends throw the same exception.
+ *
+ * <p>Not thread-safe: one thread (the recorder's drain loop) owns a writer.
+ */
+public final class PerfDataWriter implements Closeable {
+
+    /** {@code PERFILE2} as a little-endian u64. */
+    static final long PERF_MAGIC = 0x32454c4946524550L;
+    /** sizeof(struct perf_file_header). */
+    static final int PERF_FILE_HEADER_SIZE = 104;
+    /** The largest attr.size perf 6.1 accepts; every attr is written with exactly this size. */
+    public static final int PERF_ATTR_SIZE_VER7 = 128;
+    static final int PERF_ATTR_SIZE_VER0 = 64;
+    /** Feature bits a header can carry (adds_features is 4 x u64). */
+    public static final int HEADER_FEAT_BITS = 256;
+    static final int HEADER_BPF_PROG_INFO = 25;
+
+    /** The default record buffer: large enough to make flushes rare, small against a ring. */
+    public static final int DEFAULT_BUFFER_SIZE = 1 << 20;
+    /** A record is at most 65535 bytes (u16 size); the buffer must hold any one record. */
+    private static final int MIN_BUFFER_SIZE = 1 << 16;
+
+    private static final int OFF_DATA = 40;
+    private static final int OFF_FEATURES = 72;
+
+    /**
+     * One event of the file: its {@code perf_event_attr} bytes (any size from 64 on; normalised to
+     * 128 on write, see {@link #normaliseAttr}) and the kernel ids of its file descriptors.
+     */
+    public record EventAttr(byte[] attr, long[] ids) {
+        public EventAttr {
+            attr = attr.clone();
+            ids = ids.clone();
+        }
+
+        @Override
+        public byte[] attr() {
+            return attr.clone();
+        }
+
+        @Override
+        public long[] ids() {
+            return ids.clone();
+        }
+    }
+
+    private final Path path;
+    private final FileChannel channel;
+    private final long attrsOffset;
+    private final long attrsSize;
+    private final long dataOffset;
+    private final ByteBuffer buffer;
+    private final ByteBuffer header = ByteBuffer.allocate(PERF_FILE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    private final byte[][] features = new byte[HEADER_FEAT_BITS][];
+
+    /** Bytes of whole records on disk after {@link #dataOffset}. */
+    private long dataSize;
+    /** True while the header's bitmap is set and the feature sections follow the data on disk. */
+    private boolean featuresOnDisk;
+    private IOException failure;
+    private boolean closed;
+
+    private PerfDataWriter(Path path, FileChannel channel, long attrsOffset, long attrsSize,
+            long dataOffset, int bufferSize) {
+        this.path = path;
+        this.channel = channel;
+        this.attrsOffset = attrsOffset;
+        this.attrsSize = attrsSize;
+        this.dataOffset = dataOffset;
+        this.buffer = ByteBuffer.allocateDirect(bufferSize).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** {@link #create(Path, List, int)} with {@link #DEFAULT_BUFFER_SIZE}. */
+    public static PerfDataWriter create(Path path, List<EventAttr> events) throws IOException {
+        return create(path, events, DEFAULT_BUFFER_SIZE);
+    }
+
+    /**
+     * Creates (or truncates) {@code path} and writes the header, ids and attrs: from here on the
+     * file is a valid perf.data with no records. Callers that want perf's {@code .old} backup call
+     * {@link #backupExisting(Path)} first.
+     */
+    public static PerfDataWriter create(Path path, List<EventAttr> events, int bufferSize) throws IOException {
+        if (events.isEmpty()) {
+            throw new IllegalArgumentException("a perf.data file needs at least one event attr");
+        }
+        if (bufferSize < MIN_BUFFER_SIZE) {
+            throw new IllegalArgumentException("record buffer of " + bufferSize + " bytes is below " + MIN_BUFFER_SIZE);
+        }
+        byte[][] attrs = new byte[events.size()][];
+        long nIds = 0;
+        for (int i = 0; i < attrs.length; i++) {
+            attrs[i] = normaliseAttr(events.get(i).attr);
+            nIds += events.get(i).ids.length;
+        }
+        // perf's order: ids right after the header, then the attrs, then the data.
+        long idsOffset = PERF_FILE_HEADER_SIZE;
+        long attrsOffset = idsOffset + 8 * nIds;
+        long entrySize = PERF_ATTR_SIZE_VER7 + 16;
+        long attrsSize = entrySize * attrs.length;
+        long dataOffset = attrsOffset + attrsSize;
+        if (dataOffset > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(nIds + " event ids are too many for one file header");
+        }
+        ByteBuffer head = ByteBuffer.allocate((int) dataOffset).order(ByteOrder.LITTLE_ENDIAN);
+        head.position(PERF_FILE_HEADER_SIZE);
+        for (EventAttr e : events) {
+            for (long id : e.ids) {
+                head.putLong(id);
+            }
+        }
+        long idPos = idsOffset;
+        for (int i = 0; i < attrs.length; i++) {
+            int n = events.get(i).ids.length;
+            head.put(attrs[i]).putLong(idPos).putLong(8L * n);
+            idPos += 8L * n;
+        }
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        PerfDataWriter w = new PerfDataWriter(path, ch, attrsOffset, attrsSize, dataOffset, bufferSize);
+        try {
+            w.fillHeader(false);
+            head.put(0, w.header, 0, PERF_FILE_HEADER_SIZE);
+            head.clear();
+            w.writeFully(head, 0);
+        } catch (IOException e) {
+            ch.close();
+            throw new IOException(path + ": " + describe(e) + " while writing the file header", e);
+        }
+        return w;
+    }
+
+    /**
+     * Returns {@code attr} as the 128-byte attr perf 6.1 accepts: smaller attrs are zero-extended
+     * (the kernel ABI gives a missing tail the value 0), larger ones (a 6.18 kernel's 136-byte attr)
+     * are cut at 128 if the cut bytes are zero, and attr.size is set to 128.
+     *
+     * @throws IllegalArgumentException if the attr is shorter than 64 bytes or a field beyond byte
+     *     128 (config3 on 6.18) is set: perf 6.1 could not represent that event
+     */
+    public static byte[] normaliseAttr(byte[] attr) {
+        if (attr.length < PERF_ATTR_SIZE_VER0) {
+            throw new IllegalArgumentException("perf_event_attr of " + attr.length + " bytes is shorter than "
+                    + PERF_ATTR_SIZE_VER0);
+        }
+        for (int i = PERF_ATTR_SIZE_VER7; i < attr.length; i++) {
+            if (attr[i] != 0) {
+                throw new IllegalArgumentException("perf_event_attr byte " + i + " is set (0x"
+                        + Integer.toHexString(attr[i] & 0xff) + "); perf 6.1 reads only "
+                        + PERF_ATTR_SIZE_VER7 + "-byte attrs");
+            }
+        }
+        byte[] out = new byte[PERF_ATTR_SIZE_VER7];
+        System.arraycopy(attr, 0, out, 0, Math.min(attr.length, PERF_ATTR_SIZE_VER7));
+        ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(4, PERF_ATTR_SIZE_VER7);
+        return out;
+    }
+
+    /**
+     * perf's backup rule for an output file: an existing non-empty {@code path} is renamed to
+     * {@code path.old}, replacing an older backup.
+     *
+     * @return the backup's path, or null if there was nothing to keep
+     */
+    public static Path backupExisting(Path path) throws IOException {
+        if (!Files.isRegularFile(path) || Files.size(path) == 0) {
+            return null;
+        }
+        Path old = path.resolveSibling(path.getFileName() + ".old");
+        try {
+            Files.move(path, old, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new IOException("cannot move " + path + " to " + old + ": " + describe(e), e);
+        }
+        return old;
+    }
+
+    /**
+     * Appends whole records: {@code length} bytes of {@code src} from absolute index {@code offset},
+     * back-to-back {@code perf_event_header}-framed records. {@code src}'s position is not used.
+     *
+     * @throws IllegalArgumentException if the bytes do not end on a record boundary (the whole
+     *     records before the bad one are appended)
+     * @throws IOException if writing failed; the writer has then stopped (see class comment)
+     */
+    public void append(ByteBuffer src, int offset, int length) throws IOException {
+        ensureWritable();
+        int end = offset + length;
+        int run = offset;
+        int p = offset;
+        while (p < end) {
+            if (end - p < 8) {
+                copy(src, run, p - run);
+                throw new IllegalArgumentException(badRecord(p - offset, end - p, "bytes left, a record header needs 8"));
+            }
+            int size = (src.get(p + 6) & 0xff) | (src.get(p + 7) & 0xff) << 8;
+            if (size < 8 || size > end - p) {
+                copy(src, run, p - run);
+                throw new IllegalArgumentException(badRecord(p - offset, size, "byte record, "
+                        + (end - p) + " bytes left"));
+            }
+            if (p + size - run > buffer.remaining()) {
+                copy(src, run, p - run);
+                flush();
+                run = p;
+            }
+            p += size;
+        }
+        copy(src, run, end - run);
+    }
+
+    /** Appends the whole records between {@code src}'s position and limit and consumes them. */
+    public void append(ByteBuffer src) throws IOException {
+        int n = src.remaining();
+        append(src, src.position(), n);
+        src.position(src.position() + n);
+    }
+
+    /** Appends whole records from a byte array. */
+    public void append(byte[] src, int offset, int length) throws IOException {
+        append(ByteBuffer.wrap(src), offset, length);
+    }
+
+    private static String badRecord(int at, int n, String what) {
+        return "not a whole record at offset " + at + " of the appended bytes: " + n + " " + what;
+    }
+
+    private void copy(ByteBuffer src, int from, int n) {
+        buffer.put(buffer.position(), src, from, n);
+        buffer.position(buffer.position() + n);
+    }
+
+    /**
+     * Sets the body of feature {@code bit} (HEADER_* number) written at the next
+     * {@link #checkpoint()} or {@link #close()}; null removes it. BPF_PROG_INFO bodies are
+     * normalised to 232-byte bpf_prog_info entries (see {@link BpfProgInfoNormaliser}).
+     */
+    public void setFeature(int bit, byte[] body) {
+        if (bit < 0 || bit >= HEADER_FEAT_BITS) {
+            throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (HEADER_FEAT_BITS - 1));
+        }
+        if (body != null && bit == HEADER_BPF_PROG_INFO) {
+            body = BpfProgInfoNormaliser.normalise(body);
+        } else if (body != null) {
+            body = body.clone();
+        }
+        features[bit] = body;
+    }
+
+    /** Bytes of records on disk and covered by the header (excludes records still buffered). */
+    public long dataSize() {
+        return dataSize;
+    }
+
+    /** Where the records start. */
+    public long dataOffset() {
+        return dataOffset;
+    }
+
+    /** The failure that stopped this writer, or null. */
+    public IOException failure() {
+        return failure;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Writes buffered records and refreshes {@code data.size}. Cheaper than {@link #checkpoint()}
+     * (no feature sections); features already on disk are dropped from the header.
+     */
+    public void flush() throws IOException {
+        ensureWritable();
+        if (buffer.position() == 0) {
+            return;
+        }
+        if (featuresOnDisk) {
+            // The records about to be written overwrite the index table: unpublish it first.
+            writeHeader(false);
+            featuresOnDisk = false;
+        }
+        buffer.flip();
+        long at = dataOffset + dataSize;
+        try {
+            while (buffer.hasRemaining()) {
+                at += channel.write(buffer, at);
+            }
+        } catch (IOException e) {
+            dataSize += wholeRecords(buffer, buffer.position());
+            buffer.clear();
+            throw stop(e, "while writing records");
+        }
+        dataSize += buffer.limit();
+        buffer.clear();
+        writeHeader(false);
+    }
+
+    /** The bytes of whole records among the first {@code n} of {@code buf}, which holds whole records. */
+    private static int wholeRecords(ByteBuffer buf, int n) {
+        int p = 0;
+        while (p + 8 <= n) {
+            int size = (buf.get(p + 6) & 0xff) | (buf.get(p + 7) & 0xff) << 8;
+            if (p + size > n) {
+                break;
+            }
+            p += size;
+        }
+        return p;
+    }
+
+    /**
+     * Makes the file complete as it is now: writes buffered records, the feature index table and
+     * bodies after them, then the header naming both. A recorder calls this at least once a second;
+     * the next flush overwrites the feature sections (after unpublishing them). With no records yet
+     * it only flushes: perf reads data.size 0 as "unfinished" and would take the index table for
+     * records.
+     */
+    public void checkpoint() throws IOException {
+        flush();
+        if (dataSize == 0) {
+            return;
+        }
+        ByteBuffer sections = encodeFeatures(dataOffset + dataSize);
+        long at = dataOffset + dataSize;
+        try {
+            writeFully(sections, at);
+            // Old, longer sections may lie beyond; keep the file exactly as long as its contents.
+            channel.truncate(at + sections.limit());
+        } catch (IOException e) {
+            throw stop(e, "while writing the feature sections");
+        }
+        writeHeader(true);
+        featuresOnDisk = true;
+    }
+
+    /** Index table (one {offset, size} per set bit, bit order) then the bodies, starting at {@code at}. */
+    private ByteBuffer encodeFeatures(long at) {
+        int n = 0;
+        long bodies = 0;
+        for (byte[] f : features) {
+            if (f != null) {
+                n++;
+                bodies += f.length;
+            }
+        }
+        long total = 16L * n + bodies;
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("feature sections of " + total + " bytes are too large");
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) total).order(ByteOrder.LITTLE_ENDIAN);
+        long body = at + 16L * n;
+        for (byte[] f : features) {
+            if (f != null) {
+                out.putLong(body).putLong(f.length);
+                body += f.length;
+            }
+        }
+        for (byte[] f : features) {
+            if (f != null) {
+                out.put(f);
+            }
+        }
+        return out.flip();
+    }
+
+    /**
+     * Finishes the file: a last {@link #checkpoint()} and close. After a failure this makes a
+     * best-effort attempt to add the feature sections and closes without throwing again (the
+     * failure was already reported and the file is readable either way).
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            if (failure == null) {
+                checkpoint();
+            } else {
+                finishAfterFailure();
+            }
+        } finally {
+            closed = true;
+            channel.close();
+        }
+    }
+
+    private void finishAfterFailure() {
+        if (dataSize == 0) {
+            return;
+        }
+        try {
+            ByteBuffer sections = encodeFeatures(dataOffset + dataSize);
+            writeFully(sections, dataOffset + dataSize);
+            writeHeader(true);
+        } catch (IOException | RuntimeException e) {
+            // The header still names the records only; that file is complete without features.
+        }
+    }
+
+    /** Marks the writer stopped, cuts partial bytes after the last whole record, returns the line to report. */
+    private IOException stop(IOException cause, String doing) {
+        try {
+            fillHeader(false);
+            writeFully(header, 0);
+            featuresOnDisk = false;
+            channel.truncate(dataOffset + dataSize);
+        } catch (IOException e) {
+            // Best effort: the header already written never covers partial records.
+        }
+        failure = new IOException(path + ": " + describe(cause) + " " + doing + "; stopped after "
+                + dataSize + " bytes of records, which the file keeps readable", cause);
+        return failure;
+    }
+
+    private void ensureWritable() throws IOException {
+        if (closed) {
+            throw new IllegalStateException(path + ": writer is closed");
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void fillHeader(boolean withFeatures) {
+        ByteBuffer h = header;
+        h.clear();
+        h.putLong(0, PERF_MAGIC);
+        h.putLong(8, PERF_FILE_HEADER_SIZE);
+        h.putLong(16, PERF_ATTR_SIZE_VER7 + 16);
+        h.putLong(24, attrsOffset);
+        h.putLong(32, attrsSize);
+        h.putLong(OFF_DATA, dataOffset);
+        h.putLong(OFF_DATA + 8, dataSize);
+        h.putLong(56, 0); // event_types: unused since perf 3.x
+        h.putLong(64, 0);
+        long[] words = new long[HEADER_FEAT_BITS / 64];
+        if (withFeatures) {
+            for (int bit = 0; bit < HEADER_FEAT_BITS; bit++) {
+                if (features[bit] != null) {
+                    words[bit / 64] |= 1L << (bit % 64);
+                }
+            }
+        }
+        for (int i = 0; i < words.length; i++) {
+            h.putLong(OFF_FEATURES + 8 * i, words[i]);
+        }
+    }
+
+    private void writeHeader(boolean withFeatures) throws IOException {
+        fillHeader(withFeatures);
+        try {
+            writeFully(header, 0);
+        } catch (IOException e) {
+            throw failure != null ? failure : stop(e, "while writing the file header");
+        }
+    }
+
+    private void writeFully(ByteBuffer b, long at) throws IOException {
+        while (b.hasRemaining()) {
+            at += channel.write(b, at);
+        }
+    }
+
+    /** The OS's words for an I/O failure ("No space left on device"), without Java class names. */
+    static String describe(IOException e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    }
+}
