@@ -1,0 +1,158 @@
+package dev.jperf.nativeshim;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * bpf(2). One instance per thread: it owns a zeroed scratch bpf_attr, so the hot path (a program
+ * id to an fd while the program may be unloading) costs one syscall and no allocation.
+ */
+public final class Bpf {
+    /** __NR_bpf on x86-64. */
+    static final long SYS_BPF = 321;
+
+    private final Memory attr = new Memory(BpfAttrLayout.SIZE);
+    private final long attrAddress = Pointer.nativeValue(attr);
+
+    /** Next program id after {@code startId}, or 0 when there is none (ENOENT). */
+    public int progGetNextId(int startId) {
+        return getNextId(BpfAttrLayout.BPF_PROG_GET_NEXT_ID, startId, "BPF_PROG_GET_NEXT_ID");
+    }
+
+    /** Next BTF object id after {@code startId}, or 0 when there is none. */
+    public int btfGetNextId(int startId) {
+        return getNextId(BpfAttrLayout.BPF_BTF_GET_NEXT_ID, startId, "BPF_BTF_GET_NEXT_ID");
+    }
+
+    private int getNextId(int cmd, int startId, String name) {
+        attr.clear(16);
+        attr.setInt(BpfAttrLayout.START_ID, startId);
+        if (sys(cmd, 16) < 0) {
+            int errno = Errno.last();
+            if (errno == Errno.ENOENT) {
+                return 0;
+            }
+            throw new NativeException("bpf(" + name + ", " + Integer.toUnsignedString(startId) + ")", errno);
+        }
+        return attr.getInt(BpfAttrLayout.NEXT_ID);
+    }
+
+    /** An fd that pins program {@code id}; ENOENT (as a {@link NativeException}) once it is unloaded. */
+    public int progGetFdById(int id) {
+        return getFdById(BpfAttrLayout.BPF_PROG_GET_FD_BY_ID, id, "BPF_PROG_GET_FD_BY_ID");
+    }
+
+    /** An fd for BTF object {@code id}. */
+    public int btfGetFdById(int id) {
+        return getFdById(BpfAttrLayout.BPF_BTF_GET_FD_BY_ID, id, "BPF_BTF_GET_FD_BY_ID");
+    }
+
+    private int getFdById(int cmd, int id, String name) {
+        attr.clear(12);
+        attr.setInt(BpfAttrLayout.GET_FD_ID, id);
+        long fd = sys(cmd, 12);
+        if (fd < 0) {
+            throw new NativeException("bpf(" + name + ", id " + Integer.toUnsignedString(id) + ")", Errno.last());
+        }
+        return (int) fd;
+    }
+
+    /**
+     * BPF_OBJ_GET_INFO_BY_FD: the kernel fills up to {@code infoLen} bytes at {@code info} (pointer
+     * and count fields set there select arrays). Returns the info_len the kernel wrote back.
+     */
+    public int objGetInfoByFd(int fd, Pointer info, int infoLen) {
+        attr.clear(16);
+        attr.setInt(BpfAttrLayout.INFO_BPF_FD, fd);
+        attr.setInt(BpfAttrLayout.INFO_INFO_LEN, infoLen);
+        attr.setLong(BpfAttrLayout.INFO_INFO, Pointer.nativeValue(info));
+        if (sys(BpfAttrLayout.BPF_OBJ_GET_INFO_BY_FD, 16) < 0) {
+            throw new NativeException("bpf(BPF_OBJ_GET_INFO_BY_FD, fd " + fd + ")", Errno.last());
+        }
+        return attr.getInt(BpfAttrLayout.INFO_INFO_LEN);
+    }
+
+    /** BPF_ENABLE_STATS: while the returned fd is open the kernel counts run_time_ns / run_cnt. */
+    public int enableStats(int type) {
+        attr.clear(4);
+        attr.setInt(BpfAttrLayout.ENABLE_STATS_TYPE, type);
+        long fd = sys(BpfAttrLayout.BPF_ENABLE_STATS, 4);
+        if (fd < 0) {
+            throw new NativeException("bpf(BPF_ENABLE_STATS, " + type + ")", Errno.last());
+        }
+        return (int) fd;
+    }
+
+    /**
+     * BPF_PROG_LOAD of raw instructions (8 bytes each, little-endian). On failure the message
+     * carries the verifier's last log line.
+     */
+    public int progLoad(int progType, byte[] insns, String license, String name) {
+        if (insns.length % 8 != 0) {
+            throw new IllegalArgumentException("instructions are 8 bytes each, got " + insns.length + " bytes");
+        }
+        Memory code = new Memory(insns.length);
+        code.write(0, insns, 0, insns.length);
+        Memory lic = cString(license);
+        Memory log = new Memory(64 * 1024);
+        log.clear();
+        attr.clear(BpfAttrLayout.LINE_INFO_CNT + 4);
+        attr.setInt(BpfAttrLayout.PROG_TYPE, progType);
+        attr.setInt(BpfAttrLayout.INSN_CNT, insns.length / 8);
+        attr.setLong(BpfAttrLayout.INSNS, Pointer.nativeValue(code));
+        attr.setLong(BpfAttrLayout.LICENSE, Pointer.nativeValue(lic));
+        attr.setInt(BpfAttrLayout.LOG_LEVEL, 1);
+        attr.setInt(BpfAttrLayout.LOG_SIZE, (int) log.size());
+        attr.setLong(BpfAttrLayout.LOG_BUF, Pointer.nativeValue(log));
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        attr.write(BpfAttrLayout.PROG_NAME, n, 0, Math.min(n.length, BpfAttrLayout.BPF_OBJ_NAME_LEN - 1));
+        long fd = sys(BpfAttrLayout.BPF_PROG_LOAD, BpfAttrLayout.LINE_INFO_CNT + 4);
+        if (fd < 0) {
+            int errno = Errno.last();
+            String text = log.getString(0).strip();
+            String last = text.isEmpty() ? "" : ": verifier: " + text.substring(text.lastIndexOf('\n') + 1);
+            throw new NativeException("bpf(BPF_PROG_LOAD, " + name + ")" + last, errno);
+        }
+        return (int) fd;
+    }
+
+    /** BPF_RAW_TRACEPOINT_OPEN: attaches a raw-tracepoint program; closing the fd detaches it. */
+    public int rawTracepointOpen(String tracepoint, int progFd) {
+        Memory tp = cString(tracepoint);
+        attr.clear(16);
+        attr.setLong(BpfAttrLayout.RAW_TRACEPOINT_NAME, Pointer.nativeValue(tp));
+        attr.setInt(BpfAttrLayout.RAW_TRACEPOINT_PROG_FD, progFd);
+        long fd = sys(BpfAttrLayout.BPF_RAW_TRACEPOINT_OPEN, 16);
+        if (fd < 0) {
+            throw new NativeException("bpf(BPF_RAW_TRACEPOINT_OPEN, " + tracepoint + ")", Errno.last());
+        }
+        return (int) fd;
+    }
+
+    /** BPF_BTF_LOAD of a raw BTF blob. */
+    public int btfLoad(byte[] btf) {
+        Memory blob = new Memory(btf.length);
+        blob.write(0, btf, 0, btf.length);
+        attr.clear(28);
+        attr.setLong(BpfAttrLayout.BTF, Pointer.nativeValue(blob));
+        attr.setInt(BpfAttrLayout.BTF_SIZE, btf.length);
+        long fd = sys(BpfAttrLayout.BPF_BTF_LOAD, 28);
+        if (fd < 0) {
+            throw new NativeException("bpf(BPF_BTF_LOAD, " + btf.length + " bytes)", Errno.last());
+        }
+        return (int) fd;
+    }
+
+    private long sys(int cmd, int size) {
+        return LibC.syscall(SYS_BPF, cmd, attrAddress, size, 0, 0);
+    }
+
+    private static Memory cString(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        Memory m = new Memory(b.length + 1);
+        m.write(0, b, 0, b.length);
+        m.setByte(b.length, (byte) 0);
+        return m;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.jperf.nativeshim;
+
+/**
+ * union bpf_attr, per command, with the offsets of bpf-metadata.md §3.1 (identical in the 6.1 UAPI
+ * and the 6.18 kernel). Callers pass only the bytes a command uses, all others zero.
+ */
+public final class BpfAttrLayout {
+    private BpfAttrLayout() {}
+
+    /** sizeof(union bpf_attr) in the 6.18 kernel; the scratch buffer size. */
+    public static final int SIZE = 168;
+
+    // enum bpf_cmd
+    public static final int BPF_MAP_CREATE = 0;
+    public static final int BPF_MAP_LOOKUP_ELEM = 1;
+    public static final int BPF_MAP_UPDATE_ELEM = 2;
+    public static final int BPF_PROG_LOAD = 5;
+    public static final int BPF_OBJ_PIN = 6;
+    public static final int BPF_OBJ_GET = 7;
+    public static final int BPF_PROG_TEST_RUN = 10;
+    public static final int BPF_PROG_GET_NEXT_ID = 11;
+    public static final int BPF_MAP_GET_NEXT_ID = 12;
+    public static final int BPF_PROG_GET_FD_BY_ID = 13;
+    public static final int BPF_MAP_GET_FD_BY_ID = 14;
+    public static final int BPF_OBJ_GET_INFO_BY_FD = 15;
+    public static final int BPF_RAW_TRACEPOINT_OPEN = 17;
+    public static final int BPF_BTF_LOAD = 18;
+    public static final int BPF_BTF_GET_FD_BY_ID = 19;
+    public static final int BPF_BTF_GET_NEXT_ID = 23;
+    public static final int BPF_LINK_CREATE = 28;
+    public static final int BPF_ENABLE_STATS = 32;
+
+    // BPF_*_GET_NEXT_ID
+    public static final int START_ID = 0;
+    public static final int NEXT_ID = 4;
+    // BPF_*_GET_FD_BY_ID
+    public static final int GET_FD_ID = 0;
+    public static final int OPEN_FLAGS = 8;
+    // BPF_OBJ_GET_INFO_BY_FD: info.bpf_fd, info.info_len, info.info
+    public static final int INFO_BPF_FD = 0;
+    public static final int INFO_INFO_LEN = 4;
+    public static final int INFO_INFO = 8;
+    // BPF_ENABLE_STATS
+    public static final int ENABLE_STATS_TYPE = 0;
+    public static final int BPF_STATS_RUN_TIME = 0;
+    // BPF_PROG_LOAD
+    public static final int PROG_TYPE = 0;
+    public static final int INSN_CNT = 4;
+    public static final int INSNS = 8;
+    public static final int LICENSE = 16;
+    public static final int LOG_LEVEL = 24;
+    public static final int LOG_SIZE = 28;
+    public static final int LOG_BUF = 32;
+    public static final int KERN_VERSION = 40;
+    public static final int PROG_FLAGS = 44;
+    public static final int PROG_NAME = 48;
+    public static final int PROG_IFINDEX = 64;
+    public static final int EXPECTED_ATTACH_TYPE = 68;
+    public static final int PROG_BTF_FD = 72;
+    public static final int FUNC_INFO_REC_SIZE = 76;
+    public static final int FUNC_INFO = 80;
+    public static final int FUNC_INFO_CNT = 88;
+    public static final int LINE_INFO_REC_SIZE = 92;
+    public static final int LINE_INFO = 96;
+    public static final int LINE_INFO_CNT = 104;
+    public static final int ATTACH_BTF_ID = 108;
+    public static final int ATTACH_PROG_FD = 112;
+    // BPF_RAW_TRACEPOINT_OPEN
+    public static final int RAW_TRACEPOINT_NAME = 0;
+    public static final int RAW_TRACEPOINT_PROG_FD = 8;
+    // BPF_BTF_LOAD
+    public static final int BTF = 0;
+    public static final int BTF_LOG_BUF = 8;
+    public static final int BTF_SIZE = 16;
+    public static final int BTF_LOG_SIZE = 20;
+    public static final int BTF_LOG_LEVEL = 24;
+
+    /** BPF_OBJ_NAME_LEN: prog_name holds at most 15 characters and a NUL. */
+    public static final int BPF_OBJ_NAME_LEN = 16;
+    // enum bpf_prog_type (those the tests and tools here use)
+    public static final int BPF_PROG_TYPE_SOCKET_FILTER = 1;
+    public static final int BPF_PROG_TYPE_KPROBE = 2;
+    public static final int BPF_PROG_TYPE_RAW_TRACEPOINT = 17;
+    public static final int BPF_PROG_TYPE_TRACING = 26;
+}

@@ -1,0 +1,34 @@
+package dev.jperf.nativeshim;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+
+/** Scheduling and signals for the recorder's threads and its workload. */
+public final class Sched {
+    static final long SYS_SCHED_SETSCHEDULER = 144;
+    public static final int SCHED_FIFO = 1;
+    public static final int SIGKILL = 9;
+    public static final int SIGTERM = 15;
+    public static final int SIGCONT = 18;
+
+    private Sched() {}
+
+    /**
+     * Makes the calling thread SCHED_FIFO at {@code priority}: it then preempts ordinary tasks the
+     * moment it wakes, even with every CPU busy. Needs CAP_SYS_NICE.
+     */
+    public static void setFifo(int priority) {
+        Memory param = new Memory(4);
+        param.setInt(0, priority);
+        if (LibC.syscall(SYS_SCHED_SETSCHEDULER, 0, SCHED_FIFO, Pointer.nativeValue(param), 0, 0) < 0) {
+            throw new NativeException("sched_setscheduler(SCHED_FIFO " + priority + ")", Errno.last());
+        }
+    }
+
+    /** kill(2). */
+    public static void kill(int pid, int signal) {
+        if (LibC.kill(pid, signal) < 0) {
+            throw new NativeException("kill(" + pid + ", " + signal + ")", Errno.last());
+        }
+    }
+}
