@@ -436,6 +436,11 @@ public final class PerfDataWriter implements Closeable {
             writeHeader(true);
         } catch (IOException | RuntimeException e) {
             // The header still names the records only; that file is complete without features.
+            try {
+                channel.truncate(dataOffset + dataSize);
+            } catch (IOException ignored) {
+                // Bytes after data.size are never read through this header.
+            }
         }
     }
 
