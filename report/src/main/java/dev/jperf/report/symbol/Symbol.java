@@ -1,0 +1,61 @@
+package dev.jperf.report.symbol;
+
+/**
+ * A named address range [start, end) of a {@link Dso}, in the DSO's own address space (file
+ * offsets for user-space ELF, absolute addresses for the kernel, 0-based for a JITed BPF function).
+ * Identity matters: two samples are in "the same symbol" when they resolve to the same object.
+ */
+public final class Symbol {
+    /** ELF STT_OBJECT: perf prints data symbols as name+offset. */
+    public static final int STT_OBJECT = 1;
+    public static final int STT_FUNC = 2;
+
+    private final long start;
+    private long end;
+    private final String name;
+    private final int type;
+    private final int binding;
+
+    public Symbol(long start, long end, String name, int type, int binding) {
+        this.start = start;
+        this.end = end;
+        this.name = name;
+        this.type = type;
+        this.binding = binding;
+    }
+
+    public long start() {
+        return start;
+    }
+
+    public long end() {
+        return end;
+    }
+
+    void setEnd(long end) {
+        this.end = end;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** ELF symbol type (STT_*). */
+    public int type() {
+        return type;
+    }
+
+    /** ELF symbol binding (STB_*). */
+    public int binding() {
+        return binding;
+    }
+
+    public boolean contains(long addr) {
+        return Long.compareUnsigned(addr, start) >= 0 && (Long.compareUnsigned(addr, end) < 0 || addr == start);
+    }
+
+    @Override
+    public String toString() {
+        return name + "[" + Long.toHexString(start) + "-" + Long.toHexString(end) + ")";
+    }
+}

@@ -1,0 +1,334 @@
+package dev.jperf.report.symbol;
+
+import dev.jperf.format.elf.ElfDebugLink;
+import dev.jperf.format.elf.ElfFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Finds and loads the symbols of every {@link Dso}, as perf does, and owns the DSOs (one per name).
+ *
+ * <p>Kernel: {@code --kallsyms FILE}, else the build-id cache
+ * ({@code ~/.debug/[kernel.kallsyms]/BUILD_ID/kallsyms}), else {@code /proc/kallsyms} when the
+ * running kernel's build-id is the recorded one. User space: the first image with a
+ * {@code .symtab} and the first with a {@code .dynsym} among, in perf's order, the
+ * {@code .gnu_debuglink} targets, the build-id cache ({@code ~/.debug/.build-id/xx/rest}),
+ * {@code /usr/lib/debug/PATH[.debug]}, {@code /usr/lib/debug/.build-id/xx/rest.debug} and the
+ * file itself (all under {@code --symfs}); an image whose build-id differs from the recorded one
+ * is never used. [vdso]: the build-id cache. Anonymous executable memory: {@code /tmp/perf-PID.map}.
+ */
+public final class SymbolResolver {
+    private final Options options;
+    private final Map<String, Dso> dsos = new HashMap<>();
+    private final List<Dso> byId = new ArrayList<>();
+    private Kallsyms kallsyms;
+    private boolean kallsymsTried;
+    private final List<String> warnings = new ArrayList<>();
+
+    /**
+     * Where to look.
+     *
+     * @param kallsyms {@code --kallsyms}, or null
+     * @param symfs {@code --symfs} root, or null
+     * @param buildIdDir the build-id cache (perf's {@code ~/.debug})
+     * @param debugDir the system debug directory ({@code /usr/lib/debug})
+     * @param procKallsyms the running kernel's symbols ({@code /proc/kallsyms})
+     * @param kernelNotes the running kernel's notes, for its build-id ({@code /sys/kernel/notes})
+     * @param perfMapDir where {@code perf-PID.map} files are ({@code /tmp})
+     */
+    public record Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
+            Path kernelNotes, Path perfMapDir) {
+        public static Options defaults(Path kallsyms, Path symfs) {
+            String home = System.getProperty("user.home", "/root");
+            return new Options(kallsyms, symfs, Path.of(home, ".debug"), Path.of("/usr/lib/debug"),
+                    Path.of("/proc/kallsyms"), Path.of("/sys/kernel/notes"), Path.of("/tmp"));
+        }
+    }
+
+    public SymbolResolver(Options options) {
+        this.options = options;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    /** Problems met while loading symbols (perf prints them with -v only); one line each. */
+    public synchronized List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /** The DSO called {@code longName}, created with {@code kind} on first use. */
+    public synchronized Dso dso(String longName, Dso.Kind kind) {
+        Dso d = dsos.get(longName);
+        if (d == null) {
+            d = new Dso(byId.size(), longName, shortName(longName, kind), kind);
+            dsos.put(longName, d);
+            byId.add(d);
+        }
+        return d;
+    }
+
+    /** A fresh DSO that is not shared by name (a JITed BPF function whose name was reused). */
+    public synchronized Dso newDso(String longName, Dso.Kind kind) {
+        Dso d = new Dso(byId.size(), longName, shortName(longName, kind), kind);
+        byId.add(d);
+        dsos.putIfAbsent(longName, d);
+        return d;
+    }
+
+    public synchronized Dso byId(int id) {
+        return byId.get(id);
+    }
+
+    public synchronized int dsoCount() {
+        return byId.size();
+    }
+
+    /** The symbol of {@code dso} containing {@code addr} (in the DSO's address space), or null. */
+    public Symbol find(Dso dso, long addr) {
+        SymbolTable t = dso.symbols();
+        if (t == null) {
+            t = load(dso);
+        }
+        return t.find(addr);
+    }
+
+    /** Loads (once) and returns the symbol table of {@code dso}. */
+    public synchronized SymbolTable load(Dso dso) {
+        SymbolTable t = dso.symbols();
+        if (t != null) {
+            return t;
+        }
+        try {
+            t = switch (dso.kind()) {
+                case KERNEL -> kernelSymbols();
+                case KERNEL_MODULE -> moduleSymbols(dso);
+                case USER -> userSymbols(dso);
+                case VDSO -> vdsoSymbols(dso);
+                case PERF_MAP -> PerfMap.parse(Path.of(dso.longName()));
+                case BPF, NO_DSO -> SymbolTable.EMPTY;
+            };
+        } catch (IOException | RuntimeException e) {
+            warnings.add(dso.longName() + ": " + e.getMessage());
+            t = SymbolTable.EMPTY;
+        }
+        dso.setSymbols(t);
+        return t;
+    }
+
+    /** The parsed kallsyms chosen for the kernel, or null when none matches. */
+    public synchronized Kallsyms kallsyms(byte[] kernelBuildId) {
+        if (!kallsymsTried) {
+            kallsymsTried = true;
+            Path file = kallsymsFile(kernelBuildId);
+            if (file != null) {
+                try {
+                    kallsyms = Kallsyms.parse(file);
+                } catch (IOException e) {
+                    warnings.add(e.getMessage());
+                }
+            }
+        }
+        return kallsyms;
+    }
+
+    private SymbolTable kernelSymbols() {
+        Dso k = dsos.get(KERNEL_NAME);
+        Kallsyms ks = kallsyms(k == null ? null : k.buildId());
+        return ks == null ? SymbolTable.EMPTY : ks.kernel();
+    }
+
+    private SymbolTable moduleSymbols(Dso dso) {
+        Dso k = dsos.get(KERNEL_NAME);
+        Kallsyms ks = kallsyms(k == null ? null : k.buildId());
+        if (ks == null) {
+            return SymbolTable.EMPTY;
+        }
+        return ks.modules().getOrDefault(dso.shortName(), SymbolTable.EMPTY);
+    }
+
+    public static final String KERNEL_NAME = "[kernel.kallsyms]";
+
+    private Path kallsymsFile(byte[] buildId) {
+        if (options.kallsyms() != null) {
+            return options.kallsyms();
+        }
+        if (buildId != null) {
+            Path cached = options.buildIdDir().resolve(KERNEL_NAME).resolve(hex(buildId)).resolve("kallsyms");
+            if (Files.isRegularFile(cached)) {
+                return cached;
+            }
+        }
+        byte[] running = runningKernelBuildId();
+        if (buildId == null || (running != null && Arrays.equals(running, buildId))) {
+            return Files.isReadable(options.procKallsyms()) ? options.procKallsyms() : null;
+        }
+        warnings.add("no kallsyms for kernel build-id " + hex(buildId) + ": kernel symbols unresolved (use --kallsyms)");
+        return null;
+    }
+
+    private byte[] runningKernelBuildId() {
+        try {
+            byte[] notes = Files.readAllBytes(options.kernelNotes());
+            return noteBuildId(notes);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The NT_GNU_BUILD_ID descriptor in a raw note list (little-endian), or null. */
+    static byte[] noteBuildId(byte[] n) {
+        int p = 0;
+        while (p + 12 <= n.length) {
+            long namesz = le32(n, p);
+            long descsz = le32(n, p + 4);
+            long type = le32(n, p + 8);
+            long desc = p + 12 + ((namesz + 3) & ~3L);
+            long next = desc + ((descsz + 3) & ~3L);
+            if (next > n.length) {
+                return null;
+            }
+            if (type == ElfFile.NT_GNU_BUILD_ID && namesz == 4 && n[p + 12] == 'G' && n[p + 13] == 'N' && n[p + 14] == 'U') {
+                return Arrays.copyOfRange(n, (int) desc, (int) (desc + descsz));
+            }
+            p = (int) next;
+        }
+        return null;
+    }
+
+    private static long le32(byte[] b, int at) {
+        return (b[at] & 0xffL) | (b[at + 1] & 0xffL) << 8 | (b[at + 2] & 0xffL) << 16 | (b[at + 3] & 0xffL) << 24;
+    }
+
+    private SymbolTable vdsoSymbols(Dso dso) throws IOException {
+        if (dso.buildId() == null) {
+            return SymbolTable.EMPTY;
+        }
+        String bid = dso.buildIdHex();
+        for (Path p : List.of(options.buildIdDir().resolve("[vdso]").resolve(bid).resolve("vdso"),
+                options.buildIdDir().resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2)).resolve("elf"))) {
+            ElfFile f = openMatching(p, dso.buildId());
+            if (f != null) {
+                return ElfSymbols.load(f, f);
+            }
+        }
+        return SymbolTable.EMPTY;
+    }
+
+    private SymbolTable userSymbols(Dso dso) throws IOException {
+        ElfFile syms = null;
+        ElfFile runtime = null;
+        for (Path p : userCandidates(dso)) {
+            ElfFile f = openMatching(p, dso.buildId());
+            if (f == null) {
+                continue;
+            }
+            if (syms == null && f.section(".symtab").isPresent()) {
+                syms = f;
+            }
+            if (runtime == null && f.section(".dynsym").isPresent()) {
+                runtime = f;
+            }
+            if (syms != null && runtime != null) {
+                break;
+            }
+        }
+        if (syms == null) {
+            syms = runtime;
+        }
+        if (syms == null) {
+            return SymbolTable.EMPTY;
+        }
+        return ElfSymbols.load(syms, runtime != null ? runtime : syms);
+    }
+
+    /** Candidate images for a user DSO, in perf's binary_type_symtab order. */
+    private List<Path> userCandidates(Dso dso) {
+        Set<Path> out = new LinkedHashSet<>();
+        String path = dso.longName();
+        Path onSymfs = symfs(path);
+        String bid = dso.buildIdHex();
+        // DSO_BINARY_TYPE__DEBUGLINK
+        try {
+            if (Files.isRegularFile(onSymfs)) {
+                Optional<ElfDebugLink> link = ElfFile.open(onSymfs).debugLink();
+                if (link.isPresent()) {
+                    String name = link.get().fileName();
+                    Path dir = onSymfs.getParent() == null ? Path.of("/") : onSymfs.getParent();
+                    out.add(dir.resolve(name));
+                    out.add(dir.resolve(".debug").resolve(name));
+                    out.add(Path.of(options.debugDir() + dir.toString()).resolve(name));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable file is skipped here as perf skips it; it is reported when opened below
+        }
+        if (bid != null) {
+            // DSO_BINARY_TYPE__BUILD_ID_CACHE and __BUILD_ID_CACHE_DEBUGINFO
+            Path link = options.buildIdDir().resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2));
+            out.add(link.resolve("elf"));
+            out.add(link);
+            out.add(link.resolve("debug"));
+        }
+        // FEDORA / UBUNTU debuginfo
+        out.add(Path.of(options.debugDir() + path + ".debug"));
+        out.add(Path.of(options.debugDir() + path));
+        if (bid != null) {
+            // DSO_BINARY_TYPE__BUILDID_DEBUGINFO
+            out.add(symfs(options.debugDir() + "/.build-id/" + bid.substring(0, 2) + "/" + bid.substring(2) + ".debug"));
+        }
+        // DSO_BINARY_TYPE__SYSTEM_PATH_DSO
+        out.add(onSymfs);
+        return new ArrayList<>(out);
+    }
+
+    private Path symfs(String path) {
+        if (options.symfs() == null) {
+            return Path.of(path);
+        }
+        return Path.of(options.symfs().toString() + (path.startsWith("/") ? path : "/" + path));
+    }
+
+    /** Opens {@code p} when it is a regular ELF file whose build-id is {@code buildId} (when known). */
+    private ElfFile openMatching(Path p, byte[] buildId) {
+        if (!Files.isRegularFile(p)) {
+            return null;
+        }
+        try {
+            ElfFile f = ElfFile.open(p);
+            if (buildId != null) {
+                Optional<byte[]> id = f.buildId();
+                if (id.isEmpty() || !Arrays.equals(id.get(), buildId)) {
+                    return null;
+                }
+            }
+            return f;
+        } catch (IOException | RuntimeException e) {
+            warnings.add(p + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    static String shortName(String longName, Dso.Kind kind) {
+        if (kind == Dso.Kind.USER || kind == Dso.Kind.PERF_MAP) {
+            int slash = longName.lastIndexOf('/');
+            return slash >= 0 ? longName.substring(slash + 1) : longName;
+        }
+        return longName;
+    }
+
+    static String hex(byte[] b) {
+        return HexFormat.of().formatHex(b);
+    }
+}
