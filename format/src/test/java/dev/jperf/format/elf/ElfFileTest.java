@@ -1,0 +1,77 @@
+package dev.jperf.format.elf;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ElfFileTest {
+    static final Path SRC = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus", "src");
+
+    @Test
+    void readsHeadersSymbolsAndBuildIdOfAPieExecutable() throws Exception {
+        ElfFile f = ElfFile.open(SRC.resolve("workload"));
+        assertTrue(f.is64());
+        assertEquals(ElfFile.ET_DYN, f.type());
+        assertEquals(ElfFile.EM_X86_64, f.machine());
+        assertEquals("5d58802dbd5059c8c6befdb67800af9942d1930c", HexFormat.of().formatHex(f.buildId().orElseThrow()));
+        ElfSection symtab = f.section(".symtab").orElseThrow();
+        List<ElfSymbol> syms = f.symbols(symtab);
+        ElfSymbol crunch = syms.stream().filter(s -> s.name().equals("crunch_primes")).findFirst().orElseThrow();
+        assertEquals(0x1440, crunch.value());
+        assertEquals(77, crunch.size());
+        assertEquals(ElfSymbol.STT_FUNC, crunch.type());
+        assertEquals(ElfSymbol.STB_GLOBAL, crunch.bind());
+        assertTrue(syms.stream().anyMatch(s -> s.name().equals("scramble.constprop.0") && s.bind() == ElfSymbol.STB_LOCAL));
+        ElfProgramHeader text = f.loadSegmentFor(0x1440).orElseThrow();
+        assertEquals(0x1000, text.offset());
+    }
+
+    @Test
+    void strippedBinaryHasOnlyDynsymAndPltRelocations() throws Exception {
+        ElfFile f = ElfFile.open(SRC.resolve("workload-stripped"));
+        assertTrue(f.section(".symtab").isEmpty());
+        ElfSection dynsym = f.section(".dynsym").orElseThrow();
+        List<ElfSymbol> syms = f.symbols(dynsym);
+        assertTrue(syms.stream().anyMatch(s -> s.name().equals("syscall_burst")));
+        ElfSection rela = f.section(".rela.plt").orElseThrow();
+        int[] idx = f.relocationSymbols(rela);
+        assertTrue(Arrays.stream(idx).anyMatch(i -> syms.get(i).name().equals("getppid")));
+    }
+
+    @Test
+    void debugLinkOfASystemLibrary() throws Exception {
+        Path libc = Path.of("/usr/lib/x86_64-linux-gnu/libc.so.6");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(libc), "no glibc at " + libc);
+        ElfFile f = ElfFile.open(libc);
+        ElfDebugLink link = f.debugLink().orElseThrow();
+        assertTrue(link.fileName().endsWith(".debug"), link.fileName());
+        assertFalse(f.programHeaders().isEmpty());
+    }
+
+    @Test
+    void hostileInputIsOneClearError() throws Exception {
+        byte[] good = Files.readAllBytes(SRC.resolve("workload"));
+        assertThrows(ElfException.class, () -> ElfFile.of("x", new byte[] {1, 2, 3}));
+        assertThrows(ElfException.class, () -> ElfFile.of("x", Arrays.copyOf(good, 40)));
+        // section header table offset past the end of the file
+        byte[] bad = good.clone();
+        bad[40] = (byte) 0xff;
+        bad[41] = (byte) 0xff;
+        bad[42] = (byte) 0xff;
+        ElfException e = assertThrows(ElfException.class, () -> ElfFile.of("bad", bad));
+        assertTrue(e.getMessage().startsWith("bad: "), e.getMessage());
+        // a truncated copy: headers fine, tables cut
+        byte[] cut = Arrays.copyOf(good, 0x3000);
+        assertThrows(ElfException.class, () -> ElfFile.of("cut", cut));
+        assertArrayEquals(new byte[] {0x7f, 'E', 'L', 'F'}, Arrays.copyOf(good, 4));
+    }
+}
