@@ -1,0 +1,419 @@
+package dev.jperf.format;
+
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.EventNames;
+import dev.jperf.format.header.FileHeader;
+import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.header.PerfFileSection;
+import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.HeaderAttrRecord;
+import dev.jperf.format.record.HeaderFeatureRecord;
+import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.record.RecordDecoder;
+import dev.jperf.format.record.RecordType;
+import java.io.InputStream;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A perf.data file or stream, opened: header, events (attrs with ids and names), feature
+ * sections as raw bodies, and the record stream. File mode and pipe mode look the same: in pipe
+ * mode the HEADER_ATTR and HEADER_FEATURE records at the start provide the events and features.
+ *
+ * <pre>{@code
+ * try (PerfDataFile f = PerfDataFile.open(Path.of("perf.data"));
+ *      RecordStream records = f.records()) {
+ *     while (records.hasNext()) {
+ *         if (records.next() instanceof SampleRecord s) { ... }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Damage is tolerated where what remains is sound: such problems are collected as one-line
+ * {@link #warnings()}; a file that cannot be read at all raises {@link PerfDataException}.
+ */
+public final class PerfDataFile implements AutoCloseable {
+    /** perf 6.1's HEADER_LAST_FEATURE: a pipe-mode HEADER_FEATURE with this id or higher ends the list. */
+    static final int HEADER_EVENT_DESC = 12;
+
+    private final String name;
+    private final FileHeader header;
+    private final ByteSource src;
+    private final StreamInput stream;
+    private final RecordDecoder decoder;
+    private final TreeMap<Integer, ByteSource> features = new TreeMap<>();
+    private final List<Integer> featureBits = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final long dataStart;
+    private final long dataEnd;
+    /** Pipe mode: where the records after the leading HEADER_ATTR / HEADER_FEATURE ones start. */
+    private long prefixEnd;
+    private boolean streamTaken;
+
+    private PerfDataFile(String name, FileHeader header, ByteSource src, StreamInput stream, long dataStart, long dataEnd) {
+        this.name = name;
+        this.header = header;
+        this.src = src;
+        this.stream = stream;
+        this.dataStart = dataStart;
+        this.dataEnd = dataEnd;
+        this.decoder = new RecordDecoder(name, List.of());
+    }
+
+    /** Opens a file (file or pipe mode, detected from the header), memory-mapping it. */
+    public static PerfDataFile open(Path file) {
+        String name = file.toString();
+        if (Files.isDirectory(file)) {
+            throw new PerfDataException(name + ": is a directory (perf record --threads output is not supported)");
+        }
+        if (!Files.exists(file)) {
+            throw new PerfDataException(name + ": No such file or directory");
+        }
+        if (!Files.isReadable(file)) {
+            throw new PerfDataException(name + ": Permission denied");
+        }
+        ByteSource s;
+        try {
+            s = ByteSource.map(file);
+        } catch (PerfDataException e) {
+            if (e.getCause() instanceof NoSuchFileException) {
+                throw new PerfDataException(name + ": No such file or directory", e);
+            }
+            if (e.getCause() instanceof AccessDeniedException) {
+                throw new PerfDataException(name + ": Permission denied", e);
+            }
+            throw e;
+        }
+        return open(name, s);
+    }
+
+    /** Opens bytes already in memory (tests, embedded data). */
+    public static PerfDataFile open(String name, ByteSource bytes) {
+        if (bytes.size() < 16) {
+            throw new PerfDataException(name + ": not a perf.data file: only " + bytes.size() + " bytes");
+        }
+        ByteSource s = byteOrder(name, bytes);
+        long hsize = s.u64(8);
+        if (hsize == FileHeader.PERF_PIPE_HEADER_SIZE) {
+            FileHeader h = new FileHeader(s.order(), true, hsize, 0, PerfFileSection.EMPTY, PerfFileSection.EMPTY,
+                    PerfFileSection.EMPTY, new long[4]);
+            PerfDataFile f = new PerfDataFile(name, h, s, null, 16, s.size());
+            f.readPipePrefix();
+            return f;
+        }
+        return openFileMode(name, s, hsize);
+    }
+
+    /** Opens a pipe-mode stream (e.g. stdin); it is read once, forward, without holding it all. */
+    public static PerfDataFile open(String name, InputStream in) {
+        StreamInput si = new StreamInput(name, in);
+        if (!si.ensure(0, 16)) {
+            throw new PerfDataException(name + ": not a perf.data stream: only " + si.received() + " bytes");
+        }
+        ByteSource s = byteOrder(name, si.view());
+        long hsize = s.u64(8);
+        if (hsize != FileHeader.PERF_PIPE_HEADER_SIZE) {
+            throw new PerfDataException(name + ": a stream must be in pipe mode (perf record -o -), header size is " + hsize);
+        }
+        FileHeader h = new FileHeader(s.order(), true, hsize, 0, PerfFileSection.EMPTY, PerfFileSection.EMPTY,
+                PerfFileSection.EMPTY, new long[4]);
+        PerfDataFile f = new PerfDataFile(name, h, null, si, 16, Long.MAX_VALUE);
+        f.readPipePrefix();
+        return f;
+    }
+
+    private static ByteSource byteOrder(String name, ByteSource s) {
+        long magic = s.withOrder(ByteOrder.LITTLE_ENDIAN).u64(0);
+        if (magic == FileHeader.PERF_MAGIC2) {
+            return s.withOrder(ByteOrder.LITTLE_ENDIAN);
+        }
+        if (magic == Long.reverseBytes(FileHeader.PERF_MAGIC2)) {
+            return s.withOrder(ByteOrder.BIG_ENDIAN);
+        }
+        byte[] m = s.bytes(0, 8);
+        if ("PERFFILE".equals(new String(m, StandardCharsets.ISO_8859_1))) {
+            throw new PerfDataException(name + ": perf.data version 1 (PERFFILE) is not supported");
+        }
+        throw new PerfDataException(name + ": not a perf.data file (bad magic)");
+    }
+
+    private static PerfDataFile openFileMode(String name, ByteSource s, long hsize) {
+        if (hsize != FileHeader.PERF_FILE_HEADER_SIZE && hsize != FileHeader.PERF_FILE_HEADER_SIZE_NO_FEATURES) {
+            throw new PerfDataException(name + ": not a perf.data file (header size " + hsize + ")");
+        }
+        if (s.size() < hsize) {
+            throw new PerfDataException(name + ": file too short for its header (" + s.size() + " of " + hsize + " bytes)");
+        }
+        long attrSize = s.u64(16);
+        PerfFileSection attrs = new PerfFileSection(s.u64(24), s.u64(32));
+        PerfFileSection data = new PerfFileSection(s.u64(40), s.u64(48));
+        PerfFileSection types = new PerfFileSection(s.u64(56), s.u64(64));
+        long[] bits = new long[4];
+        if (hsize == FileHeader.PERF_FILE_HEADER_SIZE) {
+            for (int i = 0; i < 4; i++) {
+                bits[i] = s.u64(72 + 8L * i);
+            }
+        }
+        FileHeader h = new FileHeader(s.order(), false, hsize, attrSize, attrs, data, types, bits);
+        if (attrSize == 0 || attrSize > (1 << 16)) {
+            throw new PerfDataException(name + ": corrupt header: attr_size " + attrSize);
+        }
+        if (!attrs.within(s.size())) {
+            throw new PerfDataException(name + ": corrupt header: attrs section (offset 0x" + Long.toHexString(attrs.offset())
+                    + ", size " + attrs.size() + ") lies outside the file (" + s.size() + " bytes)");
+        }
+        if (data.offset() < hsize || data.offset() > s.size() || data.size() < 0) {
+            throw new PerfDataException(name + ": corrupt header: data section offset 0x" + Long.toHexString(data.offset())
+                    + " outside the file (" + s.size() + " bytes)");
+        }
+        List<String> early = new ArrayList<>();
+        long dataEnd;
+        if (data.size() == 0) {
+            early.add(name + ": data size is 0 (the recording was not finished?): reading records up to the end of the file, no features");
+            dataEnd = s.size();
+        } else if (!data.within(s.size())) {
+            early.add(name + ": data section (0x" + Long.toHexString(data.offset()) + " + " + data.size()
+                    + ") runs past the end of the file (" + s.size() + " bytes): the file is truncated");
+            dataEnd = s.size();
+        } else {
+            dataEnd = data.end();
+        }
+        PerfDataFile f = new PerfDataFile(name, h, s, null, data.offset(), dataEnd);
+        f.warnings.addAll(early);
+        f.readAttrs();
+        if (data.size() != 0 && dataEnd == data.end()) {
+            f.readFeatureTable();
+        }
+        f.applyEventDescNames();
+        return f;
+    }
+
+    private void readAttrs() {
+        PerfFileSection attrs = header.attrs();
+        long n = attrs.size() / header.attrSize();
+        long p = attrs.offset();
+        long end = attrs.end();
+        for (int i = 0; i < n; i++) {
+            if (p + PerfEventAttr.PERF_ATTR_SIZE_VER0 + 16 > end) {
+                throw new PerfDataException(name + ": corrupt attrs section: entry " + i + " runs past its end");
+            }
+            int asz = src.s32(p + 4);
+            if (asz == 0) {
+                asz = PerfEventAttr.PERF_ATTR_SIZE_VER0;
+            }
+            if (asz < PerfEventAttr.PERF_ATTR_SIZE_VER0 || p + asz + 16 > end) {
+                throw new PerfDataException(name + ": corrupt attrs section: entry " + i + " has attr.size " + asz);
+            }
+            PerfEventAttr attr = PerfEventAttr.decode(src, p, asz);
+            PerfFileSection idSec = new PerfFileSection(src.u64(p + asz), src.u64(p + asz + 8));
+            if (!idSec.within(src.size())) {
+                throw new PerfDataException(name + ": corrupt attrs section: the ids of event " + i + " (offset 0x"
+                        + Long.toHexString(idSec.offset()) + ", size " + idSec.size() + ") lie outside the file");
+            }
+            long[] ids = new long[(int) (idSec.size() / 8)];
+            for (int k = 0; k < ids.length; k++) {
+                ids[k] = src.u64(idSec.offset() + 8L * k);
+            }
+            decoder.add(new EventDesc(i, attr, ids, EventNames.of(attr)));
+            p += asz + 16;
+        }
+        if (n == 0) {
+            warnings.add(name + ": the file defines no events (attrs section is empty)");
+        }
+    }
+
+    private void readFeatureTable() {
+        int[] bits = header.featureBits();
+        long table = dataEnd;
+        if (bits.length == 0) {
+            return;
+        }
+        if (!src.contains(table, 16L * bits.length)) {
+            warnings.add(name + ": feature index table at 0x" + Long.toHexString(table)
+                    + " runs past the end of the file: no features available");
+            return;
+        }
+        PerfFileSection data = new PerfFileSection(dataStart, dataEnd - dataStart);
+        for (int i = 0; i < bits.length; i++) {
+            PerfFileSection sec = new PerfFileSection(src.u64(table + 16L * i), src.u64(table + 16L * i + 8));
+            featureBits.add(bits[i]);
+            if (!sec.within(src.size())) {
+                warnings.add(name + ": feature " + featureName(bits[i]) + " (offset 0x" + Long.toHexString(sec.offset())
+                        + ", size " + Long.toUnsignedString(sec.size()) + ") lies past the end of the file: unavailable");
+            } else if (sec.overlaps(data)) {
+                warnings.add(name + ": feature " + featureName(bits[i]) + " (offset 0x" + Long.toHexString(sec.offset())
+                        + ", size " + sec.size() + ") points into the data section: unavailable");
+            } else {
+                features.put(bits[i], src.slice(sec.offset(), sec.size()));
+            }
+        }
+    }
+
+    /** Pipe mode: take the events and features from the HEADER_ATTR / HEADER_FEATURE records at the start. */
+    private void readPipePrefix() {
+        long p = dataStart;
+        while (true) {
+            ByteSource s;
+            long at;
+            if (stream != null) {
+                if (!stream.ensure(p, 8)) {
+                    break;
+                }
+                int size = stream.view().withOrder(header.order()).u16(p - stream.base() + 6);
+                if (size < 8 || !stream.ensure(p, size)) {
+                    break;
+                }
+                s = stream.view().withOrder(header.order());
+                at = p - stream.base();
+            } else {
+                s = src;
+                at = p;
+                if (!s.contains(at, 8) || RecordDecoder.size(s, at) < 8 || !s.contains(at, RecordDecoder.size(s, at))) {
+                    break;
+                }
+            }
+            int type = RecordDecoder.type(s, at);
+            if (type != RecordType.PERF_RECORD_HEADER_ATTR && type != RecordType.PERF_RECORD_HEADER_FEATURE) {
+                break;
+            }
+            PerfRecord r;
+            try {
+                r = decoder.decode(s, at, p);
+            } catch (PerfDataException e) {
+                break;
+            }
+            accept(r);
+            p += RecordDecoder.size(s, at);
+        }
+        prefixEnd = p;
+        applyEventDescNames();
+    }
+
+    /** Registers a pipe-mode HEADER_ATTR / HEADER_FEATURE record (once, by offset). */
+    void accept(PerfRecord r) {
+        if (r instanceof HeaderAttrRecord a) {
+            decoder.add(new EventDesc(decoder.events().size(), a.attr(), a.ids(), EventNames.of(a.attr())));
+        } else if (r instanceof HeaderFeatureRecord hf) {
+            int bit = hf.featId();
+            if (bit > 0 && bit < FileHeader.HEADER_FEAT_BITS && hf.body().size() > 0 && !features.containsKey(bit)) {
+                featureBits.add(bit);
+                ByteSource body = hf.body();
+                // a stream's buffer is reused: keep a copy
+                features.put(bit, stream == null ? body : ByteSource.wrap(name, body.bytes(0, (int) body.size())).withOrder(header.order()));
+            }
+        }
+    }
+
+    /**
+     * Names from HEADER_EVENT_DESC (u32 nr, u32 attr_size, per event: attr, u32 nr_ids, perf
+     * string name, u64 ids[nr_ids]); events are matched by position. Only the names are taken
+     * here; format.feature decodes the section fully.
+     */
+    private void applyEventDescNames() {
+        ByteSource b = features.get(HEADER_EVENT_DESC);
+        if (b == null) {
+            return;
+        }
+        try {
+            long nr = b.u32(0);
+            long asz = b.u32(4);
+            long p = 8;
+            List<EventDesc> evs = decoder.events();
+            for (int i = 0; i < nr && i < evs.size(); i++) {
+                p += asz;
+                long nrIds = b.u32(p);
+                long len = b.u32(p + 4);
+                String n = b.cString(p + 8, len);
+                p += 8 + len + 8 * nrIds;
+                if (!n.isEmpty()) {
+                    decoder.rename(i, n);
+                }
+            }
+        } catch (PerfDataException e) {
+            warnings.add(name + ": feature EVENT_DESC is damaged: event names derived from the attrs");
+        }
+    }
+
+    private static String featureName(int bit) {
+        return "#" + bit;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public FileHeader header() {
+        return header;
+    }
+
+    public boolean isPipe() {
+        return header.pipe();
+    }
+
+    /** The events (perf's evsels) in file order; in pipe mode, those defined so far. */
+    public List<EventDesc> events() {
+        return decoder.events();
+    }
+
+    /** The event a sample id belongs to (perf's rule: single event or id 0 = the first); null if none. */
+    public EventDesc eventOf(long id) {
+        return decoder.eventOf(id);
+    }
+
+    /** Feature bits present in the file (the header bitmap, or the pipe's HEADER_FEATURE records), in order. */
+    public List<Integer> featureBits() {
+        List<Integer> l = new ArrayList<>(featureBits);
+        Collections.sort(l);
+        return l;
+    }
+
+    /**
+     * The body of feature {@code bit} (HEADER_* number), bounds-checked: empty when absent or
+     * unusable (a warning says why).
+     */
+    public Optional<ByteSource> featureBody(int bit) {
+        return Optional.ofNullable(features.get(bit));
+    }
+
+    /** The data section: where records start and end (file mode: data.offset / end; pipe mode: after the header). */
+    public PerfFileSection dataSection() {
+        return new PerfFileSection(dataStart, dataEnd == Long.MAX_VALUE ? -1 : dataEnd - dataStart);
+    }
+
+    /** Problems found so far (one line each); reading records may add more. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    void warn(String w) {
+        warnings.add(w);
+    }
+
+    /**
+     * The records of the data section in file order (for a stream: once only). Records inside
+     * COMPRESSED records follow the COMPRESSED record itself.
+     */
+    public RecordStream records() {
+        if (stream != null) {
+            if (streamTaken) {
+                throw new IllegalStateException(name + ": a stream can be read only once");
+            }
+            streamTaken = true;
+        }
+        return new RecordStream(this, decoder, src, stream, dataStart, dataEnd, prefixEnd);
+    }
+
+    @Override
+    public void close() {
+        // mappings are released by the GC; nothing else is held
+    }
+}

@@ -1,0 +1,310 @@
+package dev.jperf.format;
+
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.AuxtraceRecord;
+import dev.jperf.format.record.CompressedRecord;
+import dev.jperf.format.record.EventUpdateRecord;
+import dev.jperf.format.record.HeaderAttrRecord;
+import dev.jperf.format.record.HeaderFeatureRecord;
+import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.record.RecordDecoder;
+import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.TracingDataRecord;
+import dev.jperf.format.record.UnknownRecord;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The records of a {@link PerfDataFile}, decoded one at a time straight from the mapped file (or
+ * the stream buffer): nothing but the current record is held.
+ *
+ * <p>The stream stops, with a warning on the file, at a record whose size is below 8 or that runs
+ * past the end of the data; everything before it is returned. A record whose body contradicts
+ * its size is skipped with a warning. Records of unknown types are returned as
+ * {@link UnknownRecord} and counted.
+ */
+public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
+    private static final int MAX_DETAILED_WARNINGS = 5;
+    private static final int PERF_RECORD_HEADER_SIZE = 8;
+
+    private final PerfDataFile file;
+    private final RecordDecoder decoder;
+    private final ByteSource src;
+    private final StreamInput stream;
+    private final long end;
+    private final long prefixEnd;
+    private long pos;
+    private ZstdRecords zstd;
+    private boolean zstdBroken;
+    private boolean topDone;
+    private boolean done;
+    private PerfRecord next;
+    private long skipped;
+    private long unknown;
+
+    RecordStream(PerfDataFile file, RecordDecoder decoder, ByteSource src, StreamInput stream, long start, long end,
+            long prefixEnd) {
+        this.file = file;
+        this.decoder = decoder;
+        this.src = src;
+        this.stream = stream;
+        this.pos = start;
+        this.end = end;
+        this.prefixEnd = prefixEnd;
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (next == null && !done) {
+            next = advance();
+        }
+        return next != null;
+    }
+
+    @Override
+    public PerfRecord next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        PerfRecord r = next;
+        next = null;
+        return r;
+    }
+
+    /** Records skipped because their body did not fit their size. */
+    public long skipped() {
+        return skipped;
+    }
+
+    /** Records of types this reader does not know (returned as {@link UnknownRecord}). */
+    public long unknown() {
+        return unknown;
+    }
+
+    private PerfRecord advance() {
+        while (true) {
+            if (zstd != null && !zstdBroken) {
+                PerfRecord r = fromZstd();
+                if (r != null) {
+                    return r;
+                }
+            }
+            if (topDone) {
+                if (zstd != null && !zstdBroken && zstd.available() == 0) {
+                    zstd.finish();
+                    PerfRecord r = fromZstd();
+                    if (r != null) {
+                        return r;
+                    }
+                }
+                if (zstd != null && !zstdBroken && (zstd.available() > 0 || zstd.pendingInput() > 0)) {
+                    file.warn(file.name() + ": compressed data ends in the middle of a record ("
+                            + (zstd.available() + zstd.pendingInput()) + " bytes left over)");
+                }
+                if (skipped > MAX_DETAILED_WARNINGS) {
+                    file.warn(file.name() + ": " + (skipped - MAX_DETAILED_WARNINGS) + " more records could not be decoded");
+                }
+                done = true;
+                return null;
+            }
+            PerfRecord r = top();
+            if (r != null) {
+                return r;
+            }
+        }
+    }
+
+    /** Reads one record of the data section; null when skipped or at the end. */
+    private PerfRecord top() {
+        long p = pos;
+        ByteSource s;
+        long at;
+        if (stream != null) {
+            stream.release(p);
+            if (!stream.ensure(p, PERF_RECORD_HEADER_SIZE)) {
+                if (stream.received() > p) {
+                    file.warn(file.name() + ": the stream ends inside a record header at offset 0x" + Long.toHexString(p));
+                }
+                topDone = true;
+                return null;
+            }
+            s = stream.view().withOrder(file.header().order());
+            at = p - stream.base();
+        } else {
+            s = src;
+            at = p;
+            if (end - p < PERF_RECORD_HEADER_SIZE) {
+                if (p < end) {
+                    file.warn(file.name() + ": " + (end - p) + " stray bytes at the end of the data (offset 0x"
+                            + Long.toHexString(p) + ")");
+                }
+                topDone = true;
+                return null;
+            }
+        }
+        int type = RecordDecoder.type(s, at);
+        int size = RecordDecoder.size(s, at);
+        if (size < PERF_RECORD_HEADER_SIZE) {
+            file.warn(file.name() + ": record at offset 0x" + Long.toHexString(p) + " (type " + Integer.toUnsignedString(type)
+                    + ") has size " + size + ": stream is corrupt, stopping there");
+            topDone = true;
+            return null;
+        }
+        if (stream != null) {
+            if (!stream.ensure(p, size)) {
+                file.warn(file.name() + ": the stream ends inside a record (offset 0x" + Long.toHexString(p) + ", "
+                        + RecordType.name(type) + ", size " + size + "): stopping there");
+                topDone = true;
+                return null;
+            }
+            s = stream.view().withOrder(file.header().order());
+            at = p - stream.base();
+        } else if (size > end - p) {
+            file.warn(file.name() + ": record at offset 0x" + Long.toHexString(p) + " (" + RecordType.name(type) + ", size "
+                    + size + ") runs past the end of the data (0x" + Long.toHexString(end) + "): the file is truncated, stopping there");
+            topDone = true;
+            return null;
+        }
+        PerfRecord r;
+        try {
+            r = decoder.decode(s, at, p);
+        } catch (PerfDataException e) {
+            skip(e);
+            pos = p + size;
+            return null;
+        }
+        pos = p + size;
+        switch (type) {
+            case RecordType.PERF_RECORD_HEADER_TRACING_DATA:
+                return withPayload(r, ((TracingDataRecord) r).dataSize());
+            case RecordType.PERF_RECORD_AUXTRACE:
+                return withPayload(r, ((AuxtraceRecord) r).auxSize());
+            case RecordType.PERF_RECORD_COMPRESSED:
+            case RecordType.PERF_RECORD_COMPRESSED2:
+                feed(s, at, (CompressedRecord) r);
+                return r;
+            case RecordType.PERF_RECORD_HEADER_ATTR:
+            case RecordType.PERF_RECORD_HEADER_FEATURE:
+                if (p >= prefixEnd) {
+                    file.accept(r);
+                }
+                return r instanceof HeaderFeatureRecord hf && stream != null ? copyBody(hf) : r;
+            default:
+                return note(r);
+        }
+    }
+
+    /** Attaches (or, on a stream, skips) the payload that follows TRACING_DATA / AUXTRACE records. */
+    private PerfRecord withPayload(PerfRecord r, long n) {
+        long p = pos;
+        ByteSource data = null;
+        if (stream != null) {
+            if (r instanceof TracingDataRecord) {
+                byte[] b = stream.copy(p, n);
+                if (b != null) {
+                    data = ByteSource.wrap(file.name(), b).withOrder(file.header().order());
+                }
+            } else if (!stream.skip(p, n)) {
+                data = null;
+            }
+            if (stream.received() < p + n) {
+                file.warn(file.name() + ": the stream ends inside the " + RecordType.name(r.type()) + " payload at offset 0x"
+                        + Long.toHexString(p));
+                topDone = true;
+            }
+        } else if (n < 0 || n > end - p) {
+            file.warn(file.name() + ": the " + RecordType.name(r.type()) + " payload at offset 0x" + Long.toHexString(p)
+                    + " (" + Long.toUnsignedString(n) + " bytes) runs past the end of the data: stopping there");
+            topDone = true;
+            n = 0;
+        } else {
+            data = src.slice(p, n);
+        }
+        pos = p + n;
+        if (r instanceof TracingDataRecord t) {
+            return new TracingDataRecord(t.offset(), t.misc(), t.size(), t.dataSize(), data);
+        }
+        AuxtraceRecord a = (AuxtraceRecord) r;
+        return new AuxtraceRecord(a.offset(), a.misc(), a.size(), a.auxSize(), a.auxOffset(), a.reference(), a.idx(),
+                a.tid(), a.cpu(), data);
+    }
+
+    private HeaderFeatureRecord copyBody(HeaderFeatureRecord hf) {
+        ByteSource b = hf.body();
+        return new HeaderFeatureRecord(hf.offset(), hf.misc(), hf.size(), hf.featId(),
+                ByteSource.wrap(file.name(), b.bytes(0, (int) b.size())).withOrder(b.order()));
+    }
+
+    private void feed(ByteSource s, long at, CompressedRecord c) {
+        if (zstdBroken) {
+            return;
+        }
+        if (zstd == null) {
+            zstd = new ZstdRecords(file.name());
+        }
+        long dataAt = at + (c.type() == RecordType.PERF_RECORD_COMPRESSED2 ? 16 : 8);
+        zstd.feed(s, dataAt, (int) c.dataSize());
+    }
+
+    /** The next whole record of the decompressed stream, or null when more input is needed. */
+    private PerfRecord fromZstd() {
+        try {
+            if (!zstd.fill(PERF_RECORD_HEADER_SIZE)) {
+                return null;
+            }
+            ByteSource s = zstd.view().withOrder(file.header().order());
+            int at = zstd.position();
+            int size = RecordDecoder.size(s, at);
+            if (size < PERF_RECORD_HEADER_SIZE) {
+                file.warn(file.name() + ": record of size " + size + " at offset 0x" + Long.toHexString(zstd.streamOffset())
+                        + " of the decompressed data: compressed data is corrupt, ignoring the rest of it");
+                zstdBroken = true;
+                return null;
+            }
+            if (!zstd.fill(size)) {
+                return null;
+            }
+            s = zstd.view().withOrder(file.header().order());
+            at = zstd.position();
+            long offset = zstd.streamOffset();
+            zstd.advance(size);
+            try {
+                return note(decoder.decode(s, at, offset));
+            } catch (PerfDataException e) {
+                skip(e);
+                return null;
+            }
+        } catch (PerfDataException e) {
+            file.warn(e.getMessage() + ": ignoring the rest of the compressed data");
+            zstdBroken = true;
+            return null;
+        }
+    }
+
+    private PerfRecord note(PerfRecord r) {
+        if (r instanceof UnknownRecord) {
+            unknown++;
+        } else if (r instanceof EventUpdateRecord u && u.updateType() == EventUpdateRecord.PERF_EVENT_UPDATE__NAME
+                && u.text() != null) {
+            EventDesc e = decoder.eventOf(u.id());
+            if (e != null) {
+                decoder.rename(e.index(), u.text());
+            }
+        }
+        return r;
+    }
+
+    private void skip(PerfDataException e) {
+        skipped++;
+        if (skipped <= MAX_DETAILED_WARNINGS) {
+            file.warn(e.getMessage() + ": record skipped");
+        }
+    }
+
+    @Override
+    public void close() {
+        done = true;
+        next = null;
+    }
+}

@@ -1,0 +1,217 @@
+package dev.jperf.format.io;
+
+import dev.jperf.format.PerfDataException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Bounds-checked absolute-offset reads over a memory-mapped file or a byte array, in one byte
+ * order. A file is mapped in windows of {@value #WINDOW_SPAN} bytes that start every
+ * {@value #WINDOW_STRIDE} bytes, so any read of up to {@value #OVERLAP} bytes lies inside one
+ * window (records are at most 64 KiB) and files over 2 GiB work. Longer reads that straddle two
+ * windows are copied piecewise.
+ *
+ * <p>Every read outside {@code [0, size())} throws {@link PerfDataException} naming the source.
+ * A slice shares the bytes of its parent; it is cheap (no copy).
+ */
+public final class ByteSource {
+    static final int STRIDE_SHIFT = 29;
+    /** Distance between window starts (512 MiB). */
+    public static final long WINDOW_STRIDE = 1L << STRIDE_SHIFT;
+    /** Bytes shared by consecutive windows. */
+    public static final int OVERLAP = 1 << 20;
+    /** Size of one window (512 MiB + 1 MiB, under the 1 GiB limit we set ourselves). */
+    public static final long WINDOW_SPAN = WINDOW_STRIDE + OVERLAP;
+    private static final long STRIDE_MASK = WINDOW_STRIDE - 1;
+
+    private final String name;
+    private final ByteBuffer[] windows;
+    private final long base;
+    private final long size;
+    private final ByteOrder order;
+
+    private ByteSource(String name, ByteBuffer[] windows, long base, long size, ByteOrder order) {
+        this.name = name;
+        this.windows = windows;
+        this.base = base;
+        this.size = size;
+        this.order = order;
+    }
+
+    /** Maps a whole file read-only, little-endian. The mapping lives until garbage-collected. */
+    public static ByteSource map(Path file) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long len = ch.size();
+            int n = (int) Math.max(1, (len + WINDOW_STRIDE - 1) / WINDOW_STRIDE);
+            ByteBuffer[] w = new ByteBuffer[n];
+            for (int i = 0; i < n; i++) {
+                long start = i * WINDOW_STRIDE;
+                long span = Math.min(WINDOW_SPAN, len - start);
+                w[i] = span <= 0 ? ByteBuffer.allocate(0)
+                        : ch.map(FileChannel.MapMode.READ_ONLY, start, span).order(ByteOrder.LITTLE_ENDIAN);
+            }
+            return new ByteSource(file.toString(), w, 0, len, ByteOrder.LITTLE_ENDIAN);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new PerfDataException(file + ": cannot map: " + describe(e), e);
+        }
+    }
+
+    /** Wraps {@code len} bytes of an array (shared, not copied), little-endian. */
+    public static ByteSource wrap(String name, byte[] bytes, int off, int len) {
+        checkRange(name, bytes.length, off, len);
+        int n = (int) Math.max(1, (bytes.length + WINDOW_STRIDE - 1) / WINDOW_STRIDE);
+        ByteBuffer[] w = new ByteBuffer[n];
+        for (int i = 0; i < n; i++) {
+            int start = (int) (i * WINDOW_STRIDE);
+            int span = (int) Math.min(WINDOW_SPAN, bytes.length - start);
+            w[i] = ByteBuffer.wrap(bytes, start, span).slice().order(ByteOrder.LITTLE_ENDIAN);
+        }
+        return new ByteSource(name, w, off, len, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    public static ByteSource wrap(String name, byte[] bytes) {
+        return wrap(name, bytes, 0, bytes.length);
+    }
+
+    /** What this source is (a file name, "stdin", ...), used in error messages. */
+    public String name() {
+        return name;
+    }
+
+    public long size() {
+        return size;
+    }
+
+    public ByteOrder order() {
+        return order;
+    }
+
+    /** The same bytes read in another byte order (for files written on the other endianness). */
+    public ByteSource withOrder(ByteOrder o) {
+        if (o == order) {
+            return this;
+        }
+        ByteBuffer[] w = new ByteBuffer[windows.length];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = windows[i].duplicate().order(o);
+        }
+        return new ByteSource(name, w, base, size, o);
+    }
+
+    /** The bytes {@code [off, off + len)} as a source of their own, offsets starting at 0. */
+    public ByteSource slice(long off, long len) {
+        check(off, len);
+        return new ByteSource(name, windows, base + off, len, order);
+    }
+
+    public boolean contains(long off, long len) {
+        return off >= 0 && len >= 0 && off <= size - len;
+    }
+
+    public int u8(long off) {
+        check(off, 1);
+        long a = base + off;
+        return windows[(int) (a >>> STRIDE_SHIFT)].get((int) (a & STRIDE_MASK)) & 0xff;
+    }
+
+    public int u16(long off) {
+        check(off, 2);
+        long a = base + off;
+        return windows[(int) (a >>> STRIDE_SHIFT)].getShort((int) (a & STRIDE_MASK)) & 0xffff;
+    }
+
+    /** A u32 or s32 (the caller masks with {@code & 0xffffffffL} for u32 semantics). */
+    public int s32(long off) {
+        check(off, 4);
+        long a = base + off;
+        return windows[(int) (a >>> STRIDE_SHIFT)].getInt((int) (a & STRIDE_MASK));
+    }
+
+    public long u32(long off) {
+        return s32(off) & 0xffffffffL;
+    }
+
+    public long u64(long off) {
+        check(off, 8);
+        long a = base + off;
+        return windows[(int) (a >>> STRIDE_SHIFT)].getLong((int) (a & STRIDE_MASK));
+    }
+
+    /** Copies {@code len} bytes at {@code off} into {@code dst[dstOff..]}. */
+    public void get(long off, byte[] dst, int dstOff, int len) {
+        check(off, len);
+        long a = base + off;
+        int done = 0;
+        while (done < len) {
+            int w = (int) (a >>> STRIDE_SHIFT);
+            int i = (int) (a & STRIDE_MASK);
+            ByteBuffer b = windows[w];
+            int n = Math.min(len - done, b.limit() - i);
+            b.get(i, dst, dstOff + done, n);
+            done += n;
+            a += n;
+        }
+    }
+
+    /** A copy of {@code len} bytes at {@code off}. */
+    public byte[] bytes(long off, int len) {
+        byte[] b = new byte[len];
+        get(off, b, 0, len);
+        return b;
+    }
+
+    /**
+     * The NUL-terminated string starting at {@code off}, looking at no more than {@code maxLen}
+     * bytes (clamped to the end of the source); unterminated means all {@code maxLen} bytes.
+     */
+    public String cString(long off, long maxLen) {
+        long end = Math.min(size, off + Math.max(0, maxLen));
+        check(off, 0);
+        long p = off;
+        while (p < end && u8(p) != 0) {
+            p++;
+        }
+        int n = (int) (p - off);
+        return n == 0 ? "" : new String(bytes(off, n), StandardCharsets.UTF_8);
+    }
+
+    /** Index of the first NUL in {@code [off, end)}, or {@code end} when there is none. */
+    public long indexOfNul(long off, long end) {
+        long e = Math.min(end, size);
+        for (long p = off; p < e; p++) {
+            if (u8(p) == 0) {
+                return p;
+            }
+        }
+        return e;
+    }
+
+    private void check(long off, long len) {
+        if (off < 0 || len < 0 || off > size - len) {
+            throw new PerfDataException(name + ": read of " + len + " bytes at offset 0x" + Long.toHexString(base + off)
+                    + " is outside the " + (base == 0 ? "file" : "section") + " (" + size + " bytes"
+                    + (base == 0 ? "" : " at 0x" + Long.toHexString(base)) + ")");
+        }
+    }
+
+    private static void checkRange(String name, int length, int off, int len) {
+        if (off < 0 || len < 0 || off > length - len) {
+            throw new PerfDataException(name + ": bad range " + off + "+" + len + " of " + length + " bytes");
+        }
+    }
+
+    private static String describe(Exception e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m;
+    }
+
+    @Override
+    public String toString() {
+        return name + "[" + size + " bytes" + (base == 0 ? "" : " at 0x" + Long.toHexString(base)) + ", " + order + "]";
+    }
+}

@@ -1,0 +1,12 @@
+package dev.jperf.format.record;
+
+import dev.jperf.format.io.ByteSource;
+
+/** PERF_RECORD_AUXTRACE: {@code auxSize} bytes of AUX-area data follow the record ({@link #data()};
+ * null when reading a stream, where it is skipped). */
+public record AuxtraceRecord(long offset, int misc, int size, long auxSize, long auxOffset, long reference, int idx, int tid, int cpu, ByteSource data) implements PerfRecord {
+    @Override
+    public int type() {
+        return RecordType.PERF_RECORD_AUXTRACE;
+    }
+}

@@ -1,0 +1,9 @@
+package dev.jperf.format.record;
+
+/** PERF_RECORD_LOST_SAMPLES: samples dropped (by the kernel, or counted by perf at the end). */
+public record LostSamplesRecord(long offset, int misc, int size, long lost, SampleId sampleId) implements PerfRecord {
+    @Override
+    public int type() {
+        return RecordType.PERF_RECORD_LOST_SAMPLES;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.jperf.format.record;
+
+import dev.jperf.format.header.EventDesc;
+
+/**
+ * PERF_RECORD_SAMPLE, decoded with its event's sample_type. Fields the event does not sample are
+ * {@code -1} (numbers) or null (arrays and structures), except {@link #period()}, which is the
+ * attr's fixed period when PERF_SAMPLE_PERIOD is not sampled, as perf does.
+ *
+ * <p>{@link #callchain()} returns the decoded array itself (no copy, for speed): do not modify it.
+ * It holds addresses and PERF_CONTEXT_* markers (values {@code >= PERF_CONTEXT_MAX} unsigned).
+ *
+ * @param event the event (evsel) of the sample, never null
+ * @param id PERF_SAMPLE_IDENTIFIER or PERF_SAMPLE_ID
+ * @param weight PERF_SAMPLE_WEIGHT, or the PERF_SAMPLE_WEIGHT_STRUCT word (var1 in bits 0-31, var2 16-47, var3 48-63)
+ * @param stackUserDynSize dyn_size of PERF_SAMPLE_STACK_USER ({@code -1} when absent)
+ */
+public record SampleRecord(long offset, int misc, int size, EventDesc event, long id, long ip, int pid, int tid,
+        long time, long addr, long streamId, int cpu, long period, ReadValues read, long[] callchain, byte[] raw,
+        BranchStack branchStack, Regs regsUser, byte[] stackUser, long stackUserDynSize, long weight, long dataSrc,
+        long transaction, Regs regsIntr, long physAddr, long cgroup, long dataPageSize, long codePageSize,
+        byte[] aux) implements PerfRecord {
+
+    public static final long PERF_CONTEXT_HV = -32;
+    public static final long PERF_CONTEXT_KERNEL = -128;
+    public static final long PERF_CONTEXT_USER = -512;
+    public static final long PERF_CONTEXT_GUEST = -2048;
+    public static final long PERF_CONTEXT_GUEST_KERNEL = -2176;
+    public static final long PERF_CONTEXT_GUEST_USER = -2560;
+    public static final long PERF_CONTEXT_MAX = -4095;
+
+    @Override
+    public int type() {
+        return RecordType.PERF_RECORD_SAMPLE;
+    }
+
+    /** True for a PERF_CONTEXT_* marker in a callchain. */
+    public static boolean isContextMarker(long ip) {
+        return Long.compareUnsigned(ip, PERF_CONTEXT_MAX) >= 0;
+    }
+
+    /** PERF_RECORD_MISC_EXACT_IP. */
+    public boolean exactIp() {
+        return (misc & PerfRecord.PERF_RECORD_MISC_EXACT_IP) != 0;
+    }
+}

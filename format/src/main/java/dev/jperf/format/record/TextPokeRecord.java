@@ -1,0 +1,23 @@
+package dev.jperf.format.record;
+
+/** PERF_RECORD_TEXT_POKE: kernel text was modified at {@code addr}. */
+public record TextPokeRecord(long offset, int misc, int size, long addr, byte[] oldBytes, byte[] newBytes, SampleId sampleId) implements PerfRecord {
+    @Override
+    public int type() {
+        return RecordType.PERF_RECORD_TEXT_POKE;
+    }
+    public TextPokeRecord {
+        oldBytes = oldBytes.clone();
+        newBytes = newBytes.clone();
+    }
+
+    @Override
+    public byte[] oldBytes() {
+        return oldBytes.clone();
+    }
+
+    @Override
+    public byte[] newBytes() {
+        return newBytes.clone();
+    }
+}
