@@ -1,0 +1,119 @@
+package dev.jperf.format.btf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.jperf.format.feature.BpfBtfs;
+import dev.jperf.format.feature.Features;
+import dev.jperf.format.feature.TestFiles;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BtfTest {
+    static final Path VMLINUX = Path.of("/sys/kernel/btf/vmlinux");
+
+    @Test
+    void programBtfFromCorpus() {
+        Features f = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"));
+        BpfBtfs btfs = f.bpfBtfs().orElseThrow();
+        assertEquals(1, btfs.blobs().size());
+        assertEquals(877, btfs.blobs().get(0).id());
+        Btf btf = btfs.blobs().get(0).parse();
+        int subprogs = btf.findByName("subprogs_main", BtfKind.FUNC);
+        assertTrue(subprogs > 0);
+        BtfType.Func func = (BtfType.Func) btf.type(subprogs);
+        assertEquals(1, func.linkage()); // global
+        BtfType.FuncProto proto = (BtfType.FuncProto) btf.type(func.type());
+        assertEquals(1, proto.params().size());
+        assertEquals("ctx", proto.params().get(0).name());
+        for (String s : new String[] {"mix_a", "mix_b", "fold_c"}) {
+            int id = btf.findByName(s, BtfKind.FUNC);
+            assertEquals(0, ((BtfType.Func) btf.type(id)).linkage(), s + " is static");
+            assertEquals(s, btf.funcName(id).orElseThrow());
+        }
+        assertTrue(btf.funcName(func.type()).isEmpty(), "a FUNC_PROTO is not a FUNC");
+        for (int id = 1; id <= btf.lastId(); id++) {
+            assertEquals(btf.kind(id), btf.type(id).kind());
+            assertEquals(btf.name(id), btf.type(id).name());
+        }
+    }
+
+    /** The whole vmlinux BTF: every type decodes, all 19 kinds occur, and it is fast. */
+    @Test
+    void vmlinuxFully() throws IOException {
+        assumeTrue(Files.isReadable(VMLINUX), "no readable /sys/kernel/btf/vmlinux on this machine");
+        byte[] raw = Files.readAllBytes(VMLINUX);
+        long t0 = System.nanoTime();
+        Btf btf = Btf.parse(raw);
+        long parseNs = System.nanoTime() - t0;
+        Map<BtfKind, Integer> kinds = new EnumMap<>(BtfKind.class);
+        t0 = System.nanoTime();
+        for (int id = 1; id <= btf.lastId(); id++) {
+            BtfType t = btf.type(id);
+            kinds.merge(t.kind(), 1, Integer::sum);
+        }
+        long decodeNs = System.nanoTime() - t0;
+        assertTrue(btf.typeCount() > 50_000, "types: " + btf.typeCount());
+        assertEquals(EnumSet.complementOf(EnumSet.of(BtfKind.UNKN)), kinds.keySet());
+        int tp = btf.findByName("task_struct", BtfKind.STRUCT);
+        BtfType.Composite task = (BtfType.Composite) btf.type(tp);
+        assertTrue(task.members().stream().anyMatch(m -> m.name().equals("pid")));
+        assertEquals("bpf_prog_info", btf.name(btf.findByName("bpf_prog_info", BtfKind.STRUCT)));
+        BtfType.Composite info = (BtfType.Composite) btf.type(btf.findByName("bpf_prog_info", BtfKind.STRUCT));
+        assertEquals(232, info.size(), "sizeof(struct bpf_prog_info) on this kernel");
+        System.out.printf("vmlinux BTF: %d types, parse %.1f ms, decode all %.1f ms%n", btf.typeCount(),
+                parseNs / 1e6, decodeNs / 1e6);
+        assertTrue(parseNs < 2_000_000_000L, "parse took " + parseNs / 1e6 + " ms");
+    }
+
+    @Test
+    void hostileBlobsFailWithAMessage() {
+        byte[] good = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"))
+                .bpfBtfs().orElseThrow().blobs().get(0).data();
+        for (int len = 0; len < good.length; len += 7) {
+            byte[] cut = Arrays.copyOf(good, len);
+            try {
+                Btf b = Btf.parse(cut);
+                for (int id = 1; id <= b.lastId(); id++) {
+                    b.type(id);
+                }
+            } catch (BtfException expected) {
+                assertTrue(expected.getMessage().length() > 5);
+            }
+        }
+        byte[] bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(12, Integer.MAX_VALUE); // type_len
+        assertThrows(BtfException.class, () -> Btf.parse(bad));
+        byte[] badMagic = good.clone();
+        badMagic[0] = 0;
+        assertTrue(assertThrows(BtfException.class, () -> Btf.parse(badMagic)).getMessage().contains("magic"));
+    }
+
+    /** Split BTF: ids and string offsets continue those of the base. */
+    @Test
+    void splitBtfOnAModule() throws IOException {
+        assumeTrue(Files.isReadable(VMLINUX), "no readable /sys/kernel/btf/vmlinux on this machine");
+        Path module;
+        try (var s = Files.list(VMLINUX.getParent())) {
+            module = s.filter(p -> !p.equals(VMLINUX)).findFirst().orElse(null);
+        }
+        assumeTrue(module != null, "no kernel module BTF in /sys/kernel/btf on this machine");
+        Btf base = Btf.load(VMLINUX);
+        Btf split = Btf.parse(Files.readAllBytes(module), base);
+        assertEquals(base.lastId() + 1, split.firstId());
+        for (int id = split.firstId(); id <= split.lastId(); id++) {
+            split.type(id);
+        }
+        assertEquals(base.name(1), split.name(1));
+    }
+}
