@@ -37,6 +37,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private long pos;
     private ZstdRecords zstd;
     private boolean zstdBroken;
+    private boolean zstdFinished;
     private boolean topDone;
     private boolean done;
     private PerfRecord next;
@@ -91,7 +92,8 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                 }
             }
             if (topDone) {
-                if (zstd != null && !zstdBroken && zstd.available() == 0) {
+                if (zstd != null && !zstdBroken && !zstdFinished) {
+                    zstdFinished = true;
                     zstd.finish();
                     PerfRecord r = fromZstd();
                     if (r != null) {
