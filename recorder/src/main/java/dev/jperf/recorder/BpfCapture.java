@@ -1,0 +1,227 @@
+package dev.jperf.recorder;
+
+import static dev.jperf.nativeshim.BpfProgInfoLayout.*;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import dev.jperf.nativeshim.Bpf;
+import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.nativeshim.Errno;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Captures bpf_prog_info (every array perf stores: 0x1f9) and BTF of BPF programs, racing their
+ * unload. Capture has two steps: {@link #pin} turns a program id into an fd at once (one syscall;
+ * the fd keeps the program and its BTF alive), {@link #fetchPinned} later does the slow part (two
+ * info passes, BTF) and closes the fd. A program already gone at pin time counts as missed.
+ *
+ * <p>{@link #pin} may be called from any thread; fetching belongs to one thread at a time.
+ */
+final class BpfCapture {
+    private final Bpf pinBpf = new Bpf();
+    private final Bpf fetchBpf = new Bpf();
+    private final Set<Integer> seen = new HashSet<>();
+    private final ArrayDeque<int[]> pinned = new ArrayDeque<>();
+    private final Map<Integer, BpfProgCapture> progs = new TreeMap<>();
+    private final Map<Integer, byte[]> btfs = new TreeMap<>();
+    private int missed;
+    private int failed;
+    private String firstFailure;
+    private long version;
+
+    /**
+     * Pins program {@code id} if it was not seen before. Returns false if it is already gone
+     * (counted as missed).
+     */
+    synchronized boolean pin(int id) {
+        if (!seen.add(id)) {
+            return true;
+        }
+        try {
+            pinned.add(new int[] {id, pinBpf.progGetFdById(id)});
+            return true;
+        } catch (NativeException e) {
+            if (e.errno() == Errno.ENOENT) {
+                missed++;
+            } else {
+                noteFailure(e);
+            }
+            return false;
+        }
+    }
+
+    /** Whether program {@code id} has been pinned or captured already. */
+    synchronized boolean seen(int id) {
+        return seen.contains(id);
+    }
+
+    /** Fetches info and BTF of every pinned program, then releases the pins. */
+    void fetchPinned() {
+        while (true) {
+            int[] p;
+            synchronized (this) {
+                p = pinned.poll();
+            }
+            if (p == null) {
+                return;
+            }
+            try {
+                BpfProgCapture c = fetch(fetchBpf, p[0], p[1]);
+                byte[] btf = null;
+                int btfId = c.btfId();
+                if (btfId != 0 && !hasBtf(btfId)) {
+                    btf = fetchBtf(fetchBpf, btfId);
+                }
+                synchronized (this) {
+                    progs.putIfAbsent(c.id(), c);
+                    if (btf != null) {
+                        btfs.putIfAbsent(btfId, btf);
+                    }
+                    version++;
+                }
+            } catch (NativeException e) {
+                synchronized (this) {
+                    noteFailure(e);
+                }
+            } finally {
+                Fd.close(p[1]);
+            }
+        }
+    }
+
+    /** Adds a program already fetched elsewhere (the start-up synthesis). */
+    synchronized void add(BpfProgCapture c, byte[] btf) {
+        seen.add(c.id());
+        progs.putIfAbsent(c.id(), c);
+        if (btf != null) {
+            btfs.putIfAbsent(c.btfId(), btf);
+        }
+        version++;
+    }
+
+    synchronized boolean hasBtf(int btfId) {
+        return btfs.containsKey(btfId);
+    }
+
+    synchronized byte[] btf(int btfId) {
+        return btfs.get(btfId);
+    }
+
+    private void noteFailure(NativeException e) {
+        failed++;
+        if (firstFailure == null) {
+            firstFailure = e.getMessage();
+        }
+    }
+
+    /** Programs captured, by id. */
+    synchronized Map<Integer, BpfProgCapture> programs() {
+        return new TreeMap<>(progs);
+    }
+
+    /** BTF blobs captured, by BTF id. */
+    synchronized Map<Integer, byte[]> btfs() {
+        return new TreeMap<>(btfs);
+    }
+
+    /** Changes with every capture, so the feature sections are re-encoded only when needed. */
+    synchronized long version() {
+        return version;
+    }
+
+    synchronized int captured() {
+        return progs.size();
+    }
+
+    /** Programs seen loading but gone before they could be pinned, plus fetches that failed. */
+    synchronized int missed() {
+        return missed + failed;
+    }
+
+    synchronized String firstFailure() {
+        return firstFailure;
+    }
+
+    /**
+     * The two-pass BPF_OBJ_GET_INFO_BY_FD of bpf-metadata.md §4: counts and record sizes first,
+     * then every array of {@link BpfProgInfoLayout#PERF_ARRAYS} into one buffer.
+     */
+    static BpfProgCapture fetch(Bpf bpf, int id, int fd) {
+        Memory first = new Memory(SIZE);
+        first.clear();
+        bpf.objGetInfoByFd(fd, first, SIZE);
+        long total = 0;
+        long[] bytes = new long[ARRAYS.length];
+        for (Array a : ARRAYS) {
+            if ((PERF_ARRAYS & (1L << a.bit())) == 0) {
+                continue;
+            }
+            long n = Integer.toUnsignedLong(first.getInt(a.countOffset()));
+            long elem = a.recSizeOffset() >= 0 ? Integer.toUnsignedLong(first.getInt(a.recSizeOffset())) : a.elementSize();
+            bytes[a.bit()] = n * elem;
+            total += (n * elem + 7) & ~7L;
+        }
+        if (total > 256L << 20) {
+            throw new IllegalStateException("bpf_prog_info of program " + id + " claims " + total + " bytes of arrays");
+        }
+        Memory data = new Memory(Math.max(8, total));
+        data.clear();
+        Memory second = new Memory(SIZE);
+        second.clear();
+        long[] offsets = new long[ARRAYS.length];
+        long off = 0;
+        for (Array a : ARRAYS) {
+            if ((PERF_ARRAYS & (1L << a.bit())) == 0) {
+                continue;
+            }
+            offsets[a.bit()] = off;
+            second.setInt(a.countOffset(), first.getInt(a.countOffset()));
+            if (a.recSizeOffset() >= 0) {
+                second.setInt(a.recSizeOffset(), first.getInt(a.recSizeOffset()));
+            }
+            second.setLong(a.pointerOffset(), Pointer.nativeValue(data) + off);
+            off += (bytes[a.bit()] + 7) & ~7L;
+        }
+        bpf.objGetInfoByFd(fd, second, SIZE);
+        byte[][] arrays = new byte[ARRAYS.length][];
+        for (Array a : ARRAYS) {
+            if ((PERF_ARRAYS & (1L << a.bit())) == 0) {
+                continue;
+            }
+            long n = Integer.toUnsignedLong(second.getInt(a.countOffset()));
+            long elem = a.recSizeOffset() >= 0 ? Integer.toUnsignedLong(second.getInt(a.recSizeOffset())) : a.elementSize();
+            // the kernel writes the real count back; never read past what we allocated
+            long have = Math.min(n * elem, bytes[a.bit()]);
+            arrays[a.bit()] = data.getByteArray(offsets[a.bit()], (int) have);
+        }
+        return new BpfProgCapture(second.getInt(ID), second.getByteArray(0, SIZE), arrays);
+    }
+
+    /** The raw BTF blob of BTF object {@code btfId} (bpf_btf_info, two passes). */
+    static byte[] fetchBtf(Bpf bpf, int btfId) {
+        int fd = bpf.btfGetFdById(btfId);
+        try {
+            Memory info = new Memory(BTF_INFO_SIZE);
+            info.clear();
+            bpf.objGetInfoByFd(fd, info, BTF_INFO_SIZE);
+            int size = info.getInt(BTF_INFO_BTF_SIZE);
+            if (size <= 0 || size > 64 << 20) {
+                throw new IllegalStateException("BTF " + btfId + " claims " + Integer.toUnsignedString(size) + " bytes");
+            }
+            Memory blob = new Memory(size);
+            info.clear();
+            info.setLong(BTF_INFO_BTF, Pointer.nativeValue(blob));
+            info.setInt(BTF_INFO_BTF_SIZE, size);
+            bpf.objGetInfoByFd(fd, info, BTF_INFO_SIZE);
+            return blob.getByteArray(0, Math.min(size, info.getInt(BTF_INFO_BTF_SIZE)));
+        } finally {
+            Fd.close(fd);
+        }
+    }
+}

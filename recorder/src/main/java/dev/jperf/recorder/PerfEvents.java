@@ -1,0 +1,257 @@
+package dev.jperf.recorder;
+
+import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
+
+import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.nativeshim.Errno;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Ioctl;
+import dev.jperf.nativeshim.NativeException;
+import dev.jperf.nativeshim.PerfEventOpen;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kernel side of a recording: per CPU (and per thread when recording tasks) one fd per
+ * sampling event and one tracking dummy. Sampling events of a CPU share one ring (SET_OUTPUT to the
+ * first); tracking dummies of a CPU share a second ring that wakes its reader on every record
+ * (watermark 1). Every event inherits, as perf's do (meaningless system-wide, follows children
+ * otherwise). Only the tracking dummy asks for ksymbol/bpf_event, so no record is inflated
+ * (ring-buffer.md §7).
+ */
+final class PerfEvents implements AutoCloseable {
+    /** What goes into the file for one event: its 128-byte attr, name and ids. */
+    record Evsel(String name, byte[] attr, List<Long> ids) {}
+
+    static final long TRACKING_SAMPLE_TYPE = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID
+            | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+    static final long READ_FORMAT_BITS = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+
+    private final List<Evsel> evsels = new ArrayList<>();
+    private final List<long[]> idIndex = new ArrayList<>();
+    private final List<Integer> samplingFds = new ArrayList<>();
+    private final List<Integer> allFds = new ArrayList<>();
+    private final List<RingBuffer> samplingRings = new ArrayList<>();
+    private final List<RingBuffer> trackingRings = new ArrayList<>();
+    private final List<Integer> cpus;
+    private final long sampleType;
+
+    private PerfEvents(List<Integer> cpus, long sampleType) {
+        this.cpus = cpus;
+        this.sampleType = sampleType;
+    }
+
+    /**
+     * Opens everything. {@code threads} is [-1] for system-wide recording; {@code enableOnExec}
+     * defers sampling and tracking to the workload's exec.
+     */
+    static PerfEvents open(RecordOptions o, List<Integer> cpus, List<Integer> threads, boolean enableOnExec) {
+        List<EventSpec> specs = new ArrayList<>();
+        for (String e : o.events().isEmpty() ? List.of(EventSpec.DEFAULT) : o.events()) {
+            for (String one : e.split(",")) {
+                if (!one.isBlank()) {
+                    specs.add(EventSpec.parse(one));
+                }
+            }
+        }
+        long sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU
+                | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | (o.callGraph() ? PERF_SAMPLE_CALLCHAIN : 0);
+        PerfEvents ev = new PerfEvents(cpus, sampleType);
+        try {
+            Map<Integer, Integer> samplingRingFd = new LinkedHashMap<>();
+            for (EventSpec spec : specs) {
+                ev.openSampling(o, spec, cpus, threads, enableOnExec, samplingRingFd);
+            }
+            Map<Integer, Integer> trackingRingFd = new LinkedHashMap<>();
+            byte[] tracking = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 1, TRACKING_SAMPLE_TYPE,
+                    FLAG_FREQ | FLAG_INHERIT | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
+                            | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT | FLAG_WATERMARK
+                            | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0), 1);
+            List<Long> ids = ev.openAll(tracking, "dummy", cpus, threads, trackingRingFd, ev.trackingRings,
+                    o.mmapPages(), false);
+            ev.evsels.add(new Evsel("dummy:HG", tracking, ids));
+            return ev;
+        } catch (RuntimeException e) {
+            ev.close();
+            throw e;
+        }
+    }
+
+    private void openSampling(RecordOptions o, EventSpec spec, List<Integer> cpus, List<Integer> threads,
+            boolean enableOnExec, Map<Integer, Integer> ringFd) {
+        boolean freq = o.period() == 0;
+        long period = freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
+        long flags = FLAG_DISABLED | FLAG_INHERIT | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
+                | spec.excludeFlags() | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
+        byte[] a = attr(spec.type(), spec.config(), period, sampleType, flags | ((long) spec.preciseIp() << PRECISE_IP_SHIFT), 0);
+        String name = spec.name();
+        List<Long> ids;
+        try {
+            ids = openAll(a, name, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
+        } catch (NativeException e) {
+            EventSpec fallback = spec.softwareFallback();
+            boolean unsupported = e.errno() == Errno.ENOENT || e.errno() == Errno.EOPNOTSUPP || e.errno() == Errno.ENODEV
+                    || e.errno() == Errno.EINVAL;
+            if (fallback == null || !unsupported) {
+                throw explain(e, spec.name());
+            }
+            a = attr(fallback.type(), fallback.config(), period, sampleType, flags, 0);
+            name = fallback.name();
+            ids = openAll(a, name, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
+        }
+        evsels.add(new Evsel(name, a, ids));
+    }
+
+    private List<Long> openAll(byte[] attr, String name, List<Integer> cpus, List<Integer> threads,
+            Map<Integer, Integer> ringFd, List<RingBuffer> rings, int pages, boolean sampling) {
+        List<Long> ids = new ArrayList<>();
+        int evselIdx = evsels.size();
+        for (int ci = 0; ci < cpus.size(); ci++) {
+            int cpu = cpus.get(ci);
+            for (int tid : threads) {
+                int fd;
+                try {
+                    fd = PerfEventOpen.open(ByteBuffer.wrap(attr).order(ByteOrder.LITTLE_ENDIAN), tid, cpu, -1,
+                            PERF_FLAG_FD_CLOEXEC, name);
+                } catch (NativeException e) {
+                    if (e.errno() == Errno.ESRCH && tid != -1) {
+                        continue; // the thread exited meanwhile
+                    }
+                    throw sampling ? e : explain(e, name);
+                }
+                allFds.add(fd);
+                if (sampling) {
+                    samplingFds.add(fd);
+                }
+                Integer target = ringFd.get(cpu);
+                if (target == null) {
+                    rings.add(RingBuffer.map(fd, cpu, pages, 4096));
+                    ringFd.put(cpu, fd);
+                } else {
+                    Ioctl.setOutput(fd, target);
+                }
+                long id = Ioctl.id(fd);
+                ids.add(id);
+                idIndex.add(new long[] {id, ci, cpu, tid});
+            }
+        }
+        if (ids.isEmpty()) {
+            throw new RecordException("no thread left to record: every target thread has exited");
+        }
+        return ids;
+    }
+
+    /** A 128-byte little-endian perf_event_attr (the size perf 6.1 knows; the kernel accepts it). */
+    static byte[] attr(int type, long config, long period, long sampleType, long flags, int wakeup) {
+        ByteBuffer a = ByteBuffer.allocate(PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
+        a.putInt(TYPE, type);
+        a.putInt(SIZE, PERF_ATTR_SIZE_VER7);
+        a.putLong(CONFIG, config);
+        a.putLong(SAMPLE_PERIOD, period);
+        a.putLong(SAMPLE_TYPE, sampleType);
+        a.putLong(READ_FORMAT, READ_FORMAT_BITS);
+        a.putLong(FLAGS, flags);
+        a.putInt(WAKEUP_EVENTS, wakeup);
+        return a.array();
+    }
+
+    /** Turns an open failure into the one line a user can act on. */
+    static RecordException explain(NativeException e, String event) {
+        int errno = e.errno();
+        if (errno == Errno.EACCES || errno == Errno.EPERM) {
+            return new RecordException("no permission to open event '" + event + "' (kernel.perf_event_paranoid = "
+                    + paranoid() + "): run as root, grant CAP_PERFMON (and CAP_BPF for BPF metadata), "
+                    + "or lower /proc/sys/kernel/perf_event_paranoid", e);
+        }
+        if (errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV) {
+            return new RecordException("event '" + event + "' is not supported by this machine's PMU ("
+                    + e.getMessage() + ")", e);
+        }
+        if (errno == Errno.EMFILE) {
+            return new RecordException("too many open files for the events: raise the limit with 'ulimit -n' ("
+                    + e.getMessage() + ")", e);
+        }
+        if (errno == Errno.ESRCH) {
+            return new RecordException("no such process or thread (" + e.getMessage() + ")", e);
+        }
+        return new RecordException(e.getMessage(), e);
+    }
+
+    static String paranoid() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    List<Evsel> evsels() {
+        return evsels;
+    }
+
+    /** The file's attrs and ids, in the order written. */
+    List<PerfDataWriter.EventAttr> fileAttrs() {
+        List<PerfDataWriter.EventAttr> out = new ArrayList<>();
+        for (Evsel e : evsels) {
+            out.add(new PerfDataWriter.EventAttr(e.attr(), e.ids().stream().mapToLong(Long::longValue).toArray()));
+        }
+        return out;
+    }
+
+    /** {id, idx, cpu, tid} per fd, for PERF_RECORD_ID_INDEX. */
+    long[][] idIndex() {
+        return idIndex.toArray(new long[0][]);
+    }
+
+    List<RingBuffer> samplingRings() {
+        return samplingRings;
+    }
+
+    List<RingBuffer> trackingRings() {
+        return trackingRings;
+    }
+
+    List<Integer> cpus() {
+        return cpus;
+    }
+
+    long sampleType() {
+        return sampleType;
+    }
+
+    void enableSampling() {
+        for (int fd : samplingFds) {
+            Ioctl.enable(fd);
+        }
+    }
+
+    void disableAll() {
+        for (int fd : allFds) {
+            try {
+                Ioctl.disable(fd);
+            } catch (NativeException e) {
+                // the task is gone: the event is already dead
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (RingBuffer r : samplingRings) {
+            r.close();
+        }
+        for (RingBuffer r : trackingRings) {
+            r.close();
+        }
+        for (int fd : allFds) {
+            Fd.close(fd);
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package dev.jperf.recorder;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What already exists when recording starts, as perf synthesizes it from /proc: the kernel's and
+ * modules' MMAP records, and per thread FORK + COMM (+ MMAP2 of the executable mappings for the
+ * main thread of a user process). Processes that exit during the walk are skipped.
+ */
+final class ProcSynthesizer {
+    private static final int PROT_READ = 1;
+    private static final int PROT_WRITE = 2;
+    private static final int PROT_EXEC = 4;
+    private static final int MAP_SHARED = 1;
+    private static final int MAP_PRIVATE = 2;
+
+    private final Path proc;
+    private final SyntheticRecords out;
+
+    ProcSynthesizer(Path proc, SyntheticRecords out) {
+        this.proc = proc;
+        this.out = out;
+    }
+
+    /** The kernel text map (pid -1, "[kernel.kallsyms]_text") and one MMAP per loaded module. */
+    void kernel(Path kallsyms) throws IOException {
+        long text = 0;
+        long etext = 0;
+        try (BufferedReader r = Files.newBufferedReader(kallsyms, StandardCharsets.ISO_8859_1)) {
+            for (String line; (line = r.readLine()) != null && (text == 0 || etext == 0); ) {
+                if (line.endsWith(" _text")) {
+                    text = Long.parseUnsignedLong(line.substring(0, line.indexOf(' ')), 16);
+                } else if (line.endsWith(" _etext")) {
+                    etext = Long.parseUnsignedLong(line.substring(0, line.indexOf(' ')), 16);
+                }
+            }
+        }
+        if (text != 0 && Long.compareUnsigned(etext, text) > 0) {
+            out.mmap(SyntheticRecords.PERF_RECORD_MISC_KERNEL, -1, 0, text, etext - text, text, "[kernel.kallsyms]_text");
+        }
+        Path modules = proc.resolve("modules");
+        if (!Files.isReadable(modules)) {
+            return;
+        }
+        for (String line : Files.readAllLines(modules, StandardCharsets.ISO_8859_1)) {
+            // name size refcount deps state address [taint]
+            String[] f = line.split("\\s+");
+            if (f.length < 6 || !f[5].startsWith("0x")) {
+                continue;
+            }
+            long addr = Long.parseUnsignedLong(f[5].substring(2), 16);
+            if (addr != 0) {
+                out.mmap(SyntheticRecords.PERF_RECORD_MISC_KERNEL, -1, 0, addr, Long.parseLong(f[1]), 0, "[" + f[0] + "]");
+            }
+        }
+    }
+
+    /** Every process in /proc. */
+    void allProcesses() throws IOException {
+        List<Integer> pids = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(proc)) {
+            for (Path p : ds) {
+                String n = p.getFileName().toString();
+                if (!n.isEmpty() && n.chars().allMatch(Character::isDigit)) {
+                    pids.add(Integer.parseInt(n));
+                }
+            }
+        }
+        pids.sort(null);
+        for (int pid : pids) {
+            process(pid);
+        }
+    }
+
+    /** One process: all its threads, and the main thread's executable mappings. */
+    void process(int pid) throws IOException {
+        List<Integer> tids = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(proc.resolve(pid + "/task"))) {
+            for (Path p : ds) {
+                tids.add(Integer.parseInt(p.getFileName().toString()));
+            }
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        tids.sort(null);
+        for (int tid : tids) {
+            thread(pid, tid, true);
+        }
+    }
+
+    /** One thread: FORK, COMM, and for a user process's main thread its MMAP2s when {@code mmaps}. */
+    void thread(int pid, int tid, boolean mmaps) throws IOException {
+        List<String> status;
+        try {
+            status = Files.readAllLines(proc.resolve(pid + "/task/" + tid + "/status"), StandardCharsets.ISO_8859_1);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            if (Files.exists(proc.resolve(pid + "/task/" + tid))) {
+                throw e;
+            }
+            return;
+        }
+        String name = "";
+        int tgid = pid;
+        int ppid = 0;
+        boolean kernelThread = true;
+        for (String line : status) {
+            if (line.startsWith("Name:")) {
+                name = line.substring(5).strip();
+            } else if (line.startsWith("Tgid:")) {
+                tgid = Integer.parseInt(line.substring(5).strip());
+            } else if (line.startsWith("PPid:")) {
+                ppid = Integer.parseInt(line.substring(5).strip());
+            } else if (line.startsWith("VmPeak:")) {
+                kernelThread = false;
+            }
+        }
+        if (tgid == tid) {
+            out.fork(tgid, ppid, tid, ppid);
+        } else {
+            out.fork(tgid, tgid, tid, tgid);
+        }
+        out.comm(0, tgid, tid, name);
+        if (mmaps && tid == tgid && !kernelThread) {
+            maps(tgid);
+        }
+    }
+
+    private void maps(int pid) throws IOException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(proc.resolve(pid + "/maps"), StandardCharsets.ISO_8859_1);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        for (String line : lines) {
+            synthMapLine(pid, line);
+        }
+    }
+
+    /** One /proc/PID/maps line: {@code start-end perms offset maj:min inode [path]}; only executable maps. */
+    void synthMapLine(int pid, String line) {
+        int sp1 = line.indexOf(' ');
+        int dash = line.indexOf('-');
+        if (sp1 < 0 || dash < 0 || dash > sp1 || line.length() < sp1 + 5) {
+            return;
+        }
+        String perms = line.substring(sp1 + 1, sp1 + 5);
+        if (perms.charAt(2) != 'x') {
+            return;
+        }
+        String[] f = line.substring(sp1 + 6).split("\\s+", 4);
+        if (f.length < 3) {
+            return;
+        }
+        long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+        long end = Long.parseUnsignedLong(line.substring(dash + 1, sp1), 16);
+        long pgoff = Long.parseUnsignedLong(f[0], 16);
+        int colon = f[1].indexOf(':');
+        int maj = Integer.parseInt(f[1].substring(0, colon), 16);
+        int min = Integer.parseInt(f[1].substring(colon + 1), 16);
+        long ino = Long.parseLong(f[2]);
+        String path = f.length > 3 ? f[3].strip() : "";
+        if (path.isEmpty()) {
+            path = "//anon";
+        }
+        int prot = (perms.charAt(0) == 'r' ? PROT_READ : 0) | (perms.charAt(1) == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+        int flags = perms.charAt(3) == 's' ? MAP_SHARED : MAP_PRIVATE;
+        int misc = SyntheticRecords.PERF_RECORD_MISC_USER;
+        out.mmap2(misc, pid, pid, start, end - start, pgoff, maj, min, ino, prot, flags, path);
+    }
+
+}

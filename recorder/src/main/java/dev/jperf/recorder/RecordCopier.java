@@ -1,0 +1,163 @@
+package dev.jperf.recorder;
+
+import dev.jperf.format.writer.PerfDataWriter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Copies ring-buffer records into the file. Contiguous records go out as one run (no per-record
+ * copy beyond the writer's buffer); on the way it counts samples and LOST records, tracks the
+ * first and last sample time, pins every BPF program whose PROG_LOAD it sees, and rewrites
+ * KSYMBOL/BPF_EVENT records the kernel inflated to their canonical size (perf-data-format.md §6).
+ *
+ * <p>Used under the recorder's file lock only.
+ */
+final class RecordCopier implements RingBuffer.Visitor {
+    static final int PERF_RECORD_LOST = 2;
+    static final int PERF_RECORD_SAMPLE = 9;
+    static final int PERF_RECORD_KSYMBOL = 17;
+    static final int PERF_RECORD_BPF_EVENT = 18;
+    static final int PERF_BPF_EVENT_PROG_LOAD = 1;
+
+    private final PerfDataWriter writer;
+    private final BpfCapture capture;
+    private final int trailerSize;
+    private final int sampleTimeOffset;
+    private final ByteBuffer fixed = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+
+    private ByteBuffer runBuf;
+    private int runStart;
+    private int runEnd;
+
+    private long samples;
+    private long lost;
+    private long firstSampleTime = Long.MAX_VALUE;
+    private long lastSampleTime;
+    private long records;
+    private IOException failure;
+
+    /**
+     * @param trailerSize      sample_id trailer bytes of the records' event
+     * @param sampleTimeOffset where a SAMPLE's time sits (from the record start), -1 if not sampled
+     */
+    RecordCopier(PerfDataWriter writer, BpfCapture capture, int trailerSize, int sampleTimeOffset) {
+        this.writer = writer;
+        this.capture = capture;
+        this.trailerSize = trailerSize;
+        this.sampleTimeOffset = sampleTimeOffset;
+    }
+
+    @Override
+    public void record(ByteBuffer buf, int offset, int size, int type) {
+        records++;
+        switch (type) {
+            case PERF_RECORD_SAMPLE -> {
+                samples++;
+                if (sampleTimeOffset > 0 && sampleTimeOffset + 8 <= size) {
+                    long t = buf.getLong(offset + sampleTimeOffset);
+                    if (t < firstSampleTime) {
+                        firstSampleTime = t;
+                    }
+                    if (t > lastSampleTime) {
+                        lastSampleTime = t;
+                    }
+                }
+            }
+            case PERF_RECORD_LOST -> {
+                if (size >= 24) {
+                    lost += buf.getLong(offset + 16);
+                }
+            }
+            case PERF_RECORD_KSYMBOL, PERF_RECORD_BPF_EVENT -> {
+                if (type == PERF_RECORD_BPF_EVENT && size >= 16 && buf.getShort(offset + 8) == PERF_BPF_EVENT_PROG_LOAD) {
+                    capture.pin(buf.getInt(offset + 12));
+                }
+                int canonical = canonicalSize(buf, offset, size, type);
+                if (canonical < size) {
+                    endOfBatch();
+                    fixed.clear();
+                    fixed.put(0, buf, offset, canonical);
+                    fixed.putShort(6, (short) canonical);
+                    append(fixed, 0, canonical);
+                    return;
+                }
+            }
+            default -> { }
+        }
+        if (buf != runBuf || offset != runEnd) {
+            endOfBatch();
+            runBuf = buf;
+            runStart = offset;
+            runEnd = offset;
+        }
+        runEnd += size;
+    }
+
+    /** Body + trailer of a KSYMBOL (name padded to 8) or BPF_EVENT (24-byte body). */
+    private int canonicalSize(ByteBuffer buf, int offset, int size, int type) {
+        int body;
+        if (type == PERF_RECORD_BPF_EVENT) {
+            body = 24;
+        } else {
+            int n = 0;
+            while (24 + n < size && buf.get(offset + 24 + n) != 0) {
+                n++;
+            }
+            body = 24 + SyntheticRecords.pad8(n + 1);
+        }
+        return Math.min(size, body + trailerSize);
+    }
+
+    @Override
+    public void endOfBatch() {
+        if (runBuf != null && runEnd > runStart) {
+            append(runBuf, runStart, runEnd - runStart);
+        }
+        runBuf = null;
+        runStart = runEnd = 0;
+    }
+
+    /** Appends records the recorder built itself. */
+    void appendOwn(ByteBuffer records) {
+        endOfBatch();
+        append(records, records.position(), records.remaining());
+    }
+
+    private void append(ByteBuffer buf, int offset, int length) {
+        if (failure != null) {
+            return; // the writer stopped; keep draining so the kernel is not blocked
+        }
+        try {
+            writer.append(buf, offset, length);
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    long samples() {
+        return samples;
+    }
+
+    long lost() {
+        return lost;
+    }
+
+    long records() {
+        return records;
+    }
+
+    /** Time of the first SAMPLE, or 0 if none. */
+    long firstSampleTime() {
+        return samples == 0 ? 0 : firstSampleTime;
+    }
+
+    long lastSampleTime() {
+        return lastSampleTime;
+    }
+
+    /** The writer's failure (full disk...), or null. */
+    IOException failure() {
+        return failure;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.jperf.recorder;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What {@code jperf record} was asked to do, in perf's terms. Exactly one target: all CPUs
+ * ({@code -a}), a CPU list ({@code -C}), processes ({@code -p}), threads ({@code -t}) or a command.
+ *
+ * @param allCpus    {@code -a}
+ * @param cpus       {@code -C}: CPUs to record system-wide (empty: not given)
+ * @param pids       {@code -p}: processes, every thread of each
+ * @param tids       {@code -t}: threads
+ * @param command    the workload after {@code --}; events are enabled when it execs
+ * @param events     {@code -e} names; empty means perf's default ({@code cycles}, else cpu-clock)
+ * @param freq       {@code -F}: samples per second (0: not given)
+ * @param period     {@code -c}: fixed sample period (0: not given)
+ * @param callGraph  {@code -g}: frame-pointer callchains
+ * @param mmapPages  {@code -m}: data pages per ring (power of two)
+ * @param output     {@code -o}
+ * @param duration   stop after this long (null: until the command ends or a signal)
+ * @param quiet      {@code --quiet}: no summary lines
+ * @param cmdline    the whole command line, for HEADER_CMDLINE
+ */
+public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
+        List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
+        Path output, Duration duration, boolean quiet, List<String> cmdline) {
+
+    /** perf's default sampling frequency. */
+    public static final int DEFAULT_FREQ = 4000;
+    /** perf's default ring: 128 data pages (512 KiB) per CPU. */
+    public static final int DEFAULT_MMAP_PAGES = 128;
+
+    public RecordOptions {
+        cpus = List.copyOf(cpus);
+        pids = List.copyOf(pids);
+        tids = List.copyOf(tids);
+        command = List.copyOf(command);
+        events = List.copyOf(events);
+        cmdline = List.copyOf(cmdline);
+        if (freq < 0 || period < 0) {
+            throw new IllegalArgumentException("sample frequency and period must be positive");
+        }
+        if (freq > 0 && period > 0) {
+            throw new IllegalArgumentException("-F and -c are mutually exclusive");
+        }
+        if (mmapPages <= 0 || Integer.bitCount(mmapPages) != 1) {
+            throw new IllegalArgumentException("--mmap-pages " + mmapPages + " is not a power of two");
+        }
+        int targets = (allCpus || !cpus.isEmpty() ? 1 : 0) + (pids.isEmpty() ? 0 : 1) + (tids.isEmpty() ? 0 : 1);
+        if (targets > 1) {
+            throw new IllegalArgumentException("choose one target: -a/-C, -p or -t");
+        }
+        if (targets == 0 && command.isEmpty()) {
+            throw new IllegalArgumentException("nothing to record: give -a, -C, -p, -t or a command");
+        }
+    }
+
+    /** Whether events are per CPU for every task (no task target). */
+    public boolean systemWide() {
+        return allCpus || !cpus.isEmpty();
+    }
+}

@@ -1,0 +1,342 @@
+package dev.jperf.recorder;
+
+import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
+
+import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.nativeshim.Poll;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import sun.misc.Signal;
+
+/**
+ * {@code jperf record}: opens the events, writes the start-up records perf writes, then copies the
+ * rings into the file until the workload ends, the duration passes, or SIGINT/SIGTERM arrive.
+ * The file is complete at every moment after start: the header and feature table are refreshed at
+ * least once a second, so a {@code kill -9} loses at most the last second.
+ */
+public final class Recorder {
+    /** How long the main loop sleeps in poll at most: bounds stop latency and data age. */
+    private static final int POLL_MS = 100;
+    private static final long CHECKPOINT_NS = 500_000_000L;
+    private static final int PAGE_SIZE = 4096;
+
+    /** What a recording produced. */
+    public record Result(Path output, long bytes, long samples, long lost, int bpfCaptured, int bpfMissed,
+            int workloadExit, String writeFailure) {}
+
+    private final RecordOptions options;
+    private final PrintStream err;
+    private final ReentrantLock fileLock = new ReentrantLock();
+    private final BpfCapture capture = new BpfCapture();
+    private volatile boolean stopRequested;
+
+    public Recorder(RecordOptions options, PrintStream err) {
+        this.options = options;
+        this.err = err;
+    }
+
+    /** Asks the recording to stop (signal handlers, tests). */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    /** Records until done; installs SIGINT/SIGTERM handlers that stop it cleanly. */
+    public Result recordWithSignals() throws IOException, InterruptedException {
+        Signal.handle(new Signal("INT"), s -> requestStop());
+        Signal.handle(new Signal("TERM"), s -> requestStop());
+        return record();
+    }
+
+    public Result record() throws IOException, InterruptedException {
+        List<Integer> cpus = options.cpus().isEmpty() ? Cpus.online() : options.cpus();
+        Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command());
+        try {
+            return record(cpus, workload);
+        } finally {
+            if (workload != null && workload.alive()) {
+                workload.terminate();
+                if (workload.waitFor(2000) < 0) {
+                    workload.kill();
+                }
+            }
+        }
+    }
+
+    private Result record(List<Integer> cpus, Workload workload) throws IOException, InterruptedException {
+        List<Integer> threads = threads(workload);
+        boolean enableOnExec = workload != null && !options.systemWide();
+        PerfEvents events;
+        try {
+            events = PerfEvents.open(options, cpus, threads, enableOnExec);
+        } catch (IllegalArgumentException e) {
+            throw new RecordException(e.getMessage(), e);
+        }
+        try {
+            return record(events, cpus, threads, workload, enableOnExec);
+        } finally {
+            events.close();
+        }
+    }
+
+    private Result record(PerfEvents events, List<Integer> cpus, List<Integer> threads, Workload workload,
+            boolean enableOnExec) throws IOException, InterruptedException {
+        Path out = options.output();
+        PerfDataWriter writer = createWriter(out, events);
+        int trailer = trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
+        RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()));
+        SideBand sideBand = new SideBand(events.trackingRings(), capture, fileLock, copier);
+        int workloadExit = -1;
+        try {
+            sideBand.start();
+            synthesize(events, cpus, threads, copier, trailer);
+            sideBand.startCopying();
+            if (!enableOnExec) {
+                events.enableSampling();
+            }
+            if (workload != null) {
+                workload.go();
+            }
+            long deadline = options.duration() == null ? Long.MAX_VALUE
+                    : System.nanoTime() + options.duration().toNanos();
+            BooleanSupplier done = () -> stopRequested || System.nanoTime() >= deadline
+                    || (workload != null && !workload.alive()) || copier.failure() != null;
+            loop(events, copier, writer, done);
+        } finally {
+            events.disableAll();
+            sideBand.stop();
+            if (workload != null && workload.alive() && (stopRequested || copier.failure() != null
+                    || options.duration() != null)) {
+                workload.terminate();
+            }
+            if (workload != null) {
+                workloadExit = workload.waitFor(2000);
+            }
+            finish(events, copier, writer);
+        }
+        if (sideBand.crash() != null) {
+            throw new RecordException("side-band reader failed: " + sideBand.crash(), sideBand.crash());
+        }
+        long bytes = Files.size(out);
+        Result r = new Result(out, bytes, copier.samples(), copier.lost(), capture.captured(), capture.missed(),
+                workloadExit, copier.failure() == null ? null : copier.failure().getMessage());
+        if (!options.quiet()) {
+            summary(r);
+        }
+        return r;
+    }
+
+    private List<Integer> threads(Workload workload) throws IOException {
+        if (options.systemWide()) {
+            return List.of(-1);
+        }
+        if (workload != null) {
+            return List.of(workload.pid());
+        }
+        if (!options.tids().isEmpty()) {
+            return options.tids();
+        }
+        List<Integer> tids = new ArrayList<>();
+        for (int pid : options.pids()) {
+            Path task = Path.of("/proc/" + pid + "/task");
+            if (!Files.isDirectory(task)) {
+                throw new RecordException("no such process: " + pid);
+            }
+            try (var s = Files.list(task)) {
+                s.map(p -> Integer.parseInt(p.getFileName().toString())).sorted().forEach(tids::add);
+            }
+        }
+        return tids;
+    }
+
+    private PerfDataWriter createWriter(Path out, PerfEvents events) {
+        try {
+            PerfDataWriter.backupExisting(out);
+            return PerfDataWriter.create(out, events.fileAttrs());
+        } catch (IOException e) {
+            throw new RecordException("cannot write output file " + out + ": " + reason(e), e);
+        }
+    }
+
+    private static String reason(IOException e) {
+        String m = e.getMessage();
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "Permission denied";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "No such file or directory";
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason();
+        }
+        return m == null ? e.getClass().getSimpleName() : m;
+    }
+
+    /** The start-up records, in perf's order (perf-data-format.md §10). */
+    private void synthesize(PerfEvents events, List<Integer> cpus, List<Integer> threads, RecordCopier copier,
+            int trailer) throws IOException {
+        SyntheticRecords s = new SyntheticRecords(trailer);
+        s.idIndex(events.idIndex());
+        Path kallsyms = Path.of("/proc/kallsyms");
+        ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s);
+        proc.kernel(kallsyms);
+        int[] tids = threads.stream().mapToInt(Integer::intValue).toArray();
+        String[] comms = new String[tids.length];
+        for (int i = 0; i < tids.length; i++) {
+            comms[i] = tids[i] == -1 ? "" : comm(tids[i]);
+        }
+        s.threadMap(tids, comms);
+        s.cpuMap(cpus.stream().mapToInt(Integer::intValue).toArray());
+        BpfSynthesizer bpf = new BpfSynthesizer(capture, s);
+        bpf.loadedPrograms();
+        bpf.images(kallsyms, PAGE_SIZE);
+        if (options.systemWide()) {
+            proc.allProcesses();
+        } else {
+            for (int tid : tids) {
+                int tgid = tgid(tid);
+                if (tgid > 0) {
+                    proc.thread(tgid, tid, tgid == tid);
+                }
+            }
+        }
+        s.empty(SyntheticRecords.PERF_RECORD_FINISHED_INIT);
+        append(copier, s.records());
+    }
+
+    private static String comm(int tid) {
+        try {
+            return Files.readString(Path.of("/proc/" + tid + "/comm")).strip();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static int tgid(int tid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + tid + "/status"))) {
+                if (line.startsWith("Tgid:")) {
+                    return Integer.parseInt(line.substring(5).strip());
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    private void append(RecordCopier copier, ByteBuffer records) {
+        fileLock.lock();
+        try {
+            copier.appendOwn(records);
+        } finally {
+            fileLock.unlock();
+        }
+    }
+
+    private void loop(PerfEvents events, RecordCopier copier, PerfDataWriter writer, BooleanSupplier done)
+            throws IOException {
+        Poll poll = new Poll(
+                events.samplingRings().stream().mapToInt(RingBuffer::fd).toArray(), Poll.POLLIN);
+        SyntheticRecords round = new SyntheticRecords(0);
+        round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
+        long lastCheckpoint = System.nanoTime();
+        while (!done.getAsBoolean()) {
+            poll.poll(POLL_MS);
+            pass(events.samplingRings(), copier, round);
+            if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
+                checkpoint(copier, writer);
+                lastCheckpoint = System.nanoTime();
+            }
+        }
+    }
+
+    /** One pass over the rings; a FINISHED_ROUND after it if anything was copied (ring-buffer.md §8). */
+    private void pass(List<RingBuffer> rings, RecordCopier copier, SyntheticRecords round) {
+        fileLock.lock();
+        try {
+            long n = 0;
+            for (RingBuffer r : rings) {
+                n += r.drain(copier);
+            }
+            if (n > 0) {
+                copier.appendOwn(round.records());
+            }
+        } finally {
+            fileLock.unlock();
+        }
+    }
+
+    private void checkpoint(RecordCopier copier, PerfDataWriter writer) {
+        fileLock.lock();
+        try {
+            if (copier.failure() == null && writer.failure() == null) {
+                writer.checkpoint();
+            }
+        } catch (IOException e) {
+            // the writer stopped and keeps the file readable; the copier sees the same failure next
+        } finally {
+            fileLock.unlock();
+        }
+    }
+
+    /** Drains everything left (side-band thread stopped), fetches the last pinned programs, closes the file. */
+    private void finish(PerfEvents events, RecordCopier copier, PerfDataWriter writer) throws IOException {
+        SyntheticRecords round = new SyntheticRecords(0);
+        round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
+        List<RingBuffer> all = new ArrayList<>(events.samplingRings());
+        all.addAll(events.trackingRings());
+        pass(all, copier, round);
+        capture.fetchPinned();
+        fileLock.lock();
+        try {
+            writer.close();
+        } catch (IOException e) {
+            if (copier.failure() == null) {
+                throw new RecordException(e.getMessage(), e);
+            }
+        } finally {
+            fileLock.unlock();
+        }
+    }
+
+    private void summary(Result r) {
+        String mb = String.format(Locale.ROOT, "%.3f", r.bytes() / 1024.0 / 1024.0);
+        if (r.writeFailure() != null) {
+            err.println("jperf record: " + r.writeFailure());
+        }
+        err.println("[ jperf record: Captured and wrote " + mb + " MB " + r.output() + " (" + r.samples() + " samples) ]");
+        err.println("[ jperf record: " + r.lost() + " lost samples; BPF programs: " + r.bpfCaptured() + " captured, "
+                + r.bpfMissed() + " missed ]");
+    }
+
+    /** Bytes of the sample_id trailer for these sample_type bits (perf-data-format.md §8). */
+    static int trailerSize(long sampleType) {
+        long bits = PERF_SAMPLE_TID
+                | PERF_SAMPLE_TIME
+                | PERF_SAMPLE_ID
+                | PERF_SAMPLE_STREAM_ID
+                | PERF_SAMPLE_CPU
+                | PERF_SAMPLE_IDENTIFIER;
+        return 8 * Long.bitCount(sampleType & bits);
+    }
+
+    /** Offset of a SAMPLE's time field from the record start, or -1 without PERF_SAMPLE_TIME. */
+    static int sampleTimeOffset(long sampleType) {
+        long t = PERF_SAMPLE_TIME;
+        if ((sampleType & t) == 0) {
+            return -1;
+        }
+        long before = PERF_SAMPLE_IDENTIFIER
+                | PERF_SAMPLE_IP
+                | PERF_SAMPLE_TID;
+        return 8 + 8 * Long.bitCount(sampleType & before);
+    }
+}

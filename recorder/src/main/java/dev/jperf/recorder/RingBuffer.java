@@ -1,0 +1,158 @@
+package dev.jperf.recorder;
+
+import dev.jperf.nativeshim.Mman;
+import dev.jperf.nativeshim.PerfEventMmapPage;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One perf mmap ring (ring-buffer.md §3-4): a control page and 2^n data pages. The kernel advances
+ * data_head, we advance data_tail; data_head is loaded with acquire and data_tail stored with
+ * release semantics, as the kernel ABI requires. Records that wrap around the end of the data area
+ * are copied into a scratch buffer so that every record handed out is contiguous.
+ *
+ * <p>Not thread-safe: one reader per ring.
+ */
+public final class RingBuffer implements AutoCloseable {
+    private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Receives each record: {@code size} bytes at {@code offset} of {@code buf} (valid only during the call). */
+    @FunctionalInterface
+    public interface Visitor {
+        void record(ByteBuffer buf, int offset, int size, int type);
+
+        /** Called by {@link #drain} after the last record, before the space is handed back to the kernel. */
+        default void endOfBatch() {}
+    }
+
+    private final int fd;
+    private final int cpu;
+    private final ByteBuffer mapping;
+    private final ByteBuffer data;
+    private final int dataSize;
+    private final long mask;
+    private final ByteBuffer scratch = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+    private long tail;
+
+    private RingBuffer(int fd, int cpu, ByteBuffer mapping) {
+        this.fd = fd;
+        this.cpu = cpu;
+        this.mapping = mapping;
+        long offset = mapping.getLong(PerfEventMmapPage.DATA_OFFSET);
+        long size = mapping.getLong(PerfEventMmapPage.DATA_SIZE);
+        if (offset <= 0 || size <= 0 || Long.bitCount(size) != 1 || offset + size > mapping.capacity()) {
+            throw new IllegalStateException("ring of fd " + fd + ": data_offset " + offset + " / data_size " + size
+                    + " do not fit a " + mapping.capacity() + "-byte mapping");
+        }
+        this.dataSize = (int) size;
+        this.mask = size - 1;
+        this.data = mapping.slice((int) offset, dataSize).order(ByteOrder.LITTLE_ENDIAN);
+        this.tail = (long) LONGS.getAcquire(mapping, PerfEventMmapPage.DATA_TAIL);
+    }
+
+    /** Maps 1 + {@code pages} pages of event {@code fd} (pages a power of two) for reading and writing. */
+    public static RingBuffer map(int fd, int cpu, int pages, int pageSize) {
+        if (pages <= 0 || Integer.bitCount(pages) != 1) {
+            throw new IllegalArgumentException("ring size of " + pages + " pages is not a power of two");
+        }
+        ByteBuffer m = Mman.mmap(fd, (long) (pages + 1) * pageSize, Mman.PROT_READ | Mman.PROT_WRITE,
+                "ring of cpu " + cpu);
+        return new RingBuffer(fd, cpu, m);
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    public int cpu() {
+        return cpu;
+    }
+
+    public int dataSize() {
+        return dataSize;
+    }
+
+    /** data_head as the kernel last published it (acquire). */
+    public long head() {
+        return (long) LONGS.getAcquire(mapping, PerfEventMmapPage.DATA_HEAD);
+    }
+
+    /** Bytes consumed so far. */
+    public long tail() {
+        return tail;
+    }
+
+    /** Whether records are waiting. */
+    public boolean hasData() {
+        return head() != tail;
+    }
+
+    /**
+     * Visits every record between {@code from} and the current head without consuming anything
+     * (the side-band reader pins BPF programs before it copies records). Returns where it stopped.
+     */
+    public long scan(long from, Visitor visitor) {
+        return walk(from, head(), visitor);
+    }
+
+    /**
+     * Visits every record up to the head read at the start, then stores data_tail (release),
+     * handing the space back to the kernel. Returns the number of bytes consumed.
+     */
+    public long drain(Visitor visitor) {
+        long head = head();
+        long start = tail;
+        long end = walk(start, head, visitor);
+        visitor.endOfBatch();
+        tail = end;
+        LONGS.setRelease(mapping, PerfEventMmapPage.DATA_TAIL, end);
+        return end - start;
+    }
+
+    private long walk(long from, long head, Visitor visitor) {
+        long pos = from;
+        // unsigned comparison: data_head is a count that never wraps in practice, but be exact
+        while (Long.compareUnsigned(head - pos, 8) >= 0) {
+            int off = (int) (pos & mask);
+            int size;
+            int type;
+            if (off + 8 <= dataSize) {
+                type = data.getInt(off);
+                size = data.getShort(off + 6) & 0xffff;
+            } else {
+                long hdr = headerAcrossEnd(off);
+                type = (int) hdr;
+                size = (int) (hdr >>> 48);
+            }
+            if (size < 8 || Long.compareUnsigned(size, head - pos) > 0) {
+                // a zero or oversized header means the ring is not what the ABI promises: skip to head
+                return head;
+            }
+            if (off + size <= dataSize) {
+                visitor.record(data, off, size, type);
+            } else {
+                int first = dataSize - off;
+                scratch.put(0, data, off, first);
+                scratch.put(first, data, 0, size - first);
+                visitor.record(scratch, 0, size, type);
+            }
+            pos += size;
+        }
+        return pos;
+    }
+
+    private long headerAcrossEnd(int off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v |= (long) (data.get((off + i) & (int) mask) & 0xff) << (8 * i);
+        }
+        return v;
+    }
+
+    @Override
+    public void close() {
+        Mman.munmap(mapping);
+    }
+}

@@ -1,0 +1,194 @@
+package dev.jperf.recorder;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Builds the records a recorder writes itself (perf-data-format.md §6, §10), as perf 6.1 lays them
+ * out: strings NUL-padded to 8 bytes, kernel record types followed by an all-zero sample_id
+ * trailer of {@code trailerSize} bytes (time 0, id 0: perf's synthesized records look the same).
+ * Records accumulate in one growing buffer that the caller drains into the file.
+ */
+final class SyntheticRecords {
+    static final int PERF_RECORD_MMAP = 1;
+    static final int PERF_RECORD_COMM = 3;
+    static final int PERF_RECORD_FORK = 7;
+    static final int PERF_RECORD_MMAP2 = 10;
+    static final int PERF_RECORD_KSYMBOL = 17;
+    static final int PERF_RECORD_BPF_EVENT = 18;
+    static final int PERF_RECORD_FINISHED_ROUND = 68;
+    static final int PERF_RECORD_ID_INDEX = 69;
+    static final int PERF_RECORD_THREAD_MAP = 73;
+    static final int PERF_RECORD_CPU_MAP = 74;
+    static final int PERF_RECORD_FINISHED_INIT = 82;
+
+    static final int PERF_RECORD_MISC_KERNEL = 1;
+    static final int PERF_RECORD_MISC_USER = 2;
+    static final int PERF_RECORD_MISC_FORK_EXEC = 0x2000;
+    static final int PERF_RECORD_KSYMBOL_TYPE_BPF = 1;
+    static final int PERF_BPF_EVENT_PROG_LOAD = 1;
+
+    private final int trailerSize;
+    private ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+
+    SyntheticRecords(int trailerSize) {
+        this.trailerSize = trailerSize;
+    }
+
+    /** The records built so far (position 0 to limit); {@link #clear()} starts over. */
+    ByteBuffer records() {
+        return buf.duplicate().flip().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    int size() {
+        return buf.position();
+    }
+
+    void clear() {
+        buf.clear();
+    }
+
+    private void begin(int type, int misc, int size) {
+        if (size > 0xffff) {
+            throw new IllegalArgumentException("record of type " + type + " would be " + size + " bytes");
+        }
+        if (buf.remaining() < size) {
+            ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + size))
+                    .order(ByteOrder.LITTLE_ENDIAN);
+            buf.flip();
+            bigger.put(buf);
+            buf = bigger;
+        }
+        buf.putInt(type).putShort((short) misc).putShort((short) size);
+    }
+
+    private static byte[] cstr(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static int pad8(int n) {
+        return (n + 7) & ~7;
+    }
+
+    private void putString(byte[] s, int padded) {
+        buf.put(s);
+        for (int i = s.length; i < padded; i++) {
+            buf.put((byte) 0);
+        }
+    }
+
+    private void trailer() {
+        for (int i = 0; i < trailerSize; i++) {
+            buf.put((byte) 0);
+        }
+    }
+
+    /** PERF_RECORD_MMAP (perf uses it for the kernel and its modules). */
+    void mmap(int misc, int pid, int tid, long addr, long len, long pgoff, String filename) {
+        byte[] name = cstr(filename);
+        int padded = pad8(name.length + 1);
+        begin(PERF_RECORD_MMAP, misc, 40 + padded + trailerSize);
+        buf.putInt(pid).putInt(tid).putLong(addr).putLong(len).putLong(pgoff);
+        putString(name, padded);
+        trailer();
+    }
+
+    /** PERF_RECORD_MMAP2 with device and inode (synthesized from /proc/PID/maps). */
+    void mmap2(int misc, int pid, int tid, long addr, long len, long pgoff, int maj, int min, long ino,
+            int prot, int flags, String filename) {
+        byte[] name = cstr(filename);
+        int padded = pad8(name.length + 1);
+        begin(PERF_RECORD_MMAP2, misc, 72 + padded + trailerSize);
+        buf.putInt(pid).putInt(tid).putLong(addr).putLong(len).putLong(pgoff);
+        buf.putInt(maj).putInt(min).putLong(ino).putLong(0).putInt(prot).putInt(flags);
+        putString(name, padded);
+        trailer();
+    }
+
+    /** PERF_RECORD_COMM. */
+    void comm(int misc, int pid, int tid, String comm) {
+        byte[] name = cstr(comm);
+        int padded = pad8(name.length + 1);
+        begin(PERF_RECORD_COMM, misc, 16 + padded + trailerSize);
+        buf.putInt(pid).putInt(tid);
+        putString(name, padded);
+        trailer();
+    }
+
+    /** PERF_RECORD_FORK as perf synthesizes it (misc FORK_EXEC, time 0). */
+    void fork(int pid, int ppid, int tid, int ptid) {
+        begin(PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC, 32 + trailerSize);
+        buf.putInt(pid).putInt(ppid).putInt(tid).putInt(ptid).putLong(0);
+        trailer();
+    }
+
+    /** PERF_RECORD_KSYMBOL registering a BPF function (or trampoline/dispatcher image). */
+    void ksymbol(long addr, int len, String name) {
+        byte[] n = cstr(name);
+        int padded = pad8(n.length + 1);
+        begin(PERF_RECORD_KSYMBOL, 0, 24 + padded + trailerSize);
+        buf.putLong(addr).putInt(len).putShort((short) PERF_RECORD_KSYMBOL_TYPE_BPF).putShort((short) 0);
+        putString(n, padded);
+        trailer();
+    }
+
+    /** PERF_RECORD_BPF_EVENT PROG_LOAD. */
+    void bpfProgLoad(int id, byte[] tag) {
+        begin(PERF_RECORD_BPF_EVENT, 0, 24 + trailerSize);
+        buf.putShort((short) PERF_BPF_EVENT_PROG_LOAD).putShort((short) 0).putInt(id).put(tag, 0, 8);
+        trailer();
+    }
+
+    /** PERF_RECORD_ID_INDEX: {id, idx, cpu, tid} per event fd. */
+    void idIndex(long[][] entries) {
+        begin(PERF_RECORD_ID_INDEX, 0, 16 + 32 * entries.length);
+        buf.putLong(entries.length);
+        for (long[] e : entries) {
+            buf.putLong(e[0]).putLong(e[1]).putLong(e[2]).putLong(e[3]);
+        }
+    }
+
+    /** PERF_RECORD_THREAD_MAP: {pid, comm[16]} per thread ({-1, ""} for system-wide). */
+    void threadMap(int[] tids, String[] comms) {
+        begin(PERF_RECORD_THREAD_MAP, 0, 16 + 24 * tids.length);
+        buf.putLong(tids.length);
+        for (int i = 0; i < tids.length; i++) {
+            buf.putLong(tids[i]);
+            byte[] c = cstr(comms[i]);
+            int n = Math.min(c.length, 15);
+            buf.put(c, 0, n);
+            for (int j = n; j < 16; j++) {
+                buf.put((byte) 0);
+            }
+        }
+    }
+
+    /** PERF_RECORD_CPU_MAP: a range (type 2) when contiguous, as perf 6.x writes it, else a list (type 0). */
+    void cpuMap(int[] cpus) {
+        boolean range = cpus.length > 0;
+        for (int i = 1; i < cpus.length; i++) {
+            range &= cpus[i] == cpus[i - 1] + 1;
+        }
+        if (range) {
+            begin(PERF_RECORD_CPU_MAP, 0, 16);
+            buf.putShort((short) 2).put((byte) 0).put((byte) 0).putShort((short) cpus[0])
+                    .putShort((short) cpus[cpus.length - 1]);
+        } else {
+            int size = pad8(8 + 4 + 2 * cpus.length);
+            begin(PERF_RECORD_CPU_MAP, 0, size);
+            buf.putShort((short) 0).putShort((short) cpus.length);
+            for (int c : cpus) {
+                buf.putShort((short) c);
+            }
+            for (int i = 8 + 4 + 2 * cpus.length; i < size; i++) {
+                buf.put((byte) 0);
+            }
+        }
+    }
+
+    /** An empty user-space record (FINISHED_ROUND, FINISHED_INIT). */
+    void empty(int type) {
+        begin(type, 0, 8);
+    }
+}

@@ -1,0 +1,102 @@
+package dev.jperf.recorder;
+
+import dev.jperf.nativeshim.NativeException;
+import dev.jperf.nativeshim.Sched;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The command after {@code --}. The JVM cannot fork-and-wait-before-exec as perf does, so the
+ * child is a shell that stops itself ({@code kill -STOP $$}) and then execs the command: events
+ * are opened on the stopped child with enable_on_exec and it is continued with SIGCONT, so
+ * counting starts exactly at the exec, as with perf.
+ */
+final class Workload {
+    private final Process process;
+
+    private Workload(Process process) {
+        this.process = process;
+    }
+
+    static Workload startStopped(List<String> command) {
+        String exe = command.get(0);
+        if (!exe.contains("/") ? findInPath(exe) == null : !Files.isExecutable(Path.of(exe))) {
+            throw new RecordException("cannot run workload '" + exe + "': No such file or directory (or not executable)");
+        }
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", "kill -STOP $$; exec \"$@\"", exe));
+        argv.addAll(command);
+        Process p;
+        try {
+            p = new ProcessBuilder(argv).inheritIO().start();
+        } catch (IOException e) {
+            throw new RecordException("cannot start workload '" + exe + "': " + e.getMessage(), e);
+        }
+        Workload w = new Workload(p);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!w.stopped()) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                throw new RecordException("workload '" + exe + "' did not start");
+            }
+            Thread.onSpinWait();
+        }
+        return w;
+    }
+
+    private static Path findInPath(String exe) {
+        String path = System.getenv("PATH");
+        for (String dir : (path == null ? "/usr/bin:/bin" : path).split(File.pathSeparator)) {
+            Path p = Path.of(dir.isEmpty() ? "." : dir, exe);
+            if (Files.isExecutable(p) && !Files.isDirectory(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** Whether the child has stopped itself (state T in /proc/PID/stat). */
+    private boolean stopped() {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
+            int close = stat.lastIndexOf(')');
+            return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'T';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    int pid() {
+        return (int) process.pid();
+    }
+
+    void go() {
+        Sched.kill(pid(), Sched.SIGCONT);
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** SIGTERM, as perf does when recording stops before its workload ends. */
+    void terminate() {
+        try {
+            Sched.kill(pid(), Sched.SIGTERM);
+        } catch (NativeException e) {
+            // already gone
+        }
+    }
+
+    /** Waits up to {@code ms} for the exit; returns the exit code or -1. */
+    int waitFor(long ms) throws InterruptedException {
+        return process.waitFor(ms, TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+    }
+
+    void kill() {
+        process.destroyForcibly();
+    }
+}
