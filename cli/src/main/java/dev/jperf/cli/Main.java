@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         synopsisSubcommandLabel = "COMMAND",
         description = {"Records and reports perf.data files; understands BPF programs.", ""},
         commandListHeading = "%n The most commonly used jperf commands are:%n",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, RecordCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -28,6 +28,8 @@ public final class Main implements Runnable {
     /** Runs the command line and returns the exit code; bad input is one line on stderr, never a stack trace. */
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new Main());
+        // perf's "record [options] command args...": everything from the command on is its own
+        cl.getSubcommands().get("record").setStopAtPositional(true);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         return cl.execute(args);
     }

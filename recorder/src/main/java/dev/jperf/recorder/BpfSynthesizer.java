@@ -116,21 +116,26 @@ final class BpfSynthesizer {
         return new String(b, off, e - off, StandardCharsets.UTF_8);
     }
 
-    /** KSYMBOLs (one page each) for {@code bpf_trampoline_*} / {@code bpf_dispatcher_*} in kallsyms. */
+    /**
+     * KSYMBOLs (one page each) for the BPF trampoline and dispatcher images, which kallsyms lists
+     * in module {@code [bpf]} as {@code bpf_trampoline_<n>} / {@code bpf_dispatcher_<name>}.
+     */
     void images(Path kallsyms, int pageSize) throws IOException {
         try (BufferedReader r = Files.newBufferedReader(kallsyms, StandardCharsets.ISO_8859_1)) {
             for (String line; (line = r.readLine()) != null; ) {
-                int s2 = line.indexOf(' ', line.indexOf(' ') + 1);
-                if (s2 < 0) {
+                if (!line.endsWith("\t[bpf]")) {
                     continue;
                 }
-                String name = line.substring(s2 + 1);
-                int tab = name.indexOf('\t');
-                if (tab >= 0) {
-                    name = name.substring(0, tab);
+                int s1 = line.indexOf(' ');
+                int s2 = line.indexOf(' ', s1 + 1);
+                if (s1 < 0 || s2 < 0) {
+                    continue;
                 }
-                if (name.startsWith("bpf_trampoline_") || name.startsWith("bpf_dispatcher_")) {
-                    long addr = Long.parseUnsignedLong(line.substring(0, line.indexOf(' ')), 16);
+                String name = line.substring(s2 + 1, line.length() - "\t[bpf]".length());
+                boolean trampoline = name.startsWith("bpf_trampoline_")
+                        && name.length() > 15 && name.substring(15).chars().allMatch(Character::isDigit);
+                if (trampoline || name.startsWith("bpf_dispatcher_") && name.length() > 15) {
+                    long addr = Long.parseUnsignedLong(line.substring(0, s1), 16);
                     if (addr != 0) {
                         out.ksymbol(addr, pageSize, name);
                     }

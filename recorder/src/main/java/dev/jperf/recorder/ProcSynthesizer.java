@@ -76,7 +76,11 @@ final class ProcSynthesizer {
         }
         pids.sort(null);
         for (int pid : pids) {
-            process(pid);
+            try {
+                process(pid);
+            } catch (IOException | RuntimeException e) {
+                // exited, or hidden from us (some /proc files of init are not readable in containers)
+            }
         }
     }
 
@@ -101,13 +105,8 @@ final class ProcSynthesizer {
         List<String> status;
         try {
             status = Files.readAllLines(proc.resolve(pid + "/task/" + tid + "/status"), StandardCharsets.ISO_8859_1);
-        } catch (NoSuchFileException e) {
-            return;
         } catch (IOException e) {
-            if (Files.exists(proc.resolve(pid + "/task/" + tid))) {
-                throw e;
-            }
-            return;
+            return; // exited meanwhile
         }
         String name = "";
         int tgid = pid;
@@ -139,8 +138,8 @@ final class ProcSynthesizer {
         List<String> lines;
         try {
             lines = Files.readAllLines(proc.resolve(pid + "/maps"), StandardCharsets.ISO_8859_1);
-        } catch (NoSuchFileException e) {
-            return;
+        } catch (IOException e) {
+            return; // exited, or its maps are not ours to read: perf skips it too
         }
         for (String line : lines) {
             synthMapLine(pid, line);
