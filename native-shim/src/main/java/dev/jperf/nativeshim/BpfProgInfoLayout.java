@@ -1,8 +1,8 @@
 package dev.jperf.nativeshim;
 
 /**
- * struct bpf_prog_info (232 bytes in the 6.1 UAPI and the 6.18 kernel; bpf-metadata.md §5), and
- * the array fields with their companions, numbered by perf's PERF_BPIL_* bits.
+ * struct bpf_prog_info (232 bytes in the 6.1 UAPI and the 6.18 kernel; bpf-metadata.md §5) and
+ * struct bpf_btf_info.
  */
 public final class BpfProgInfoLayout {
     private BpfProgInfoLayout() {}
@@ -51,30 +51,6 @@ public final class BpfProgInfoLayout {
 
     /** BPF_TAG_SIZE */
     public static final int BPF_TAG_SIZE = 8;
-
-    /**
-     * One array of bpf_prog_info: its PERF_BPIL bit, the offset of its pointer and count fields,
-     * and its element size (fixed, or read from a record-size field when {@code recSizeOffset >= 0}).
-     */
-    public record Array(String name, int bit, int pointerOffset, int countOffset, int elementSize, int recSizeOffset) {}
-
-    public static final Array PERF_BPIL_JITED_INSNS = new Array("jited_prog_insns", 0, JITED_PROG_INSNS, JITED_PROG_LEN, 1, -1);
-    public static final Array PERF_BPIL_XLATED_INSNS = new Array("xlated_prog_insns", 1, XLATED_PROG_INSNS, XLATED_PROG_LEN, 1, -1);
-    public static final Array PERF_BPIL_MAP_IDS = new Array("map_ids", 2, MAP_IDS, NR_MAP_IDS, 4, -1);
-    public static final Array PERF_BPIL_JITED_KSYMS = new Array("jited_ksyms", 3, JITED_KSYMS, NR_JITED_KSYMS, 8, -1);
-    public static final Array PERF_BPIL_JITED_FUNC_LENS = new Array("jited_func_lens", 4, JITED_FUNC_LENS, NR_JITED_FUNC_LENS, 4, -1);
-    public static final Array PERF_BPIL_FUNC_INFO = new Array("func_info", 5, FUNC_INFO, NR_FUNC_INFO, 0, FUNC_INFO_REC_SIZE);
-    public static final Array PERF_BPIL_LINE_INFO = new Array("line_info", 6, LINE_INFO, NR_LINE_INFO, 0, LINE_INFO_REC_SIZE);
-    public static final Array PERF_BPIL_JITED_LINE_INFO = new Array("jited_line_info", 7, JITED_LINE_INFO, NR_JITED_LINE_INFO, 0, JITED_LINE_INFO_REC_SIZE);
-    public static final Array PERF_BPIL_PROG_TAGS = new Array("prog_tags", 8, PROG_TAGS, NR_PROG_TAGS, 8, -1);
-
-    /** Every array in bit order. */
-    public static final Array[] ARRAYS = {PERF_BPIL_JITED_INSNS, PERF_BPIL_XLATED_INSNS, PERF_BPIL_MAP_IDS,
-        PERF_BPIL_JITED_KSYMS, PERF_BPIL_JITED_FUNC_LENS, PERF_BPIL_FUNC_INFO, PERF_BPIL_LINE_INFO,
-        PERF_BPIL_JITED_LINE_INFO, PERF_BPIL_PROG_TAGS};
-
-    /** The arrays perf 6.1 fetches: 0x1f9 (no translated code, no map ids). */
-    public static final long PERF_ARRAYS = 0x1f9;
 
     /** struct bpf_btf_info (32 bytes). */
     public static final int BTF_INFO_SIZE = 32;

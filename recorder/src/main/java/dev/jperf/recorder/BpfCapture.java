@@ -3,13 +3,17 @@ package dev.jperf.recorder;
 import static dev.jperf.nativeshim.BpfProgInfoLayout.*;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.BpilArray;
 import com.sun.jna.Pointer;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +32,7 @@ final class BpfCapture {
     private final Bpf fetchBpf = new Bpf();
     private final Set<Integer> seen = new HashSet<>();
     private final ArrayDeque<int[]> pinned = new ArrayDeque<>();
-    private final Map<Integer, BpfProgCapture> progs = new TreeMap<>();
+    private final Map<Integer, BpfProgInfo> progs = new TreeMap<>();
     private final Map<Integer, byte[]> btfs = new TreeMap<>();
     private int missed;
     private int failed;
@@ -50,7 +54,7 @@ final class BpfCapture {
             if (e.errno() == Errno.ENOENT) {
                 missed++;
             } else {
-                noteFailure(e);
+                noteFailure(e.getMessage());
             }
             return false;
         }
@@ -72,7 +76,7 @@ final class BpfCapture {
                 return;
             }
             try {
-                BpfProgCapture c = fetch(fetchBpf, p[0], p[1]);
+                BpfProgInfo c = fetch(fetchBpf, p[0], p[1]);
                 byte[] btf = null;
                 int btfId = c.btfId();
                 if (btfId != 0 && !hasBtf(btfId)) {
@@ -87,7 +91,11 @@ final class BpfCapture {
                 }
             } catch (NativeException e) {
                 synchronized (this) {
-                    noteFailure(e);
+                    noteFailure(e.getMessage());
+                }
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    noteFailure("program " + p[0] + ": " + e.getMessage());
                 }
             } finally {
                 Fd.close(p[1]);
@@ -96,7 +104,7 @@ final class BpfCapture {
     }
 
     /** Adds a program already fetched elsewhere (the start-up synthesis). */
-    synchronized void add(BpfProgCapture c, byte[] btf) {
+    synchronized void add(BpfProgInfo c, byte[] btf) {
         seen.add(c.id());
         progs.putIfAbsent(c.id(), c);
         if (btf != null) {
@@ -113,15 +121,15 @@ final class BpfCapture {
         return btfs.get(btfId);
     }
 
-    private void noteFailure(NativeException e) {
+    private void noteFailure(String why) {
         failed++;
         if (firstFailure == null) {
-            firstFailure = e.getMessage();
+            firstFailure = why;
         }
     }
 
     /** Programs captured, by id. */
-    synchronized Map<Integer, BpfProgCapture> programs() {
+    synchronized Map<Integer, BpfProgInfo> programs() {
         return new TreeMap<>(progs);
     }
 
@@ -150,22 +158,23 @@ final class BpfCapture {
 
     /**
      * The two-pass BPF_OBJ_GET_INFO_BY_FD of bpf-metadata.md §4: counts and record sizes first,
-     * then every array of {@link BpfProgInfoLayout#PERF_ARRAYS} into one buffer.
+     * then every array perf stores (0x1f9) into one buffer.
      */
-    static BpfProgCapture fetch(Bpf bpf, int id, int fd) {
+    static BpfProgInfo fetch(Bpf bpf, int id, int fd) {
         Memory first = new Memory(SIZE);
         first.clear();
         bpf.objGetInfoByFd(fd, first, SIZE);
-        long total = 0;
-        long[] bytes = new long[ARRAYS.length];
-        for (Array a : ARRAYS) {
-            if ((PERF_ARRAYS & (1L << a.bit())) == 0) {
-                continue;
+        List<BpilArray> wanted = new ArrayList<>();
+        for (BpilArray a : BpilArray.values()) {
+            if ((BpilArray.PERF_DEFAULT_MASK & a.mask()) != 0) {
+                wanted.add(a);
             }
-            long n = Integer.toUnsignedLong(first.getInt(a.countOffset()));
-            long elem = a.recSizeOffset() >= 0 ? Integer.toUnsignedLong(first.getInt(a.recSizeOffset())) : a.elementSize();
-            bytes[a.bit()] = n * elem;
-            total += (n * elem + 7) & ~7L;
+        }
+        long[] bytes = new long[BpilArray.values().length];
+        long total = 0;
+        for (BpilArray a : wanted) {
+            bytes[a.ordinal()] = byteLength(first, a);
+            total += (bytes[a.ordinal()] + 7) & ~7L;
         }
         if (total > 256L << 20) {
             throw new IllegalStateException("bpf_prog_info of program " + id + " claims " + total + " bytes of arrays");
@@ -174,33 +183,33 @@ final class BpfCapture {
         data.clear();
         Memory second = new Memory(SIZE);
         second.clear();
-        long[] offsets = new long[ARRAYS.length];
+        long[] offsets = new long[bytes.length];
         long off = 0;
-        for (Array a : ARRAYS) {
-            if ((PERF_ARRAYS & (1L << a.bit())) == 0) {
-                continue;
-            }
-            offsets[a.bit()] = off;
+        for (BpilArray a : wanted) {
+            offsets[a.ordinal()] = off;
             second.setInt(a.countOffset(), first.getInt(a.countOffset()));
             if (a.recSizeOffset() >= 0) {
                 second.setInt(a.recSizeOffset(), first.getInt(a.recSizeOffset()));
             }
             second.setLong(a.pointerOffset(), Pointer.nativeValue(data) + off);
-            off += (bytes[a.bit()] + 7) & ~7L;
+            off += (bytes[a.ordinal()] + 7) & ~7L;
         }
         bpf.objGetInfoByFd(fd, second, SIZE);
-        byte[][] arrays = new byte[ARRAYS.length][];
-        for (Array a : ARRAYS) {
-            if ((PERF_ARRAYS & (1L << a.bit())) == 0) {
-                continue;
+        Map<BpilArray, byte[]> arrays = new EnumMap<>(BpilArray.class);
+        for (BpilArray a : wanted) {
+            // the kernel writes the real counts back: equal to pass 1's for a loaded program
+            if (byteLength(second, a) != bytes[a.ordinal()]) {
+                throw new IllegalStateException("bpf_prog_info of program " + id + ": " + a + " changed between passes");
             }
-            long n = Integer.toUnsignedLong(second.getInt(a.countOffset()));
-            long elem = a.recSizeOffset() >= 0 ? Integer.toUnsignedLong(second.getInt(a.recSizeOffset())) : a.elementSize();
-            // the kernel writes the real count back; never read past what we allocated
-            long have = Math.min(n * elem, bytes[a.bit()]);
-            arrays[a.bit()] = data.getByteArray(offsets[a.bit()], (int) have);
+            arrays.put(a, data.getByteArray(offsets[a.ordinal()], (int) bytes[a.ordinal()]));
         }
-        return new BpfProgCapture(second.getInt(ID), second.getByteArray(0, SIZE), arrays);
+        return BpfProgInfo.fromKernel(second.getByteArray(0, SIZE), arrays);
+    }
+
+    private static long byteLength(Memory info, BpilArray a) {
+        long n = Integer.toUnsignedLong(info.getInt(a.countOffset()));
+        long elem = a.recSizeOffset() >= 0 ? Integer.toUnsignedLong(info.getInt(a.recSizeOffset())) : a.fixedSize();
+        return n * elem;
     }
 
     /** The raw BTF blob of BTF object {@code btfId} (bpf_btf_info, two passes). */

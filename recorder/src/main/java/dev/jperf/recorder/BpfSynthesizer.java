@@ -1,14 +1,14 @@
 package dev.jperf.recorder;
 
-import static dev.jperf.nativeshim.BpfProgInfoLayout.*;
-
+import dev.jperf.format.bpf.BpfFormatException;
+import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.btf.Btf;
+import dev.jperf.format.btf.BtfException;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,16 +51,16 @@ final class BpfSynthesizer {
                 continue; // unloaded meanwhile
             }
             try {
-                BpfProgCapture c = BpfCapture.fetch(bpf, id, fd);
+                BpfProgInfo info = BpfCapture.fetch(bpf, id, fd);
                 byte[] btf = null;
-                if (c.btfId() != 0) {
-                    btf = capture.hasBtf(c.btfId()) ? capture.btf(c.btfId()) : BpfCapture.fetchBtf(bpf, c.btfId());
+                if (info.btfId() != 0) {
+                    btf = capture.hasBtf(info.btfId()) ? capture.btf(info.btfId()) : BpfCapture.fetchBtf(bpf, info.btfId());
                 }
-                capture.add(c, btf);
-                if (records(c, btf)) {
+                capture.add(info, btf);
+                if (records(info, btf)) {
                     n++;
                 }
-            } catch (NativeException | IllegalStateException e) {
+            } catch (NativeException | IllegalStateException | BpfFormatException e) {
                 // a program that cannot be described is skipped, as perf skips it
             } finally {
                 Fd.close(fd);
@@ -68,52 +68,27 @@ final class BpfSynthesizer {
         }
     }
 
-    /** KSYMBOL per function + BPF_EVENT; false when the arrays disagree (perf skips such a program). */
-    private boolean records(BpfProgCapture c, byte[] btf) {
-        ByteBuffer info = c.infoBuffer();
-        int nFuncs = info.getInt(NR_JITED_KSYMS);
-        byte[] ksyms = c.arrays()[PERF_BPIL_JITED_KSYMS.bit()];
-        byte[] lens = c.arrays()[PERF_BPIL_JITED_FUNC_LENS.bit()];
-        byte[] tags = c.arrays()[PERF_BPIL_PROG_TAGS.bit()];
-        if (nFuncs == 0 || ksyms.length < 8 * nFuncs || lens.length < 4 * nFuncs || tags.length < 8 * nFuncs) {
+    /** KSYMBOL per function with perf's name + BPF_EVENT; false when the arrays disagree (perf skips those). */
+    private boolean records(BpfProgInfo info, byte[] btfBytes) {
+        int n = info.nrJitedKsyms();
+        if (n == 0 || n != info.nrJitedFuncLens() || n != info.nrProgTags()) {
             return false;
         }
-        byte[] funcInfo = c.arrays()[PERF_BPIL_FUNC_INFO.bit()];
-        int funcRec = info.getInt(FUNC_INFO_REC_SIZE);
-        boolean haveBtf = btf != null && funcInfo != null && funcRec >= 8
-                && info.getInt(NR_FUNC_INFO) == nFuncs && funcInfo.length >= funcRec * nFuncs;
-        ByteBuffer k = ByteBuffer.wrap(ksyms).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer l = ByteBuffer.wrap(lens).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer f = haveBtf ? ByteBuffer.wrap(funcInfo).order(ByteOrder.LITTLE_ENDIAN) : null;
-        String progName = cString(c.info(), NAME, 16);
-        for (int i = 0; i < nFuncs; i++) {
-            StringBuilder name = new StringBuilder("bpf_prog_");
-            for (int j = 0; j < 8; j++) {
-                name.append(String.format("%02x", tags[8 * i + j] & 0xff));
+        Btf btf = null;
+        if (btfBytes != null && info.nrFuncInfo() == n) {
+            try {
+                btf = Btf.parse(btfBytes);
+            } catch (BtfException e) {
+                // named as perf names programs without BTF
             }
-            String shortName = null;
-            if (haveBtf) {
-                shortName = BtfNames.name(btf, f.getInt(i * funcRec + 4));
-            } else if (nFuncs == 1) {
-                shortName = progName.isEmpty() ? null : progName;
-            } else {
-                shortName = "F";
-            }
-            if (shortName != null) {
-                name.append('_').append(shortName);
-            }
-            out.ksymbol(k.getLong(8 * i), l.getInt(4 * i), name.toString());
         }
-        out.bpfProgLoad(c.id(), c.tag());
+        long[] addrs = info.jitedKsyms();
+        int[] lens = info.jitedFuncLens();
+        for (int i = 0; i < n; i++) {
+            out.ksymbol(addrs[i], lens[i], info.perfName(i, btf));
+        }
+        out.bpfProgLoad(info.id(), info.tag());
         return true;
-    }
-
-    private static String cString(byte[] b, int off, int max) {
-        int e = off;
-        while (e < off + max && b[e] != 0) {
-            e++;
-        }
-        return new String(b, off, e - off, StandardCharsets.UTF_8);
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.jperf.recorder;
 
 import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
 
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.feature.SampleTime;
 import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.nativeshim.Poll;
 import java.io.IOException;
@@ -37,6 +39,7 @@ public final class Recorder {
     private final ReentrantLock fileLock = new ReentrantLock();
     private final BpfCapture capture = new BpfCapture();
     private volatile boolean stopRequested;
+    private long bpfVersion = -1;
 
     public Recorder(RecordOptions options, PrintStream err) {
         this.options = options;
@@ -90,6 +93,7 @@ public final class Recorder {
             boolean enableOnExec) throws IOException, InterruptedException {
         Path out = options.output();
         PerfDataWriter writer = createWriter(out, events);
+        HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
         RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()));
         SideBand sideBand = new SideBand(events.trackingRings(), capture, fileLock, copier);
@@ -278,6 +282,7 @@ public final class Recorder {
         fileLock.lock();
         try {
             if (copier.failure() == null && writer.failure() == null) {
+                updateFeatures(copier, writer);
                 writer.checkpoint();
             }
         } catch (IOException e) {
@@ -297,6 +302,7 @@ public final class Recorder {
         capture.fetchPinned();
         fileLock.lock();
         try {
+            updateFeatures(copier, writer);
             writer.close();
         } catch (IOException e) {
             if (copier.failure() == null) {
@@ -304,6 +310,17 @@ public final class Recorder {
             }
         } finally {
             fileLock.unlock();
+        }
+    }
+
+    /** SAMPLE_TIME always; the BPF sections when a program was captured since the last time. */
+    private void updateFeatures(RecordCopier copier, PerfDataWriter writer) {
+        writer.setFeature(Feature.SAMPLE_TIME.bit(),
+                new SampleTime(copier.firstSampleTime(), copier.lastSampleTime()).encode());
+        long v = capture.version();
+        if (v != bpfVersion) {
+            HeaderFeatures.setBpf(writer, capture.programs(), capture.btfs());
+            bpfVersion = v;
         }
     }
 
