@@ -1,5 +1,7 @@
 package dev.jperf.format;
 
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.feature.Features;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.EventNames;
 import dev.jperf.format.header.FileHeader;
@@ -12,6 +14,7 @@ import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordDecoder;
 import dev.jperf.format.record.RecordType;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -53,6 +57,7 @@ public final class PerfDataFile implements AutoCloseable {
     private final TreeMap<Integer, ByteSource> features = new TreeMap<>();
     private final List<Integer> featureBits = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    private Features decodedFeatures;
     private final long dataStart;
     private final long dataEnd;
     /** Pipe mode: where the records after the leading HEADER_ATTR / HEADER_FEATURE ones start. */
@@ -382,6 +387,26 @@ public final class PerfDataFile implements AutoCloseable {
      */
     public Optional<ByteSource> featureBody(int bit) {
         return Optional.ofNullable(features.get(bit));
+    }
+
+    /**
+     * The feature sections, decoded (once) into typed values. A body that fails to decode is kept
+     * raw in the result and reported as a warning; the other features stay usable.
+     */
+    public synchronized Features features() {
+        if (decodedFeatures == null) {
+            Map<Integer, ByteBuffer> bodies = new TreeMap<>();
+            features.forEach((bit, body) -> {
+                if (body.size() > Integer.MAX_VALUE - 8) {
+                    warnings.add(name + ": feature " + Feature.name(bit) + " of " + body.size() + " bytes is too large: ignored");
+                } else {
+                    bodies.put(bit, ByteBuffer.wrap(body.bytes(0, (int) body.size())).order(body.order()));
+                }
+            });
+            decodedFeatures = Features.decode(bodies);
+            decodedFeatures.warnings().forEach(w -> warnings.add(name + ": " + w));
+        }
+        return decodedFeatures;
     }
 
     /** The data section: where records start and end (file mode: data.offset / end; pipe mode: after the header). */

@@ -1,0 +1,105 @@
+package dev.jperf.report.header;
+
+import dev.jperf.format.header.PerfEventAttr;
+
+/**
+ * perf_event_attr__fprintf of perf 6.1 (util/perf_event_attr_fprintf.c): every non-zero field as
+ * {@code , name = value}, in struct order, with perf's names for the bit masks.
+ */
+final class AttrFormat {
+    private AttrFormat() {
+    }
+
+    private static final String[] SAMPLE_TYPE_NAMES = {
+        "IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID", "RAW",
+        "BRANCH_STACK", "REGS_USER", "STACK_USER", "IDENTIFIER", "REGS_INTR", "DATA_SRC", "WEIGHT",
+        "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT"};
+    // bit numbers of the names above (perf's table order is not bit order; TRANSACTION is not printed)
+    private static final int[] SAMPLE_TYPE_BITS = {
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 18, 15, 14, 19, 20, 21, 22, 23, 24};
+    private static final String[] BRANCH_NAMES = {
+        "USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL", "ABORT_TX", "IN_TX", "NO_TX",
+        "COND", "CALL_STACK", "IND_JUMP", "CALL", "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX"};
+    private static final String[] READ_FORMAT_NAMES = {
+        "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST"};
+    /** Names of the single-bit flags of the word at offset 40, by bit; precise_ip (bits 15-16) is handled apart. */
+    private static final String[] FLAG_NAMES = {
+        "disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel", "exclude_hv",
+        "exclude_idle", "mmap", "comm", "freq", "inherit_stat", "enable_on_exec", "task", "watermark",
+        "precise_ip", null, "mmap_data", "sample_id_all", "exclude_host", "exclude_guest",
+        "exclude_callchain_kernel", "exclude_callchain_user", "mmap2", "comm_exec", "use_clockid",
+        "context_switch", "write_backward", "namespaces", "ksymbol", "bpf_event", "aux_output", "cgroup",
+        "text_poke", "build_id", "inherit_thread", "remove_on_exec", "sigtrap"};
+
+    /** The attribute list, each item as {@code ", name = value"}; {@code size} is the attr's own size field. */
+    static String format(PerfEventAttr a, long size) {
+        StringBuilder sb = new StringBuilder();
+        unsigned(sb, "type", Integer.toUnsignedLong(a.type()));
+        unsigned(sb, "size", size);
+        hex(sb, "config", a.config());
+        unsigned(sb, "{ sample_period, sample_freq }", a.samplePeriod());
+        if (a.sampleType() != 0) {
+            item(sb, "sample_type", bits(a.sampleType(), SAMPLE_TYPE_NAMES, SAMPLE_TYPE_BITS));
+        }
+        if (a.readFormat() != 0) {
+            item(sb, "read_format", bits(a.readFormat(), READ_FORMAT_NAMES, null));
+        }
+        long flags = a.flags();
+        for (int bit = 0; bit < FLAG_NAMES.length; bit++) {
+            if (bit == 15) {
+                unsigned(sb, "precise_ip", (flags >>> 15) & 3);
+            } else if (FLAG_NAMES[bit] != null) {
+                unsigned(sb, FLAG_NAMES[bit], (flags >>> bit) & 1);
+            }
+        }
+        unsigned(sb, "{ wakeup_events, wakeup_watermark }", Integer.toUnsignedLong(a.wakeupEvents()));
+        unsigned(sb, "bp_type", Integer.toUnsignedLong(a.bpType()));
+        hex(sb, "{ bp_addr, config1 }", a.config1());
+        hex(sb, "{ bp_len, config2 }", a.config2());
+        if (a.branchSampleType() != 0) {
+            item(sb, "branch_sample_type", bits(a.branchSampleType(), BRANCH_NAMES, null));
+        }
+        hex(sb, "sample_regs_user", a.sampleRegsUser());
+        unsigned(sb, "sample_stack_user", Integer.toUnsignedLong(a.sampleStackUser()));
+        if (a.clockid() != 0) {
+            item(sb, "clockid", Integer.toString(a.clockid()));
+        }
+        hex(sb, "sample_regs_intr", a.sampleRegsIntr());
+        unsigned(sb, "aux_watermark", Integer.toUnsignedLong(a.auxWatermark()));
+        unsigned(sb, "sample_max_stack", a.sampleMaxStack());
+        unsigned(sb, "aux_sample_size", Integer.toUnsignedLong(a.auxSampleSize()));
+        unsigned(sb, "sig_data", a.sigData());
+        return sb.toString();
+    }
+
+    private static void item(StringBuilder sb, String name, String value) {
+        sb.append(", ").append(name).append(" = ").append(value);
+    }
+
+    private static void unsigned(StringBuilder sb, String name, long v) {
+        if (v != 0) {
+            item(sb, name, Long.toUnsignedString(v));
+        }
+    }
+
+    private static void hex(StringBuilder sb, String name, long v) {
+        if (v != 0) {
+            item(sb, name, "0x" + Long.toHexString(v));
+        }
+    }
+
+    /** perf's __p_bits: the names of the set bits joined by '|', in table order; unknown bits are not shown. */
+    private static String bits(long value, String[] names, int[] bitNumbers) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < names.length; i++) {
+            int bit = bitNumbers == null ? i : bitNumbers[i];
+            if ((value & (1L << bit)) != 0) {
+                if (sb.length() > 0) {
+                    sb.append('|');
+                }
+                sb.append(names[i]);
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,359 @@
+package dev.jperf.report.header;
+
+import dev.jperf.format.PerfDataException;
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.btf.Btf;
+import dev.jperf.format.feature.BpfBtfs;
+import dev.jperf.format.feature.BpfProgInfos;
+import dev.jperf.format.feature.CacheTopology;
+import dev.jperf.format.feature.ClockData;
+import dev.jperf.format.feature.Compression;
+import dev.jperf.format.feature.CpuTopology;
+import dev.jperf.format.feature.EventDescs;
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.feature.FeatureSection;
+import dev.jperf.format.feature.Features;
+import dev.jperf.format.feature.GroupDescs;
+import dev.jperf.format.feature.HybridTopology;
+import dev.jperf.format.feature.MemTopology;
+import dev.jperf.format.feature.NrCpus;
+import dev.jperf.format.feature.NumaTopology;
+import dev.jperf.format.feature.PmuCap;
+import dev.jperf.format.feature.PmuCaps;
+import dev.jperf.format.feature.PmuMappings;
+import dev.jperf.format.feature.RawFeature;
+import dev.jperf.format.feature.SampleTime;
+import dev.jperf.format.feature.StringFeature;
+import dev.jperf.format.header.FileHeader;
+import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.io.ByteSource;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * {@code perf report --header-only [-I]}: the file header and every feature section, printed as
+ * perf 6.1 prints them (perf_header__fprintf_info and the print_* functions of util/header.c).
+ *
+ * <p>Differences from perf, on purpose: a feature whose body is damaged prints nothing (perf
+ * prints whatever its half-filled state holds and stops processing the features after it); the
+ * damage is reported in the file's warnings instead.
+ */
+public final class HeaderReport {
+    /** Features perf prints only with -I; without it, "# X info available, use -I to display". */
+    static final Set<Feature> FULL_ONLY = EnumSet.of(Feature.CPU_TOPOLOGY, Feature.NUMA_TOPOLOGY, Feature.CACHE,
+            Feature.MEM_TOPOLOGY, Feature.HYBRID_TOPOLOGY);
+    private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
+
+    private static final Map<Feature, String> STRING_LABELS = Map.of(Feature.HOSTNAME, "hostname",
+            Feature.OSRELEASE, "os release", Feature.VERSION, "perf version", Feature.ARCH, "arch",
+            Feature.CPUDESC, "cpudesc", Feature.CPUID, "cpuid");
+
+    private final PerfDataFile file;
+    private final Features features;
+    private final boolean full;
+    private final ZoneId zone;
+    private final StringBuilder out = new StringBuilder();
+
+    private HeaderReport(PerfDataFile file, boolean full, ZoneId zone) {
+        this.file = file;
+        this.features = file.features();
+        this.full = full;
+        this.zone = zone;
+    }
+
+    /**
+     * The header report of {@code file}. {@code capturedOn} is the file's modification time (what
+     * perf prints as "captured on"), {@code full} is -I, {@code zone} the zone for local times.
+     */
+    public static String render(PerfDataFile file, Instant capturedOn, boolean full, ZoneId zone) {
+        return new HeaderReport(file, full, zone).build(capturedOn);
+    }
+
+    private String build(Instant capturedOn) {
+        FileHeader h = file.header();
+        line("# ========");
+        line("# captured on    : " + CTIME.format(LocalDateTime.ofInstant(capturedOn, zone)));
+        line("# header version : 1");
+        long dataOff = h.pipe() ? 0 : h.data().offset();
+        long dataSize = h.pipe() ? 0 : h.data().size();
+        line("# data offset    : " + Long.toUnsignedString(dataOff));
+        line("# data size      : " + Long.toUnsignedString(dataSize));
+        line("# feat offset    : " + Long.toUnsignedString(h.pipe() ? 0 : dataOff + dataSize));
+        if (h.pipe()) {
+            // perf prints pipe-mode features while it processes the HEADER_FEATURE records, after the header block
+            line("# ========");
+            line("#");
+            file.featureBits().forEach(this::feature);
+            return out.toString();
+        }
+        for (int bit : h.featureBits()) {
+            feature(bit);
+        }
+        StringBuilder missing = new StringBuilder("# missing features: ");
+        for (int bit = 1; bit < Feature.PERF_6_1_LAST_FEATURE; bit++) {
+            if (!h.hasFeature(bit)) {
+                missing.append(Feature.name(bit)).append(' ');
+            }
+        }
+        line(missing.toString());
+        line("# ========");
+        line("#");
+        return out.toString();
+    }
+
+    private void line(String s) {
+        out.append(s).append('\n');
+    }
+
+    private void feature(int bit) {
+        Feature f = Feature.of(bit);
+        if (f == null || bit >= Feature.PERF_6_1_LAST_FEATURE) {
+            return; // perf 6.1: "unknown feature" on stderr, nothing printed
+        }
+        FeatureSection s = features.get(bit).orElse(null);
+        if (s instanceof RawFeature r && r.problem() != null && StringFeature.KINDS.contains(f)) {
+            s = null;
+            line("# " + STRING_LABELS.get(f) + " : (null)"); // as perf prints a string it failed to read
+            return;
+        }
+        if (s == null || s instanceof RawFeature r && r.problem() != null) {
+            return; // unusable body: the warning says why
+        }
+        if (FULL_ONLY.contains(f) && !full) {
+            line("# " + f.name() + " info available, use -I to display");
+            return;
+        }
+        switch (f) {
+            case HOSTNAME -> line("# hostname : " + features.hostname().orElse(""));
+            case OSRELEASE -> line("# os release : " + features.osRelease().orElse(""));
+            case VERSION -> line("# perf version : " + features.version().orElse(""));
+            case ARCH -> line("# arch : " + features.arch().orElse(""));
+            case NRCPUS -> {
+                NrCpus n = (NrCpus) s;
+                line("# nrcpus online : " + Integer.toUnsignedString(n.online()));
+                line("# nrcpus avail : " + Integer.toUnsignedString(n.available()));
+            }
+            case CPUDESC -> line("# cpudesc : " + features.cpuDesc().orElse(""));
+            case CPUID -> line("# cpuid : " + features.cpuId().orElse(""));
+            case TOTAL_MEM -> line("# total memory : " + Long.toUnsignedString(features.totalMem().orElseThrow().kilobytes()) + " kB");
+            case CMDLINE -> {
+                StringBuilder sb = new StringBuilder("# cmdline : ");
+                for (String a : features.cmdline().orElseThrow().argv()) {
+                    sb.append(a.replace("'", "\\'")).append(' ');
+                }
+                line(sb.toString());
+            }
+            case EVENT_DESC -> eventDesc((EventDescs) s);
+            case CPU_TOPOLOGY -> cpuTopology((CpuTopology) s);
+            case NUMA_TOPOLOGY -> {
+                for (NumaTopology.Node n : ((NumaTopology) s).nodes()) {
+                    String node = Integer.toUnsignedString(n.node());
+                    line("# node" + node + " meminfo  : total = " + Long.toUnsignedString(n.memTotal()) + " kB, free = "
+                            + Long.toUnsignedString(n.memFree()) + " kB");
+                    line("# node" + node + " cpu list : " + CpuMaps.normalize(n.cpus()));
+                }
+            }
+            case BRANCH_STACK -> line("# contains samples with branch stack");
+            case PMU_MAPPINGS -> {
+                List<PmuMappings.Pmu> pmus = ((PmuMappings) s).pmus();
+                line(pmus.isEmpty() ? "# pmu mappings: not available" : "# pmu mappings: " + pmus.stream()
+                        .map(p -> p.name() + " = " + Integer.toUnsignedString(p.type())).collect(Collectors.joining(", ")));
+            }
+            case GROUP_DESC -> groupDesc((GroupDescs) s);
+            case AUXTRACE -> line("# contains AUX area data (e.g. instruction trace)");
+            case STAT -> line("# contains stat data");
+            case CACHE -> {
+                line("# CPU cache info:");
+                for (CacheTopology.Level c : ((CacheTopology) s).levels()) {
+                    line(String.format("#  L%d %-15s %8s [%s]", c.level(), c.type(), c.size(), c.map()));
+                }
+            }
+            case SAMPLE_TIME -> {
+                SampleTime t = (SampleTime) s;
+                line("# time of first sample : " + usec(t.first()));
+                line("# time of last sample : " + usec(t.last()));
+                line(String.format("# sample duration : %10.3f ms", (double) (t.last() - t.first()) / 1_000_000));
+            }
+            case MEM_TOPOLOGY -> {
+                MemTopology m = (MemTopology) s;
+                line("# memory nodes (nr " + m.nodes().size() + ", block size 0x" + Long.toHexString(m.blockSize()) + "):");
+                for (MemTopology.Node n : m.nodes()) {
+                    long[] words = n.bitmap();
+                    String size = CpuMaps.unitNumber(m.blockSize() * CpuMaps.weight(words, n.size()));
+                    String map = CpuMaps.bitmap(words, n.size());
+                    // perf prints the map into a 100-byte buffer
+                    line(String.format("#  %3d [%s]: %s", n.node(), size, map.length() > 99 ? map.substring(0, 99) : map));
+                }
+            }
+            case CLOCKID -> line("# clockid frequency: " + Long.toUnsignedString(features.clockId().orElseThrow().resolutionNs() * 1000) + " MHz");
+            case DIR_FORMAT -> line("# directory data version : " + Long.toUnsignedString(features.dirFormat().orElseThrow().version()));
+            case BPF_PROG_INFO -> bpfProgInfo((BpfProgInfos) s);
+            case BPF_BTF -> {
+                TreeMap<Long, BpfBtfs.BtfBlob> byId = new TreeMap<>();
+                ((BpfBtfs) s).blobs().forEach(b -> byId.putIfAbsent(Integer.toUnsignedLong(b.id()), b));
+                byId.keySet().forEach(id -> line("# btf info of id " + id));
+            }
+            case COMPRESSED -> {
+                Compression c = (Compression) s;
+                line("# compressed : " + (c.type() == Compression.ZSTD ? "Zstd" : "Unknown") + ", level = " + c.level()
+                        + ", ratio = " + c.ratio());
+            }
+            case CPU_PMU_CAPS -> pmuCaps("cpu", features.cpuPmuCaps().orElseThrow().caps());
+            case CLOCK_DATA -> clockData((ClockData) s);
+            case HYBRID_TOPOLOGY -> {
+                line("# hybrid cpu system:");
+                for (HybridTopology.Node n : ((HybridTopology) s).nodes()) {
+                    line("# " + n.pmuName() + " cpu list : " + n.cpus());
+                }
+            }
+            case PMU_CAPS -> ((PmuCaps) s).pmus().forEach(p -> pmuCaps(p.name(), p.caps()));
+            default -> {
+                // TRACING_DATA and BUILD_ID have no print function in perf
+            }
+        }
+    }
+
+    private void eventDesc(EventDescs d) {
+        for (EventDescs.Event e : d.events()) {
+            StringBuilder sb = new StringBuilder("# event : name = ").append(e.name()).append(", ");
+            long[] ids = e.ids();
+            if (ids.length > 0) {
+                sb.append(", id = {");
+                for (int j = 0; j < ids.length; j++) {
+                    sb.append(j > 0 ? ", " : " ").append(Long.toUnsignedString(ids[j]));
+                }
+                sb.append(" }");
+            }
+            byte[] raw = e.attr();
+            if (raw.length >= PerfEventAttr.PERF_ATTR_SIZE_VER0) {
+                ByteSource src = ByteSource.wrap(file.name(), raw).withOrder(file.header().order());
+                try {
+                    sb.append(AttrFormat.format(PerfEventAttr.decode(src, 0, raw.length), src.u32(4)));
+                } catch (PerfDataException ex) {
+                    // an attr we cannot decode: the name and ids are still worth printing
+                }
+            }
+            line(sb.toString());
+        }
+    }
+
+    private void cpuTopology(CpuTopology t) {
+        t.coreSiblings().forEach(c -> line("# sibling sockets : " + c));
+        boolean dies = t.hasDies() && !t.dieSiblings().isEmpty();
+        if (dies) {
+            t.dieSiblings().forEach(d -> line("# sibling dies    : " + d));
+        }
+        t.threadSiblings().forEach(c -> line("# sibling threads : " + c));
+        if (t.cpus().isEmpty()) {
+            line(dies ? "# Core ID, Die ID and Socket ID information is not available"
+                    : "# Core ID and Socket ID information is not available");
+            return;
+        }
+        for (int i = 0; i < t.cpus().size(); i++) {
+            CpuTopology.CpuId c = t.cpus().get(i);
+            line(dies ? "# CPU " + i + ": Core ID " + c.coreId() + ", Die ID " + c.dieId() + ", Socket ID " + c.socketId()
+                    : "# CPU " + i + ": Core ID " + c.coreId() + ", Socket ID " + c.socketId());
+        }
+    }
+
+    /** perf's print_group_desc: walks the events; a leader with members opens "{", its last member closes it. */
+    private void groupDesc(GroupDescs g) {
+        List<String> names = eventNames();
+        Map<Integer, GroupDescs.Group> byLeader = new TreeMap<>();
+        g.groups().forEach(d -> byLeader.putIfAbsent(d.leaderIdx(), d));
+        StringBuilder sb = null;
+        int left = 0;
+        for (int i = 0; i < names.size(); i++) {
+            GroupDescs.Group d = byLeader.get(i);
+            if (d != null && Integer.toUnsignedLong(d.nrMembers()) > 1) {
+                String gname = GroupDescs.ANON_GROUP.equals(d.name()) ? "" : d.name();
+                sb = new StringBuilder("# group: ").append(gname).append('{').append(names.get(i));
+                left = d.nrMembers() - 1;
+            } else if (left > 0) {
+                sb.append(',').append(names.get(i));
+                if (--left == 0) {
+                    line(sb.append('}').toString());
+                }
+            }
+        }
+    }
+
+    private List<String> eventNames() {
+        List<String> names = new ArrayList<>();
+        features.eventDesc().ifPresentOrElse(d -> d.events().forEach(e -> names.add(e.name())),
+                () -> file.events().forEach(e -> names.add(e.name())));
+        return names;
+    }
+
+    private void bpfProgInfo(BpfProgInfos infos) {
+        TreeMap<Long, BpfProgInfo> byId = new TreeMap<>();
+        infos.programs().forEach(p -> byId.putIfAbsent(Integer.toUnsignedLong(p.id()), p));
+        for (BpfProgInfo p : byId.values()) {
+            int n = p.subprogCount();
+            if (n == 0) {
+                continue; // perf skips programs whose ksyms/tags/lens counts disagree
+            }
+            Btf btf = p.btfId() == 0 ? null : features.btf(p.btfId()).orElse(null);
+            long[] addrs = p.jitedKsyms();
+            int[] lens = p.jitedFuncLens();
+            String id = Integer.toUnsignedString(p.id());
+            if (n == 1) {
+                line("# bpf_prog_info " + id + ": " + p.perfName(0, btf) + " addr 0x" + Long.toHexString(addrs[0])
+                        + " size " + Integer.toUnsignedString(lens[0]));
+                continue;
+            }
+            line("# bpf_prog_info " + id + ":");
+            for (int i = 0; i < n; i++) {
+                line("# \tsub_prog " + i + ": " + p.perfName(i, btf) + " addr 0x" + Long.toHexString(addrs[i])
+                        + " size " + Integer.toUnsignedString(lens[i]));
+            }
+        }
+    }
+
+    private void pmuCaps(String pmu, List<PmuCap> caps) {
+        line(caps.isEmpty() ? "# " + pmu + " pmu capabilities: not available"
+                : "# " + pmu + " pmu capabilities: " + caps.stream().map(PmuCap::toString).collect(Collectors.joining(", ")));
+    }
+
+    private void clockData(ClockData c) {
+        String name = clockidName(c.clockid());
+        long todSec = Long.divideUnsigned(c.todNs(), 1_000_000_000L);
+        long todUsec = Long.remainderUnsigned(c.todNs(), 1_000_000_000L) / 1000;
+        long clkSec = Long.divideUnsigned(c.clockidNs(), 1_000_000_000L);
+        long clkNsec = Long.remainderUnsigned(c.clockidNs(), 1_000_000_000L);
+        String date = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.US)
+                .format(LocalDateTime.ofInstant(Instant.ofEpochSecond(todSec), zone));
+        line("# clockid: " + name + " (" + Integer.toUnsignedString(c.clockid()) + ")");
+        line(String.format("# reference time: %s.%06d = %d.%06d (TOD) = %d.%09d (%s)", date, todUsec, todSec, todUsec,
+                clkSec, clkNsec, name));
+    }
+
+    /** perf's clockid_name (util/clockid.c): the first name of its table for the id. */
+    static String clockidName(int clockid) {
+        return switch (clockid) {
+            case 1 -> "monotonic";
+            case 4 -> "monotonic_raw";
+            case 0 -> "realtime";
+            case 7 -> "boottime";
+            case 11 -> "tai";
+            default -> "(not found)";
+        };
+    }
+
+    /** timestamp__scnprintf_usec: seconds.microseconds. */
+    private static String usec(long ns) {
+        return Long.toUnsignedString(Long.divideUnsigned(ns, 1_000_000_000L)) + "."
+                + String.format("%06d", Long.remainderUnsigned(ns, 1_000_000_000L) / 1000);
+    }
+}
