@@ -1,6 +1,9 @@
 package dev.jperf.format.feature;
 
+import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.io.ByteSource;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,6 +36,15 @@ public record EventDescs(int attrSize, List<Event> events) implements FeatureSec
             return attr.clone();
         }
 
+        /**
+         * The attr decoded by the header package; {@code order} is the file's byte order.
+         *
+         * @throws dev.jperf.format.PerfDataException if the attr is shorter than PERF_ATTR_SIZE_VER0
+         */
+        public PerfEventAttr perfEventAttr(ByteOrder order) {
+            return PerfEventAttr.decode(ByteSource.wrap("EVENT_DESC " + name, attr).withOrder(order), 0, attr.length);
+        }
+
         @Override
         public long[] ids() {
             return ids.clone();
@@ -63,7 +75,7 @@ public record EventDescs(int attrSize, List<Event> events) implements FeatureSec
         }
         // each event needs at least attr + nr_ids + the name's length word
         long min = (long) attrSize + 8;
-        if (Integer.toUnsignedLong(nr) * min > r.remaining()) {
+        if (Integer.toUnsignedLong(nr) > r.remaining() / min) {
             throw r.error("nr_events = " + Integer.toUnsignedString(nr) + " cannot fit");
         }
         List<Event> events = new ArrayList<>(nr);

@@ -60,7 +60,7 @@ public record MemTopology(long version, long blockSize, List<Node> nodes) implem
         long version = r.u64("version");
         long bsize = r.u64("block_size");
         long nr = r.u64("nr");
-        if (nr < 0 || nr * 24 > r.remaining()) {
+        if (nr < 0 || nr > r.remaining() / 24) {
             throw r.error("nr = " + Long.toUnsignedString(nr) + " nodes cannot fit");
         }
         List<Node> nodes = new ArrayList<>((int) nr);

@@ -235,14 +235,13 @@ public final class HeaderReport {
                 }
                 sb.append(" }");
             }
-            byte[] raw = e.attr();
-            if (raw.length >= PerfEventAttr.PERF_ATTR_SIZE_VER0) {
-                ByteSource src = ByteSource.wrap(file.name(), raw).withOrder(file.header().order());
-                try {
-                    sb.append(AttrFormat.format(PerfEventAttr.decode(src, 0, raw.length), src.u32(4)));
-                } catch (PerfDataException ex) {
-                    // an attr we cannot decode: the name and ids are still worth printing
-                }
+            try {
+                PerfEventAttr attr = e.perfEventAttr(file.header().order());
+                // perf prints the attr's own size field, which may differ from EVENT_DESC's attr_size
+                long size = ByteSource.wrap(file.name(), attr.raw()).withOrder(file.header().order()).u32(4);
+                sb.append(AttrFormat.format(attr, size));
+            } catch (PerfDataException ex) {
+                // an attr we cannot decode: the name and ids are still worth printing
             }
             line(sb.toString());
         }
