@@ -1,0 +1,74 @@
+package dev.jperf.report.annotate;
+
+import dev.jperf.format.PerfDataFile;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * {@code jperf annotate}: samples inside JITed BPF functions per BPF source line, from the line
+ * table perf stored in the file (HEADER_BPF_PROG_INFO's line_info / jited_line_info with the
+ * strings of HEADER_BPF_BTF), so it works offline, long after the programs are gone.
+ */
+public final class Annotate {
+    /**
+     * @param input the perf.data file
+     * @param symbol only this function (KSYMBOL name, BTF function name) or program (name); null for all
+     * @param json JSON instead of perf annotate's stdio layout
+     */
+    public record Options(Path input, String symbol, boolean json) {
+    }
+
+    private Annotate() {
+    }
+
+    /** Reads {@code file} and counts its samples in JITed BPF code. */
+    public static BpfAnnotation annotate(PerfDataFile file) {
+        BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
+        KsymbolReplay.run(file, a::add);
+        return a;
+    }
+
+    /** Runs the command; returns the exit code. Warnings go to {@code err}, one line each. */
+    public static int run(Options o, OutputStream stdout, PrintStream err) {
+        try (PerfDataFile file = PerfDataFile.open(o.input())) {
+            BpfAnnotation a = annotate(file);
+            file.warnings().forEach(err::println);
+            Selection sel = new Selection(o.symbol());
+            PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);
+            if (o.json()) {
+                try {
+                    new AnnotateJson(out).print(file, a, sel);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            } else {
+                new AnnotateStdio(out).print(file, a, sel);
+            }
+            out.flush();
+            if (out.checkError()) {
+                throw new UncheckedIOException(new IOException("error writing the output"));
+            }
+            if (o.symbol() != null && !sel.matchedAny()) {
+                err.println("jperf annotate: no samples in a JITed BPF function or program named " + o.symbol());
+            }
+            return 0;
+        }
+    }
+
+    /** Why a file has no BPF line table, in one line (null when it has one). */
+    static String missingLineInfo(PerfDataFile file, BpfLineTable table) {
+        if (!table.isEmpty()) {
+            return null;
+        }
+        if (file.isPipe()) {
+            return "no BPF line info in " + file.name() + ": it was recorded in pipe mode, where perf writes"
+                    + " HEADER_BPF_PROG_INFO and HEADER_BPF_BTF empty; per-function counts only";
+        }
+        return "no BPF line info in " + file.name() + ": HEADER_BPF_PROG_INFO is missing or empty; per-function counts only";
+    }
+}
