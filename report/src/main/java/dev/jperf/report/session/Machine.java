@@ -1,0 +1,240 @@
+package dev.jperf.report.session;
+
+import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.Kallsyms;
+import dev.jperf.report.symbol.Symbol;
+import dev.jperf.report.symbol.SymbolResolver;
+import dev.jperf.report.symbol.SymbolTable;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The host as the recording saw it (perf's struct machine): threads by tid with their address
+ * spaces, the kernel address space (kernel, modules, JITed BPF functions), and the rules that turn
+ * MMAP/MMAP2, COMM, FORK, EXIT and KSYMBOL records into that state. Records must be applied in time
+ * order ({@link OrderedEvents}).
+ */
+public final class Machine {
+    static final int PROT_EXEC = 4;
+    private static final int MISC_CPUMODE_MASK = 7;
+    private static final int MISC_KERNEL = 1;
+    private static final int MISC_USER = 2;
+    private static final int MISC_GUEST_KERNEL = 4;
+    private static final int MISC_GUEST_USER = 5;
+    private static final int MISC_FORK_EXEC = 1 << 13;
+
+    private final SymbolResolver resolver;
+    private final Map<Integer, PerfThread> threads = new HashMap<>();
+    private final MapGroup kernelMaps = new MapGroup();
+    private final Map<String, byte[]> buildIds = new HashMap<>();
+    private Mapping kernelMap;
+    private boolean modulesCreated;
+
+    public Machine(SymbolResolver resolver) {
+        this.resolver = resolver;
+        PerfThread idle = findOrCreateThread(0, 0);
+        idle.setComm("swapper");
+    }
+
+    public SymbolResolver resolver() {
+        return resolver;
+    }
+
+    public MapGroup kernelMaps() {
+        return kernelMaps;
+    }
+
+    /** A build-id known for a file name (HEADER_BUILD_ID); applied to its DSO. */
+    public void addBuildId(String filename, byte[] id) {
+        buildIds.put(filename, id);
+        Dso d = resolver.dso(filename, kindOf(filename));
+        d.setBuildId(id);
+    }
+
+    /** perf's machine__findnew_thread. */
+    public PerfThread findOrCreateThread(int pid, int tid) {
+        PerfThread t = threads.get(tid);
+        if (t != null) {
+            if (t.pid() == -1 && pid != -1 && pid != t.pid()) {
+                t.setPid(pid);
+                if (pid != tid) {
+                    t.setMaps(findOrCreateThread(pid, pid).maps());
+                }
+            }
+            return t;
+        }
+        MapGroup maps = pid == tid || pid == -1 ? new MapGroup() : findOrCreateThread(pid, pid).maps();
+        t = new PerfThread(pid, tid, maps);
+        threads.put(tid, t);
+        return t;
+    }
+
+    public PerfThread thread(int tid) {
+        return threads.get(tid);
+    }
+
+    public void comm(int pid, int tid, String comm) {
+        findOrCreateThread(pid, tid).setComm(comm);
+    }
+
+    /** perf's machine__process_fork_event. */
+    public void fork(int pid, int ppid, int tid, int ptid, int misc) {
+        PerfThread parent = findOrCreateThread(ppid, ptid);
+        if (parent.pid() != ppid) {
+            threads.remove(parent.tid());
+            parent = findOrCreateThread(ppid, ptid);
+        }
+        threads.remove(tid);
+        PerfThread child = findOrCreateThread(pid, tid);
+        if (parent.commSet()) {
+            child.setComm(parent.comm());
+        }
+        if (child.pid() != parent.pid() && child.maps() != parent.maps() && (misc & MISC_FORK_EXEC) == 0) {
+            child.setMaps(parent.maps().copy());
+        }
+    }
+
+    /** MMAP (prot = exec unless misc says data) and MMAP2. */
+    public void mmap(int pid, int tid, long start, long len, long pgoff, String filename, int prot, int cpumode,
+            byte[] buildId) {
+        long end = start + len;
+        if (cpumode == MISC_KERNEL || (pid == -1 && cpumode != MISC_USER)) {
+            kernelMmap(start, end, pgoff, filename);
+            return;
+        }
+        PerfThread t = findOrCreateThread(pid, tid);
+        boolean anon = filename.equals("//anon") || filename.startsWith("/dev/zero") || filename.startsWith("/anon_hugepage");
+        boolean noDso = filename.startsWith("[stack") || filename.startsWith("/SYSV") || filename.equals("[heap]");
+        Dso dso;
+        boolean identity = false;
+        if ((anon || noDso) && (prot & PROT_EXEC) != 0) {
+            dso = resolver.dso(resolver.options().perfMapDir().resolve("perf-" + pid + ".map").toString(), Dso.Kind.PERF_MAP);
+            identity = true;
+        } else if (anon || noDso) {
+            dso = resolver.dso(filename, Dso.Kind.NO_DSO);
+            identity = true;
+        } else {
+            dso = resolver.dso(filename, kindOf(filename));
+        }
+        if (buildId != null) {
+            dso.setBuildId(buildId);
+        }
+        t.maps().insertReplacing(new Mapping(start, end, pgoff, dso, identity, false));
+    }
+
+    private static Dso.Kind kindOf(String filename) {
+        if (filename.equals("[vdso]")) {
+            return Dso.Kind.VDSO;
+        }
+        if (filename.startsWith(SymbolResolver.KERNEL_NAME)) {
+            return Dso.Kind.KERNEL;
+        }
+        if (filename.startsWith("[")) {
+            return Dso.Kind.NO_DSO;
+        }
+        return Dso.Kind.USER;
+    }
+
+    private void kernelMmap(long start, long end, long pgoff, String filename) {
+        if (filename.startsWith(SymbolResolver.KERNEL_NAME) || filename.startsWith("[guest.kernel.kallsyms")) {
+            Dso k = resolver.dso(SymbolResolver.KERNEL_NAME, Dso.Kind.KERNEL);
+            if (kernelMap != null) {
+                kernelMaps.remove(kernelMap);
+            }
+            kernelMap = new Mapping(start, start == 0 && end == 0 ? -1L : end, 0, k, true, true);
+            kernelMaps.insert(kernelMap);
+            createModuleMaps();
+            return;
+        }
+        if (filename.startsWith("/")) {
+            String base = filename.substring(filename.lastIndexOf('/') + 1);
+            int dot = base.indexOf('.');
+            String mod = "[" + (dot > 0 ? base.substring(0, dot) : base).replace('-', '_') + "]";
+            Dso d = resolver.dso(mod, Dso.Kind.KERNEL_MODULE);
+            kernelMaps.insert(new Mapping(start, end, 0, d, true, true));
+        }
+    }
+
+    /** Module maps from the kallsyms in use (perf takes them from /proc/modules; offline, kallsyms is what we have). */
+    private void createModuleMaps() {
+        if (modulesCreated) {
+            return;
+        }
+        modulesCreated = true;
+        Dso k = resolver.dso(SymbolResolver.KERNEL_NAME, Dso.Kind.KERNEL);
+        Kallsyms ks = resolver.kallsyms(k.buildId());
+        if (ks == null) {
+            return;
+        }
+        for (Map.Entry<String, SymbolTable> e : ks.modules().entrySet()) {
+            String name = e.getKey();
+            SymbolTable t = e.getValue();
+            if (name.startsWith("[__builtin__") || t.size() == 0) {
+                continue;
+            }
+            long lo = t.symbols().get(0).start();
+            long hi = t.symbols().get(t.size() - 1).end();
+            if (kernelMaps.find(lo) == null) {
+                kernelMaps.insert(new Mapping(lo, hi, 0, resolver.dso(name, Dso.Kind.KERNEL_MODULE), true, true));
+            }
+        }
+    }
+
+    /** PERF_RECORD_KSYMBOL, as machine__process_ksymbol_register/unregister. */
+    public void ksymbol(long addr, int len, String name, boolean unregister) {
+        Mapping m = kernelMaps.find(addr);
+        if (unregister) {
+            if (m != null && m != kernelMap) {
+                kernelMaps.remove(m);
+            }
+            return;
+        }
+        if (m == null) {
+            Dso d = resolver.newDso(name, Dso.Kind.BPF);
+            m = new Mapping(addr, addr + (len & 0xffffffffL), 0, d, false, true);
+            kernelMaps.insert(m);
+        }
+        long s = m.mapIp(m.start());
+        if (m == kernelMap) {
+            s = m.mapIp(addr);
+        }
+        m.dso().insertSymbol(new Symbol(s, s + (len & 0xffffffffL), name, Symbol.STT_FUNC, 1));
+    }
+
+    /**
+     * Resolves one address as perf's thread__find_symbol: kernel addresses in the kernel address
+     * space, user ones in the thread's. Cached per (mapping, address).
+     */
+    public Frame resolve(PerfThread thread, int cpumode, long ip) {
+        MapGroup maps;
+        char level;
+        switch (cpumode & MISC_CPUMODE_MASK) {
+            case MISC_KERNEL -> {
+                maps = kernelMaps;
+                level = 'k';
+            }
+            case MISC_USER -> {
+                maps = thread.maps();
+                level = '.';
+            }
+            default -> {
+                return new Frame(ip, ip, null, null, 'H');
+            }
+        }
+        Mapping m = maps.find(ip);
+        if (m == null) {
+            return new Frame(ip, ip, null, null, level);
+        }
+        Frame f = m.cachedFrame(ip);
+        if (f == null) {
+            long addr = m.mapIp(ip);
+            f = new Frame(ip, addr, m, resolver.find(m.dso(), addr), level);
+            m.cacheFrame(ip, f);
+        }
+        return f;
+    }
+
+    static boolean isGuest(int cpumode) {
+        return cpumode == MISC_GUEST_KERNEL || cpumode == MISC_GUEST_USER;
+    }
+}

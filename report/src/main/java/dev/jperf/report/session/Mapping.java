@@ -1,0 +1,76 @@
+package dev.jperf.report.session;
+
+import dev.jperf.report.symbol.Dso;
+
+/**
+ * One mapping of a DSO into an address space (perf's struct map): [start, end), file offset pgoff.
+ * Addresses are turned into the DSO's space with {@link #mapIp}: identity for the kernel, modules
+ * and anonymous (JIT) memory, ip - start + pgoff otherwise. Each mapping caches the
+ * {@link Frame} of every address already resolved in it.
+ */
+public final class Mapping {
+    private final long start;
+    private final long end;
+    private final long pgoff;
+    private final Dso dso;
+    private final boolean identity;
+    private final boolean kernelSpace;
+    private final LongMap<Frame> frames = new LongMap<>();
+
+    public Mapping(long start, long end, long pgoff, Dso dso, boolean identity, boolean kernelSpace) {
+        this.start = start;
+        this.end = end;
+        this.pgoff = pgoff;
+        this.dso = dso;
+        this.identity = identity;
+        this.kernelSpace = kernelSpace;
+    }
+
+    public long start() {
+        return start;
+    }
+
+    public long end() {
+        return end;
+    }
+
+    public long pgoff() {
+        return pgoff;
+    }
+
+    public Dso dso() {
+        return dso;
+    }
+
+    /** True for mappings of the kernel address space (kernel, modules, BPF). */
+    public boolean kernelSpace() {
+        return kernelSpace;
+    }
+
+    public long mapIp(long ip) {
+        return identity ? ip : ip - start + pgoff;
+    }
+
+    public boolean contains(long addr) {
+        return Long.compareUnsigned(addr, start) >= 0 && Long.compareUnsigned(addr, end) < 0;
+    }
+
+    /** The same mapping cut to [newStart, newEnd) (what is left when a new mapping overlaps it). */
+    Mapping cut(long newStart, long newEnd) {
+        long off = identity ? pgoff : pgoff + (newStart - start);
+        return new Mapping(newStart, newEnd, off, dso, identity, kernelSpace);
+    }
+
+    synchronized Frame cachedFrame(long ip) {
+        return frames.get(ip);
+    }
+
+    synchronized void cacheFrame(long ip, Frame f) {
+        frames.put(ip, f);
+    }
+
+    @Override
+    public String toString() {
+        return Long.toHexString(start) + "-" + Long.toHexString(end) + " @" + Long.toHexString(pgoff) + " " + dso;
+    }
+}
