@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         synopsisSubcommandLabel = "COMMAND",
         description = {"Records and reports perf.data files; understands BPF programs.", ""},
         commandListHeading = "%n The most commonly used jperf commands are:%n",
-        subcommands = {CommandLine.HelpCommand.class, RecordCommand.class, AnnotateCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, RecordCommand.class, ReportCommand.class, AnnotateCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

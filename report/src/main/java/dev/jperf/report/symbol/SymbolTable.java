@@ -26,12 +26,14 @@ public final class SymbolTable {
         }
     }
 
-    /** Kernel symbols (kallsyms order of clean-up: duplicates first, then ends; all lengths 0). */
+    /**
+     * Kernel symbols (all of length 0): ends first, then duplicates, as __dso__load_kallsyms does,
+     * so of several names at one address the last one gets the length and wins.
+     */
     public static SymbolTable ofKallsyms(List<Symbol> syms) {
         List<Symbol> s = sortStable(syms);
-        s = fixupDuplicate(s);
         fixupEnd(s, true);
-        return new SymbolTable(s);
+        return new SymbolTable(fixupDuplicate(s));
     }
 
     /** ELF symbols: ends first (zero sizes), then duplicates, then extra symbols (PLT) added as they are. */

@@ -1,0 +1,112 @@
+package dev.jperf.cli;
+
+import dev.jperf.report.Report;
+import dev.jperf.report.aggregate.SortKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jperf report}: perf report's options, spelled as perf spells them. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Reads a perf.data file and prints where the samples are (perf report).")
+public final class ReportCommand implements Callable<Integer> {
+    @Option(names = {"-i", "--input"}, paramLabel = "FILE", description = "input file name (default: perf.data)")
+    Path input = Path.of("perf.data");
+
+    @Option(names = "--stdio", description = "use the stdio interface (the only one; accepted for perf compatibility)")
+    boolean stdio;
+
+    @Option(names = {"-s", "--sort"}, paramLabel = "KEY[,KEY...]",
+            description = "sort by key(s): comm, dso, sym, pid, tid, cpu (default: comm,dso,sym)")
+    String sort = "comm,dso,sym";
+
+    @Option(names = "--percent-limit", paramLabel = "PERCENT", description = "don't show entries under this percentage")
+    double percentLimit;
+
+    @Option(names = {"-c", "--comms"}, split = ",", paramLabel = "COMM[,COMM...]", description = "only consider these comms")
+    Set<String> comms;
+
+    @Option(names = "--comm", hidden = true, split = ",")
+    Set<String> comm;
+
+    @Option(names = "--pid", split = ",", paramLabel = "PID[,PID...]", description = "only consider these processes")
+    Set<Integer> pids;
+
+    @Option(names = "--tid", split = ",", paramLabel = "TID[,TID...]", description = "only consider these threads")
+    Set<Integer> tids;
+
+    @Option(names = "--cpu", paramLabel = "CPU_LIST", description = "only consider these CPUs (e.g. 0-2,4)")
+    String cpus;
+
+    @Option(names = {"-k", "--kallsyms"}, paramLabel = "FILE", description = "kallsyms file to resolve kernel symbols")
+    Path kallsyms;
+
+    @Option(names = "--symfs", paramLabel = "DIR", description = "look for symbol files relative to this directory")
+    Path symfs;
+
+    @Option(names = {"-g", "--call-graph"}, paramLabel = "MODE", arity = "0..1", fallbackValue = "graph",
+            description = "call graph display; 'none' prints no graph (perf: graph,0.5,caller)")
+    String callGraph = "graph";
+
+    @Option(names = "--children", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "accumulate callchains of children into parent entries (default when the file has callchains)")
+    boolean children;
+
+    @Option(names = "--json", description = "print the rows as JSON instead of the table")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (!Files.exists(input)) {
+            throw new IllegalArgumentException(input + ": no such file");
+        }
+        if (kallsyms != null && !Files.isRegularFile(kallsyms)) {
+            throw new IllegalArgumentException(kallsyms + ": kallsyms file not found");
+        }
+        Set<String> commSet = comms;
+        if (comm != null) {
+            commSet = commSet == null ? new HashSet<>() : new HashSet<>(commSet);
+            commSet.addAll(comm);
+        }
+        Report.Options o = new Report.Options(input, SortKey.parse(sort), children,
+                !"none".equals(callGraph), percentLimit, commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json);
+        Report.run(o, System.out);
+        return 0;
+    }
+
+    /** perf's CPU list syntax: "0-2,4". */
+    static Set<Integer> parseCpus(String list) {
+        if (list == null) {
+            return null;
+        }
+        Set<Integer> out = new HashSet<>();
+        for (String part : list.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            try {
+                int dash = p.indexOf('-');
+                if (dash > 0) {
+                    int a = Integer.parseInt(p.substring(0, dash));
+                    int b = Integer.parseInt(p.substring(dash + 1));
+                    if (b < a || b - a > 4096) {
+                        throw new IllegalArgumentException("bad CPU range: " + p);
+                    }
+                    for (int c = a; c <= b; c++) {
+                        out.add(c);
+                    }
+                } else {
+                    out.add(Integer.parseInt(p));
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("bad CPU list: " + list);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.jperf.report;
+
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.report.aggregate.Hists;
+import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.output.JsonReport;
+import dev.jperf.report.output.StdioReport;
+import dev.jperf.report.session.Session;
+import dev.jperf.report.symbol.SymbolResolver;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code jperf report}: read, resolve, aggregate per event, print (stdio table or JSON). */
+public final class Report {
+    /**
+     * The report options, named as perf names them.
+     *
+     * @param children --children (cumulate callchains; perf's default when the file has callchains)
+     * @param callGraph false for -g none (no call graph printed)
+     * @param percentLimit --percent-limit
+     */
+    public record Options(Path input, List<SortKey> sort, boolean children, boolean callGraph, double percentLimit,
+            Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus, Path kallsyms, Path symfs,
+            boolean json) {
+    }
+
+    private Report() {
+    }
+
+    /** The histograms of every event with the session that filled them. */
+    public record Result(List<Hists> hists, Session session) {
+    }
+
+    public static Result aggregate(PerfDataFile file, Options o) {
+        boolean hasCallchains = false;
+        for (EventDesc e : file.events()) {
+            hasCallchains |= (e.attr().sampleType() & (1L << 5)) != 0;
+        }
+        boolean children = o.children() && hasCallchains;
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()));
+        Session session = new Session(file, resolver,
+                new Session.Options(children, o.comms(), o.pids(), o.tids(), o.cpus()));
+        Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
+        List<Hists> ordered = new ArrayList<>();
+        for (EventDesc e : file.events()) {
+            Hists h = new Hists(e, o.sort(), children);
+            byEvent.put(e, h);
+            ordered.add(h);
+        }
+        session.run(s -> {
+            Hists h = byEvent.get(s.event());
+            if (h == null) {
+                h = new Hists(s.event(), o.sort(), children);
+                byEvent.put(s.event(), h);
+                ordered.add(h);
+            }
+            h.add(s);
+        });
+        return new Result(ordered, session);
+    }
+
+    public static void run(Options o, PrintStream out) {
+        try (PerfDataFile file = PerfDataFile.open(o.input())) {
+            Result r = aggregate(file, o);
+            if (o.json()) {
+                new JsonReport(out, o.percentLimit()).print(r.hists(), r.session().totalLostSamples());
+            } else {
+                new StdioReport(out, o.percentLimit()).print(r.hists(), r.session().totalLostSamples());
+            }
+            out.flush();
+        }
+    }
+}

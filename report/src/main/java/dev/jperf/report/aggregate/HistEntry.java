@@ -1,0 +1,104 @@
+package dev.jperf.report.aggregate;
+
+import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.PerfThread;
+import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.Symbol;
+
+/**
+ * One row of the report (perf's hist_entry): the values of the sort keys, the first sample's
+ * level and address, the self period (samples whose ip is here) and, in children mode, the
+ * accumulated period (samples with this entry anywhere in their callchain).
+ */
+public final class HistEntry {
+    final String comm;
+    final PerfThread thread;
+    final Dso dso;
+    final Symbol symbol;
+    final long ip;
+    final char level;
+    final int cpu;
+    final int order;
+    long period;
+    long periodAcc;
+    long samples;
+
+    HistEntry(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
+        this.comm = comm;
+        this.thread = thread;
+        this.dso = f.dso();
+        this.symbol = f.symbol();
+        this.ip = ip;
+        this.level = level;
+        this.cpu = cpu;
+        this.order = order;
+    }
+
+    public String comm() {
+        return comm;
+    }
+
+    public PerfThread thread() {
+        return thread;
+    }
+
+    /** The DSO, or null (perf prints [unknown]). */
+    public Dso dso() {
+        return dso;
+    }
+
+    /** The symbol, or null (perf prints the address). */
+    public Symbol symbol() {
+        return symbol;
+    }
+
+    /** The address perf prints for an entry without symbol. */
+    public long ip() {
+        return ip;
+    }
+
+    public char level() {
+        return level;
+    }
+
+    public int cpu() {
+        return cpu;
+    }
+
+    /** Self period. */
+    public long period() {
+        return period;
+    }
+
+    /** Children (accumulated) period; equals {@link #period()} without children mode. */
+    public long periodAcc() {
+        return periodAcc;
+    }
+
+    public long samples() {
+        return samples;
+    }
+
+    /** What perf prints in the Symbol column. */
+    public String symbolText() {
+        StringBuilder b = new StringBuilder().append('[').append(level).append("] ");
+        if (symbol != null) {
+            b.append(symbol.name());
+            if (symbol.type() == Symbol.STT_OBJECT && dso != null) {
+                b.append("+0x").append(Long.toHexString(ip - symbol.start()));
+            }
+        } else {
+            b.append(hex16(ip));
+        }
+        return b.toString();
+    }
+
+    public String dsoText() {
+        return dso == null ? "[unknown]" : dso.shortName();
+    }
+
+    static String hex16(long v) {
+        String h = Long.toHexString(v);
+        return "0x" + "0".repeat(Math.max(0, 16 - h.length())) + h;
+    }
+}

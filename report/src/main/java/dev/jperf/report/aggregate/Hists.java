@@ -1,0 +1,215 @@
+package dev.jperf.report.aggregate;
+
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.ResolvedSample;
+import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.Symbol;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The histogram of one event (perf's struct hists): entries keyed by the sort keys, self periods
+ * and, in children mode, periods accumulated over callchains the way perf does it (each distinct
+ * entry of a sample's callchain counted once). Sorted for output in perf's order: children, self,
+ * then each key's sort order, then perf's insertion-tree order.
+ */
+public final class Hists {
+    private final EventDesc event;
+    private final List<SortKey> keys;
+    private final boolean children;
+    private final boolean hasSym;
+    private final boolean hasDso;
+    private final boolean hasComm;
+    private final boolean hasThread;
+    private final boolean hasCpu;
+    private final Map<Key, HistEntry> entries = new HashMap<>();
+    private long totalPeriod;
+    private long samples;
+
+    /** The identity of an entry: the values of the sort keys that apply, others null / -1. */
+    private record Key(String comm, int tid, String dso, SymId sym, long ip, int cpu) {
+    }
+
+    private record SymId(String dso, long start, long end) {
+    }
+
+    public Hists(EventDesc event, List<SortKey> keys, boolean children) {
+        this.event = event;
+        this.keys = List.copyOf(keys);
+        this.children = children;
+        this.hasSym = keys.contains(SortKey.SYM);
+        this.hasDso = keys.contains(SortKey.DSO);
+        this.hasComm = keys.contains(SortKey.COMM);
+        this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
+        this.hasCpu = keys.contains(SortKey.CPU);
+    }
+
+    public EventDesc event() {
+        return event;
+    }
+
+    public List<SortKey> keys() {
+        return keys;
+    }
+
+    public boolean children() {
+        return children;
+    }
+
+    /** Total period of the samples counted (perf's "Event count"). */
+    public long totalPeriod() {
+        return totalPeriod;
+    }
+
+    /** Samples counted (perf's "Samples"). */
+    public long samples() {
+        return samples;
+    }
+
+    public void add(ResolvedSample s) {
+        if (s.filtered()) {
+            return;
+        }
+        long period = s.period();
+        samples++;
+        totalPeriod += period;
+        Frame f = s.frame();
+        HistEntry self = findOrCreate(s, f, f.addr(), f.level());
+        self.period += period;
+        self.periodAcc += period;
+        self.samples++;
+        if (!children || s.callchain() == null) {
+            return;
+        }
+        Frame[] chain = s.callchain();
+        HistEntry[] seen = new HistEntry[chain.length + 1];
+        seen[0] = self;
+        int nSeen = 1;
+        char level = f.level();
+        for (Frame c : chain) {
+            if (c.symbol() != null || c.map() != null) {
+                level = c.kernelSpace() ? 'k' : '.';
+            }
+            Key k = key(s, c, c.ip());
+            boolean dup = false;
+            for (int i = 0; i < nSeen; i++) {
+                if (keyOf(seen[i]).equals(k)) {
+                    dup = true;
+                    break;
+                }
+            }
+            if (dup) {
+                continue;
+            }
+            HistEntry e = entries.get(k);
+            if (e == null) {
+                e = new HistEntry(s.comm(), s.thread(), c, c.ip(), level, s.record().cpu(), entries.size());
+                entries.put(k, e);
+            }
+            e.periodAcc += period;
+            seen[nSeen++] = e;
+        }
+    }
+
+    private HistEntry findOrCreate(ResolvedSample s, Frame f, long ip, char level) {
+        Key k = key(s, f, ip);
+        HistEntry e = entries.get(k);
+        if (e == null) {
+            e = new HistEntry(s.comm(), s.thread(), f, ip, level, s.record().cpu(), entries.size());
+            entries.put(k, e);
+        }
+        return e;
+    }
+
+    private Key key(ResolvedSample s, Frame f, long ip) {
+        Dso d = f.dso();
+        String dsoName = d == null ? null : d.shortName();
+        return new Key(hasComm ? s.comm() : null, hasThread ? s.thread().tid() : -1, hasDso ? dsoName : null,
+                hasSym ? symKey(d, f.symbol()) : null, hasSym && f.symbol() == null ? ip : 0,
+                hasCpu ? s.record().cpu() : -1);
+    }
+
+    private Key keyOf(HistEntry e) {
+        return new Key(hasComm ? e.comm : null, hasThread ? e.thread.tid() : -1,
+                hasDso ? (e.dso == null ? null : e.dso.shortName()) : null, hasSym ? symKey(e.dso, e.symbol) : null,
+                hasSym && e.symbol == null ? e.ip : 0, hasCpu ? e.cpu : -1);
+    }
+
+    /** Symbols are the same entry when their DSO names and ranges are (perf's sort__sym_cmp). */
+    private static SymId symKey(Dso d, Symbol s) {
+        return s == null ? null : new SymId(d == null ? null : d.shortName(), s.start(), s.end());
+    }
+
+    /** The entries in perf's output order. */
+    public List<HistEntry> sorted() {
+        List<HistEntry> out = new ArrayList<>(entries.values());
+        out.sort(outputOrder());
+        return out;
+    }
+
+    private Comparator<HistEntry> outputOrder() {
+        Comparator<HistEntry> c = children
+                ? Comparator.comparingLong((HistEntry e) -> e.periodAcc).reversed().thenComparing(
+                        Comparator.comparingLong((HistEntry e) -> e.period).reversed())
+                : Comparator.comparingLong((HistEntry e) -> e.period).reversed();
+        for (SortKey k : keys) {
+            c = c.thenComparing(sortOrder(k));
+        }
+        for (SortKey k : keys) {
+            c = c.thenComparing(treeOrder(k));
+        }
+        return c.thenComparingInt(e -> e.order);
+    }
+
+    /** perf's se_sort of each key, as seen in the output (x before y when negative). */
+    private static Comparator<HistEntry> sortOrder(SortKey k) {
+        return switch (k) {
+            case COMM -> (x, y) -> x.comm.compareTo(y.comm);
+            case DSO -> (x, y) -> dsoCmp(x, y);
+            case SYM -> (x, y) -> {
+                if (x.symbol == null || y.symbol == null) {
+                    return x.symbol == null ? (y.symbol == null ? 0 : 1) : -1;
+                }
+                return x.symbol.name().compareTo(y.symbol.name());
+            };
+            case PID, TID -> (x, y) -> Integer.compare(x.thread.tid(), y.thread.tid());
+            case CPU -> (x, y) -> Integer.compare(x.cpu, y.cpu);
+        };
+    }
+
+    /** perf's se_cmp/se_collapse: the order of its input tree, which breaks output ties. */
+    private static Comparator<HistEntry> treeOrder(SortKey k) {
+        return switch (k) {
+            case SYM -> (x, y) -> {
+                if (x.symbol == null && y.symbol == null) {
+                    return Long.signum(x.ip - y.ip);
+                }
+                int d = -dsoCmp(x, y);
+                if (d != 0) {
+                    return d;
+                }
+                if (x.symbol == null || y.symbol == null) {
+                    return x.symbol == null ? -1 : 1;
+                }
+                if (x.symbol.start() != y.symbol.start()) {
+                    return Long.signum(x.symbol.start() - y.symbol.start());
+                }
+                return Long.signum(x.symbol.end() - y.symbol.end());
+            };
+            case DSO -> (x, y) -> -dsoCmp(x, y);
+            default -> sortOrder(k);
+        };
+    }
+
+    private static int dsoCmp(HistEntry x, HistEntry y) {
+        if (x.dso == null || y.dso == null) {
+            return x.dso == null ? (y.dso == null ? 0 : 1) : -1;
+        }
+        return Objects.compare(x.dso.shortName(), y.dso.shortName(), Comparator.naturalOrder());
+    }
+}

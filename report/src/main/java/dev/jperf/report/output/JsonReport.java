@@ -1,0 +1,101 @@
+package dev.jperf.report.output;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.jperf.report.aggregate.HistEntry;
+import dev.jperf.report.aggregate.Hists;
+import dev.jperf.report.aggregate.SortKey;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The report as JSON (streamed with Jackson): the same rows, in the same order, as the stdio
+ * table, with exact periods next to the percentages.
+ */
+public final class JsonReport {
+    private final OutputStream out;
+    private final double percentLimit;
+
+    public JsonReport(OutputStream out, double percentLimit) {
+        this.out = out;
+        this.percentLimit = percentLimit;
+    }
+
+    public void print(List<Hists> sections, long totalLostSamples) {
+        try (JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeNumberField("total_lost_samples", totalLostSamples);
+            g.writeArrayFieldStart("events");
+            for (Hists h : sections) {
+                if (h.samples() == 0) {
+                    continue;
+                }
+                g.writeStartObject();
+                g.writeStringField("event", h.event().name());
+                g.writeNumberField("samples", h.samples());
+                g.writeNumberField("event_count", h.totalPeriod());
+                g.writeArrayFieldStart("sort");
+                for (SortKey k : h.keys()) {
+                    g.writeString(k.name().toLowerCase(java.util.Locale.ROOT));
+                }
+                g.writeEndArray();
+                g.writeArrayFieldStart("rows");
+                for (HistEntry e : h.sorted()) {
+                    double self = StdioReport.percent(e.period(), h.totalPeriod());
+                    double acc = StdioReport.percent(e.periodAcc(), h.totalPeriod());
+                    if (percentLimit > 0 && (h.children() ? acc : self) < percentLimit) {
+                        continue;
+                    }
+                    g.writeStartObject();
+                    if (h.children()) {
+                        g.writeNumberField("children", round2(acc));
+                        g.writeNumberField("children_period", e.periodAcc());
+                    }
+                    g.writeNumberField("overhead", round2(self));
+                    g.writeNumberField("period", e.period());
+                    g.writeNumberField("samples", e.samples());
+                    for (SortKey k : h.keys()) {
+                        switch (k) {
+                            case COMM -> g.writeStringField("comm", e.comm());
+                            case DSO -> g.writeStringField("dso", e.dsoText());
+                            case SYM -> {
+                                g.writeStringField("sym", e.symbol() == null ? null : e.symbol().name());
+                                g.writeStringField("level", String.valueOf(e.level()));
+                                if (e.symbol() == null) {
+                                    g.writeStringField("addr", "0x" + Long.toHexString(e.ip()));
+                                }
+                            }
+                            case PID, TID -> {
+                                g.writeNumberField(k == SortKey.PID ? "pid" : "tid", e.thread().tid());
+                                g.writeStringField("comm", e.comm());
+                            }
+                            case CPU -> g.writeNumberField("cpu", e.cpu());
+                        }
+                    }
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            out.write('\n');
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static double round2(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+}

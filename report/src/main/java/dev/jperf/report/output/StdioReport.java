@@ -1,0 +1,170 @@
+package dev.jperf.report.output;
+
+import dev.jperf.report.aggregate.HistEntry;
+import dev.jperf.report.aggregate.Hists;
+import dev.jperf.report.aggregate.SortKey;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * perf report --stdio's layout: the header comment block, one section per event (sample count,
+ * event name, event count), a column header with perf's widths, then one row per entry.
+ */
+public final class StdioReport {
+    private final PrintStream out;
+    private final double percentLimit;
+
+    public StdioReport(PrintStream out, double percentLimit) {
+        this.out = out;
+        this.percentLimit = percentLimit;
+    }
+
+    public void print(List<Hists> sections, long totalLostSamples) {
+        out.println("# To display the perf.data header info, please use --header/--header-only options.");
+        out.println("#");
+        out.println("#");
+        out.println("# Total Lost Samples: " + totalLostSamples);
+        out.println("#");
+        for (Hists h : sections) {
+            if (h.samples() == 0) {
+                continue;
+            }
+            section(h);
+            out.println();
+            out.println();
+        }
+        out.println("#");
+        out.println("# (Tip: jperf report --json prints the same rows for scripts)");
+        out.println("#");
+    }
+
+    /** perf's convert_unit: 22655 -> "22K". */
+    static String samplesText(long n) {
+        char unit = ' ';
+        if (n > 1000) {
+            n /= 1000;
+            unit = 'K';
+        }
+        if (n > 1000) {
+            n /= 1000;
+            unit = 'M';
+        }
+        if (n > 1000) {
+            n /= 1000;
+            unit = 'G';
+        }
+        return n + String.valueOf(unit);
+    }
+
+    private void section(Hists h) {
+        out.println("# Samples: " + samplesText(h.samples()) + " of event '" + h.event().name() + "'");
+        out.println("# Event count (approx.): " + Long.toUnsignedString(h.totalPeriod()));
+        out.println("#");
+        List<HistEntry> rows = new ArrayList<>();
+        for (HistEntry e : h.sorted()) {
+            double pct = percent(h.children() ? e.periodAcc() : e.period(), h.totalPeriod());
+            if (pct >= percentLimit || percentLimit <= 0) {
+                rows.add(e);
+            }
+        }
+        List<SortKey> keys = h.keys();
+        int[] width = widths(keys, rows);
+        StringBuilder hdr = new StringBuilder("#");
+        StringBuilder dots = new StringBuilder("#");
+        if (h.children()) {
+            hdr.append(" Children      Self");
+            dots.append(" ........  ........");
+        } else {
+            hdr.append(" Overhead");
+            dots.append(" ........");
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            hdr.append("  ").append(pad(keys.get(i).header(), width[i]));
+            dots.append("  ").append(".".repeat(width[i]));
+        }
+        out.println(hdr);
+        out.println(dots);
+        out.println("#");
+        StringBuilder b = new StringBuilder(256);
+        for (HistEntry e : rows) {
+            b.setLength(0);
+            b.append("  ");
+            if (h.children()) {
+                b.append(pct(e.periodAcc(), h.totalPeriod())).append("  ");
+            }
+            b.append(pct(e.period(), h.totalPeriod()));
+            for (int i = 0; i < keys.size(); i++) {
+                b.append("  ");
+                boolean last = i == keys.size() - 1;
+                cell(b, keys.get(i), e, width[i], last);
+            }
+            out.println(b);
+        }
+    }
+
+    private static void cell(StringBuilder b, SortKey k, HistEntry e, int width, boolean last) {
+        switch (k) {
+            case COMM -> b.append(pad(e.comm(), width));
+            case DSO -> b.append(pad(e.dsoText(), width));
+            case SYM -> {
+                String s = e.symbolText();
+                b.append(s.length() > width ? s.substring(0, width) : s);
+            }
+            case PID, TID -> b.append(String.format(Locale.ROOT, "%7d:", e.thread().tid())).append(pad(e.comm(), width - 8));
+            case CPU -> b.append(String.format(Locale.ROOT, "%0" + width + "d", e.cpu()));
+        }
+    }
+
+    /** perf's column widths: the longest value, at least the header. */
+    private static int[] widths(List<SortKey> keys, List<HistEntry> rows) {
+        int comm = 0;
+        int dso = 0;
+        int sym = 0;
+        boolean unresolved = false;
+        for (HistEntry e : rows) {
+            comm = Math.max(comm, e.comm().length());
+            if (e.dso() != null) {
+                dso = Math.max(dso, e.dso().shortName().length());
+            }
+            if (e.symbol() != null) {
+                sym = Math.max(sym, e.symbol().name().length() + 4);
+            } else {
+                sym = Math.max(sym, 16 + 4 + 2);
+                unresolved = true;
+            }
+        }
+        if (unresolved) {
+            dso = Math.max(dso, 16);
+        }
+        int[] w = new int[keys.size()];
+        for (int i = 0; i < w.length; i++) {
+            SortKey k = keys.get(i);
+            int v = switch (k) {
+                case COMM -> comm;
+                case DSO -> dso;
+                case SYM -> sym;
+                case PID, TID -> comm + 8;
+                case CPU -> 3;
+            };
+            w[i] = Math.max(v, k.header().length());
+        }
+        return w;
+    }
+
+    static double percent(long period, long total) {
+        return total == 0 ? 0 : period * 100.0 / total;
+    }
+
+    private static String pct(long period, long total) {
+        return String.format(Locale.ROOT, "%7.2f%%", percent(period, total));
+    }
+
+    private static String pad(String s, int width) {
+        if (s.length() >= width) {
+            return s.substring(0, width);
+        }
+        return s + " ".repeat(width - s.length());
+    }
+}
