@@ -97,7 +97,11 @@ public final class HistEntry {
         return dso == null ? "[unknown]" : dso.shortName();
     }
 
+    /** printf("%#.16llx"): C prints no 0x for zero. */
     static String hex16(long v) {
+        if (v == 0) {
+            return "0000000000000000";
+        }
         String h = Long.toHexString(v);
         return "0x" + "0".repeat(Math.max(0, 16 - h.length())) + h;
     }

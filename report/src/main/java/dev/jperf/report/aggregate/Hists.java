@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The histogram of one event (perf's struct hists): entries keyed by the sort keys, self periods
@@ -145,11 +146,80 @@ public final class Hists {
         return s == null ? null : new SymId(d == null ? null : d.shortName(), s.start(), s.end());
     }
 
-    /** The entries in perf's output order. */
+    /**
+     * The entries in perf's output order: perf's input rb-tree (and collapse tree, with a comm key)
+     * replayed in creation order with perf's comparators, whose in-order walk breaks ties, then a
+     * stable sort by children, self and each key's sort order.
+     */
     public List<HistEntry> sorted() {
-        List<HistEntry> out = new ArrayList<>(entries.values());
+        List<HistEntry> created = new ArrayList<>(entries.values());
+        created.sort(Comparator.comparingInt(e -> e.order));
+        List<HistEntry> in = replay(created);
+        if (keys.contains(SortKey.COMM)) {
+            in = replay(in);
+        }
+        List<HistEntry> out = new ArrayList<>(in);
         out.sort(outputOrder());
         return out;
+    }
+
+    /** Inserts into a red-black tree (same shapes as the kernel's rbtree) as perf does; in-order result. */
+    private List<HistEntry> replay(List<HistEntry> seq) {
+        // new goes left of a node when perf's cmp(node, new) < 0; never "equal": those were merged already
+        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
+            long c = perfCmp(node, n);
+            return c < 0 ? -1 : 1;
+        });
+        for (HistEntry e : seq) {
+            tree.put(e, e);
+        }
+        return new ArrayList<>(tree.keySet());
+    }
+
+    /** perf's hist_entry__cmp over the sort keys (se_cmp, with the argument order perf uses). */
+    private long perfCmp(HistEntry l, HistEntry r) {
+        for (SortKey k : keys) {
+            long c = switch (k) {
+                case COMM -> r.comm.compareTo(l.comm);
+                case DSO -> dsoCmpPerf(l, r);
+                case SYM -> symCmpPerf(l, r);
+                case PID, TID -> (long) r.thread.tid() - l.thread.tid();
+                case CPU -> (long) r.cpu - l.cpu;
+            };
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /** sort__dso_cmp(left, right) = _sort__dso_cmp(right->map, left->map). */
+    private static long dsoCmpPerf(HistEntry l, HistEntry r) {
+        if (l.dso == null || r.dso == null) {
+            return l.dso == null ? (r.dso == null ? 0 : -1) : 1;
+        }
+        return r.dso.shortName().compareTo(l.dso.shortName());
+    }
+
+    /** sort__sym_cmp: addresses when neither has a symbol, else DSO, then symbol start and end. */
+    private static long symCmpPerf(HistEntry l, HistEntry r) {
+        if (l.symbol == null && r.symbol == null) {
+            return Long.signum(r.ip - l.ip);
+        }
+        long d = dsoCmpPerf(l, r);
+        if (d != 0) {
+            return d;
+        }
+        if (l.symbol == null || r.symbol == null) {
+            return l.symbol == null ? -1 : 1;
+        }
+        if (l.symbol == r.symbol) {
+            return 0;
+        }
+        if (l.symbol.start() != r.symbol.start()) {
+            return Long.signum(r.symbol.start() - l.symbol.start());
+        }
+        return Long.signum(r.symbol.end() - l.symbol.end());
     }
 
     private Comparator<HistEntry> outputOrder() {
@@ -160,10 +230,7 @@ public final class Hists {
         for (SortKey k : keys) {
             c = c.thenComparing(sortOrder(k));
         }
-        for (SortKey k : keys) {
-            c = c.thenComparing(treeOrder(k));
-        }
-        return c.thenComparingInt(e -> e.order);
+        return c;
     }
 
     /** perf's se_sort of each key, as seen in the output (x before y when negative). */
@@ -179,30 +246,6 @@ public final class Hists {
             };
             case PID, TID -> (x, y) -> Integer.compare(x.thread.tid(), y.thread.tid());
             case CPU -> (x, y) -> Integer.compare(x.cpu, y.cpu);
-        };
-    }
-
-    /** perf's se_cmp/se_collapse: the order of its input tree, which breaks output ties. */
-    private static Comparator<HistEntry> treeOrder(SortKey k) {
-        return switch (k) {
-            case SYM -> (x, y) -> {
-                if (x.symbol == null && y.symbol == null) {
-                    return Long.signum(x.ip - y.ip);
-                }
-                int d = -dsoCmp(x, y);
-                if (d != 0) {
-                    return d;
-                }
-                if (x.symbol == null || y.symbol == null) {
-                    return x.symbol == null ? -1 : 1;
-                }
-                if (x.symbol.start() != y.symbol.start()) {
-                    return Long.signum(x.symbol.start() - y.symbol.start());
-                }
-                return Long.signum(x.symbol.end() - y.symbol.end());
-            };
-            case DSO -> (x, y) -> -dsoCmp(x, y);
-            default -> sortOrder(k);
         };
     }
 

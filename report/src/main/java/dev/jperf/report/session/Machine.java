@@ -141,7 +141,16 @@ public final class Machine {
             if (kernelMap != null) {
                 kernelMaps.remove(kernelMap);
             }
-            kernelMap = new Mapping(start, start == 0 && end == 0 ? -1L : end, 0, k, true, true);
+            long lo = start;
+            long hi = start == 0 && end == 0 ? -1L : end;
+            Kallsyms ks = resolver.kallsyms(k.buildId());
+            if (ks != null && ks.kernel().size() > 0) {
+                // perf's map__fixup_start/end after loading kallsyms: the map spans the symbols
+                // (init text and data beyond _etext included)
+                lo = ks.kernel().symbols().get(0).start();
+                hi = ks.kernel().symbols().get(ks.kernel().size() - 1).end();
+            }
+            kernelMap = new Mapping(lo, hi, 0, k, true, true);
             kernelMaps.insert(kernelMap);
             createModuleMaps();
             return;

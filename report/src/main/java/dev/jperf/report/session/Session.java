@@ -4,6 +4,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.BuildIdRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
 import dev.jperf.format.record.FinishedRoundRecord;
@@ -83,6 +84,8 @@ public final class Session {
                 }
                 if (r instanceof FinishedRoundRecord) {
                     oe.finishedRound();
+                } else if (r instanceof BuildIdRecord b) {
+                    machine.addBuildId(b.filename(), b.buildId());
                 } else if (r.type() < 64) {
                     oe.queue(r, timeOf(r));
                 }

@@ -227,6 +227,17 @@ public final class SymbolResolver {
     }
 
     private SymbolTable userSymbols(Dso dso) throws IOException {
+        if (dso.buildId() == null) {
+            // as dso__load: without a recorded build-id, take the file's own (for the debug-file lookups)
+            Path p = symfs(dso.longName());
+            if (Files.isRegularFile(p)) {
+                try {
+                    ElfFile.open(p).buildId().ifPresent(dso::setBuildId);
+                } catch (IOException | RuntimeException e) {
+                    warnings.add(p + ": " + e.getMessage());
+                }
+            }
+        }
         ElfFile syms = null;
         ElfFile runtime = null;
         for (Path p : userCandidates(dso)) {
