@@ -1,5 +1,6 @@
 package dev.jperf.format.feature;
 
+import dev.jperf.format.bpf.BpfPrograms;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import java.nio.ByteBuffer;
@@ -193,6 +194,11 @@ public final class Features {
 
     public Optional<BpfBtfs> bpfBtfs() {
         return typed(Feature.BPF_BTF, BpfBtfs.class);
+    }
+
+    /** The BPF programs of BPF_PROG_INFO with their BTF, indexed for symbolisation (empty if none). */
+    public BpfPrograms bpfPrograms() {
+        return new BpfPrograms(bpfProgInfos().map(BpfProgInfos::programs).orElse(List.of()), this::btf);
     }
 
     /**
