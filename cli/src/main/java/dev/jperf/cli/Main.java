@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
         synopsisSubcommandLabel = "COMMAND",
         description = {"Records and reports perf.data files; understands BPF programs.", ""},
         commandListHeading = "%n The most commonly used jperf commands are:%n",
-        subcommands = {CommandLine.HelpCommand.class, RecordCommand.class, ReportCommand.class, AnnotateCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, RecordCommand.class, ReportCommand.class, AnnotateCommand.class,
+            DumpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

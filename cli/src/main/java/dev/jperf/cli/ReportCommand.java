@@ -1,7 +1,11 @@
 package dev.jperf.cli;
 
+import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.dump.RawDump;
+import dev.jperf.report.stats.EventStats;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -14,8 +18,15 @@ import picocli.CommandLine.Option;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = "Reads a perf.data file and prints where the samples are (perf report).")
 public final class ReportCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--input"}, paramLabel = "FILE", description = "input file name (default: perf.data)")
-    Path input = Path.of("perf.data");
+    @Option(names = {"-i", "--input"}, paramLabel = "FILE",
+            description = "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)")
+    String input;
+
+    @Option(names = "--stats", description = "Display event stats")
+    boolean stats;
+
+    @Option(names = {"-D", "--dump-raw-trace"}, description = "dump raw trace in ASCII")
+    boolean dumpRawTrace;
 
     @Option(names = "--stdio", description = "use the stdio interface (the only one; accepted for perf compatibility)")
     boolean stdio;
@@ -61,6 +72,11 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // one mode per run, in perf's precedence: -D, --stats, then the report itself
+        if (dumpRawTrace || stats) {
+            return readAll();
+        }
+        Path input = Path.of(Input.name(this.input));
         if (!Files.exists(input)) {
             throw new IllegalArgumentException(input + ": no such file");
         }
@@ -75,6 +91,21 @@ public final class ReportCommand implements Callable<Integer> {
         Report.Options o = new Report.Options(input, SortKey.parse(sort), children,
                 !"none".equals(callGraph), percentLimit, commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json);
         Report.run(o, System.out);
+        return 0;
+    }
+
+    /** -D (every record, perf's dump, then the stats) or --stats. */
+    private int readAll() {
+        PrintStream out = Input.stdout();
+        try (PerfDataFile file = Input.open(input)) {
+            if (dumpRawTrace) {
+                RawDump.print(file, out, true);
+            } else {
+                EventStats.of(file).print(out);
+            }
+            out.flush();
+            Input.printWarnings(file, System.err);
+        }
         return 0;
     }
 

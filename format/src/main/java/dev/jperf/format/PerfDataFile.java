@@ -1,6 +1,8 @@
 package dev.jperf.format;
 
+import dev.jperf.format.feature.EventDescs;
 import dev.jperf.format.feature.Feature;
+import dev.jperf.format.feature.FeatureException;
 import dev.jperf.format.feature.Features;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.EventNames;
@@ -46,9 +48,6 @@ import java.util.TreeMap;
  * {@link #warnings()}; a file that cannot be read at all raises {@link PerfDataException}.
  */
 public final class PerfDataFile implements AutoCloseable {
-    /** perf 6.1's HEADER_LAST_FEATURE: a pipe-mode HEADER_FEATURE with this id or higher ends the list. */
-    static final int HEADER_EVENT_DESC = 12;
-
     private final String name;
     private final FileHeader header;
     private final ByteSource src;
@@ -309,7 +308,10 @@ public final class PerfDataFile implements AutoCloseable {
             decoder.add(new EventDesc(decoder.events().size(), a.attr(), a.ids(), EventNames.of(a.attr())));
         } else if (r instanceof HeaderFeatureRecord hf) {
             int bit = hf.featId();
-            if (bit > 0 && bit < FileHeader.HEADER_FEAT_BITS && hf.body().size() > 0 && !features.containsKey(bit)) {
+            // a body-less record is perf's end mark (feat_id = its HEADER_LAST_FEATURE), except for
+            // the features whose presence is their information
+            boolean present = hf.body().size() > 0 || bit == Feature.BRANCH_STACK.bit() || bit == Feature.STAT.bit();
+            if (bit > 0 && bit < FileHeader.HEADER_FEAT_BITS && present && !features.containsKey(bit)) {
                 featureBits.add(bit);
                 ByteSource body = hf.body();
                 // a stream's buffer is reused: keep a copy
@@ -318,38 +320,26 @@ public final class PerfDataFile implements AutoCloseable {
         }
     }
 
-    /**
-     * Names from HEADER_EVENT_DESC (u32 nr, u32 attr_size, per event: attr, u32 nr_ids, perf
-     * string name, u64 ids[nr_ids]); events are matched by position. Only the names are taken
-     * here; format.feature decodes the section fully.
-     */
+    /** Names from HEADER_EVENT_DESC, matched to the events by position as perf does. */
     private void applyEventDescNames() {
-        ByteSource b = features.get(HEADER_EVENT_DESC);
+        ByteSource b = features.get(Feature.EVENT_DESC.bit());
         if (b == null) {
             return;
         }
         try {
-            long nr = b.u32(0);
-            long asz = b.u32(4);
-            long p = 8;
-            List<EventDesc> evs = decoder.events();
-            for (int i = 0; i < nr && i < evs.size(); i++) {
-                p += asz;
-                long nrIds = b.u32(p);
-                long len = b.u32(p + 4);
-                String n = b.cString(p + 8, len);
-                p += 8 + len + 8 * nrIds;
-                if (!n.isEmpty()) {
-                    decoder.rename(i, n);
+            List<EventDescs.Event> descs = EventDescs.decode(b.toByteBuffer()).events();
+            for (int i = 0; i < descs.size() && i < decoder.events().size(); i++) {
+                if (!descs.get(i).name().isEmpty()) {
+                    decoder.rename(i, descs.get(i).name());
                 }
             }
-        } catch (PerfDataException e) {
-            warnings.add(name + ": feature EVENT_DESC is damaged: event names derived from the attrs");
+        } catch (FeatureException | PerfDataException e) {
+            warnings.add(name + ": feature EVENT_DESC is damaged (" + e.getMessage() + "): event names derived from the attrs");
         }
     }
 
     private static String featureName(int bit) {
-        return "#" + bit;
+        return Feature.name(bit);
     }
 
     public String name() {

@@ -41,6 +41,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private boolean topDone;
     private boolean done;
     private PerfRecord next;
+    private ByteSource lastSrc;
+    private long lastPos;
+    private int lastSize;
     private long skipped;
     private long unknown;
 
@@ -71,6 +74,14 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         PerfRecord r = next;
         next = null;
         return r;
+    }
+
+    /**
+     * The bytes (header.size) of the record last returned by {@link #next()}, as stored; valid
+     * until the next call to {@link #hasNext()} (for hex dumps).
+     */
+    public ByteSource raw() {
+        return lastSrc == null ? null : lastSrc.slice(lastPos, lastSize);
     }
 
     /** Records skipped because their body did not fit their size. */
@@ -169,6 +180,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             return null;
         }
         PerfRecord r;
+        lastSrc = s;
+        lastPos = at;
+        lastSize = size;
         try {
             r = decoder.decode(s, at, p);
         } catch (PerfDataException e) {
@@ -271,6 +285,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             at = zstd.position();
             long offset = zstd.streamOffset();
             zstd.advance(size);
+            lastSrc = s;
+            lastPos = at;
+            lastSize = size;
             try {
                 return note(decoder.decode(s, at, offset));
             } catch (PerfDataException e) {

@@ -158,6 +158,23 @@ public final class ByteSource {
         }
     }
 
+    /**
+     * These bytes as a read-only ByteBuffer in this source's byte order, position 0: a view when
+     * they lie in one window, else a copy. For sections and bodies (at most 2 GiB).
+     */
+    public ByteBuffer toByteBuffer() {
+        if (size > Integer.MAX_VALUE - 16) {
+            throw new PerfDataException(name + ": " + size + " bytes at 0x" + Long.toHexString(base) + " are too many for one buffer");
+        }
+        int w = (int) (base >>> STRIDE_SHIFT);
+        int i = (int) (base & STRIDE_MASK);
+        ByteBuffer b = windows[w];
+        if (i + size <= b.limit()) {
+            return b.duplicate().position(i).limit((int) (i + size)).slice().asReadOnlyBuffer().order(order);
+        }
+        return ByteBuffer.wrap(bytes(0, (int) size)).asReadOnlyBuffer().order(order);
+    }
+
     /** A copy of {@code len} bytes at {@code off}. */
     public byte[] bytes(long off, int len) {
         byte[] b = new byte[len];

@@ -42,6 +42,11 @@ public sealed interface PerfRecord permits SampleRecord, MmapRecord, Mmap2Record
     /** header.size: the record's size in bytes, header included (payloads that follow excluded). */
     int size();
 
+    /** The sample_id trailer and event of a kernel record; {@link SampleId#NONE} for the others. */
+    default SampleId sampleId() {
+        return SampleId.NONE;
+    }
+
     /** misc & PERF_RECORD_MISC_CPUMODE_MASK. */
     default int cpumode() {
         return misc() & PERF_RECORD_MISC_CPUMODE_MASK;

@@ -1,0 +1,56 @@
+package dev.jperf.cli;
+
+import dev.jperf.format.PerfDataFile;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The input of the reading commands ({@code -i}), by perf's rules. */
+final class Input {
+    static final String STDIN = "-";
+
+    private Input() {
+    }
+
+    /**
+     * perf's rule: without {@code -i}, read a pipe on stdin in pipe mode, else {@code perf.data};
+     * {@code -i -} reads stdin.
+     */
+    static String name(String given) {
+        if (given != null && !given.isEmpty()) {
+            return given;
+        }
+        return stdinIsPipe() ? STDIN : "perf.data";
+    }
+
+    static PerfDataFile open(String given) {
+        String name = name(given);
+        if (STDIN.equals(name)) {
+            return PerfDataFile.open("stdin", System.in);
+        }
+        return PerfDataFile.open(Path.of(name));
+    }
+
+    private static boolean stdinIsPipe() {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString().startsWith("pipe:");
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** The problems met while reading, one line each. */
+    static void printWarnings(PerfDataFile f, PrintStream err) {
+        for (String w : f.warnings()) {
+            err.println("warning: " + w);
+        }
+        err.flush();
+    }
+
+    /** stdout with a large buffer (the reading commands print millions of lines); flush, do not close. */
+    static PrintStream stdout() {
+        return new PrintStream(new BufferedOutputStream(System.out, 1 << 16), false);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code jperf dump} / {@code report -D}: each record's decoded line equals perf report -D's line for it. */
+class DumpTest {
+    private static final Pattern DECODED = Pattern.compile("^(?:-?\\d+ )*(0x[0-9a-f]+|0) \\[0x[0-9a-f]+\\]: PERF_RECORD_.*$");
+
+    /** perf's dump.txt.xz, decompressed with xz(1) (perf's goldens are xz files). */
+    private static String perfDump(Path dir) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("xz", "-dc", dir.resolve("dump.txt.xz").toString()).start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (InputStream in = p.getInputStream()) {
+            in.transferTo(out);
+        }
+        assertEquals(0, p.waitFor());
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, String> decodedByOffset(String text) {
+        Map<String, String> m = new HashMap<>();
+        for (String l : text.split("\n")) {
+            Matcher x = DECODED.matcher(l);
+            if (x.matches()) {
+                m.put(x.group(1), l);
+            }
+        }
+        return m;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a-system-wide-bpf", "b-callchains-bpf", "c-process", "f-pipe", "g-two-events"})
+    void decodedLinesEqualPerf(String kase) throws Exception {
+        Path dir = Run.shared().resolve("corpus/" + kase);
+        Map<String, String> perf = decodedByOffset(perfDump(dir));
+        Run r = Run.of("report", "-D", "-i", dir.resolve("perf.data").toString());
+        assertEquals(0, r.rc(), r.err());
+        Map<String, String> ours = decodedByOffset(r.out());
+        int compared = 0;
+        for (Map.Entry<String, String> e : perf.entrySet()) {
+            String want = e.getValue();
+            if (want.endsWith("unhandled!") || want.contains("PERF_RECORD_ATTR") || want.contains("PERF_RECORD_FEATURE")) {
+                continue; // perf prints no fields for these; ours does
+            }
+            assertEquals(want, ours.get(e.getKey()), kase + " at " + e.getKey());
+            compared++;
+        }
+        assertTrue(compared > 1000, "compared " + compared);
+        assertTrue(r.out().contains("\nAggregated stats:\n"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"c-process", "f-pipe"})
+    void dumpPrintsEveryRecord(String kase) throws Exception {
+        Path dir = Run.shared().resolve("corpus/" + kase);
+        Run r = Run.of("dump", "-i", dir.resolve("perf.data").toString());
+        assertEquals(0, r.rc(), r.err());
+        long records = r.out().lines().filter(l -> DECODED.matcher(l).matches()).count();
+        Run stats = Run.of("report", "--stats", "-i", dir.resolve("perf.data").toString());
+        Matcher total = Pattern.compile("TOTAL events:\\s+(\\d+)").matcher(stats.out());
+        assertTrue(total.find());
+        assertEquals(Long.parseLong(total.group(1)), records);
+    }
+}
