@@ -6,7 +6,7 @@ import dev.jperf.format.record.SampleRecord;
 /**
  * One sample with everything perf's report, script and annotate need: the thread and its name at
  * that moment, where the ip fell ({@link Frame}: mapping, DSO, symbol, level) and, when the sample
- * has a callchain, every frame of it, callee first, context markers applied and removed (perf's
+ * has a callchain, every frame of it, caller first (perf report's default order), context markers applied and removed (perf's
  * callchain cursor). {@code filtered} is set when --comm/--pid/--tid exclude the sample's thread.
  */
 public record ResolvedSample(SampleRecord record, EventDesc event, PerfThread thread, String comm, Frame frame,

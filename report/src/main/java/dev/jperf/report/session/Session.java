@@ -157,22 +157,33 @@ public final class Session {
         consumer.sample(new ResolvedSample(s, s.event(), thread, comm, frame, chain, filtered));
     }
 
-    /** perf's thread__resolve_callchain_sample (callee order, frame pointers, max_stack 127). */
+    /**
+     * perf report's thread__resolve_callchain_sample with its default caller order: entries from
+     * the outermost caller in, at most 127 addresses (so a deep chain loses its innermost frames,
+     * as in perf), each context marker applying to the entries before it.
+     */
     private Frame[] resolveCallchain(PerfThread thread, long[] ips) {
         Frame[] out = new Frame[Math.min(ips.length, MAX_STACK)];
         int n = 0;
         int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-        for (int i = 0; i < ips.length && n < MAX_STACK; i++) {
-            long ip = ips[i];
+        for (int j = ips.length; j >= 0 && n < MAX_STACK; j--) {
+            long ip = j == ips.length ? SampleRecord.PERF_CONTEXT_MAX : ips[j];
             if (SampleRecord.isContextMarker(ip)) {
-                if (ip == SampleRecord.PERF_CONTEXT_HV) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
-                } else if (ip == SampleRecord.PERF_CONTEXT_KERNEL) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_KERNEL;
-                } else if (ip == SampleRecord.PERF_CONTEXT_USER) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-                } else {
-                    return new Frame[0];
+                // find_prev_cpumode: the marker before this point rules the entries that follow
+                for (int k = j - 1; k >= 0; k--) {
+                    long m = ips[k];
+                    if (SampleRecord.isContextMarker(m)) {
+                        if (m == SampleRecord.PERF_CONTEXT_HV) {
+                            cpumode = PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
+                        } else if (m == SampleRecord.PERF_CONTEXT_KERNEL) {
+                            cpumode = PerfRecord.PERF_RECORD_MISC_KERNEL;
+                        } else if (m == SampleRecord.PERF_CONTEXT_USER) {
+                            cpumode = PerfRecord.PERF_RECORD_MISC_USER;
+                        } else {
+                            return new Frame[0];
+                        }
+                        break;
+                    }
                 }
                 continue;
             }
