@@ -6,6 +6,7 @@ import com.sun.jna.Pointer;
 /** Scheduling and signals for the recorder's threads and its workload. */
 public final class Sched {
     static final long SYS_SCHED_SETSCHEDULER = 144;
+    static final long SYS_SCHED_SETAFFINITY = 203;
     public static final int SCHED_FIFO = 1;
     public static final int SIGKILL = 9;
     public static final int SIGTERM = 15;
@@ -22,6 +23,17 @@ public final class Sched {
         param.setInt(0, priority);
         if (LibC.syscall(SYS_SCHED_SETSCHEDULER, 0, SCHED_FIFO, Pointer.nativeValue(param), 0, 0) < 0) {
             throw new NativeException("sched_setscheduler(SCHED_FIFO " + priority + ")", Errno.last());
+        }
+    }
+
+    /** Binds the calling thread to {@code cpu} (sched_setaffinity). */
+    public static void setAffinity(int cpu) {
+        int words = cpu / 64 + 1;
+        Memory mask = new Memory(8L * words);
+        mask.clear();
+        mask.setLong(8L * (cpu / 64), 1L << (cpu % 64));
+        if (LibC.syscall(SYS_SCHED_SETAFFINITY, 0, 8L * words, Pointer.nativeValue(mask), 0, 0) < 0) {
+            throw new NativeException("sched_setaffinity(cpu " + cpu + ")", Errno.last());
         }
     }
 

@@ -3,103 +3,159 @@ package dev.jperf.recorder;
 import static dev.jperf.nativeshim.BpfProgInfoLayout.*;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.format.bpf.BpilArray;
-import com.sun.jna.Pointer;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Captures bpf_prog_info (every array perf stores: 0x1f9) and BTF of BPF programs, racing their
  * unload. Capture has two steps: {@link #pin} turns a program id into an fd at once (one syscall;
- * the fd keeps the program and its BTF alive), {@link #fetchPinned} later does the slow part (two
- * info passes, BTF) and closes the fd. A program already gone at pin time counts as missed.
+ * the fd keeps the program and its BTF alive), then a fetcher thread does the slow part (two info
+ * passes, BTF) and closes the fd. A program already gone at pin time counts as missed.
  *
- * <p>{@link #pin} may be called from any thread; fetching belongs to one thread at a time.
+ * <p>{@link #pin} is called by real-time side-band threads and takes no lock an ordinary thread
+ * could hold: a lock holder preempted on a busy CPU would stall the pinner for a whole time slice
+ * (seen: 30-40 ms, 80 programs lost) - a priority inversion. That rules out waking the fetcher
+ * (LockSupport.unpark takes the parked thread's mutex): the fetcher polls the queue instead.
  */
 final class BpfCapture {
-    private final Bpf pinBpf = new Bpf();
+    /** How often an idle fetcher looks for pinned programs (they cannot go away meanwhile). */
+    private static final long FETCH_POLL_NS = 20_000_000L;
+
     private final Bpf fetchBpf = new Bpf();
-    private final Set<Integer> seen = new HashSet<>();
-    private final ArrayDeque<int[]> pinned = new ArrayDeque<>();
+    private final Set<Integer> seen = ConcurrentHashMap.newKeySet();
+    private final ConcurrentLinkedQueue<int[]> pinned = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger missed = new AtomicInteger();
+    private final Thread fetcher = new Thread(this::fetchLoop, "jperf-bpf-fetch");
+    private volatile boolean stopping;
     private final Map<Integer, BpfProgInfo> progs = new TreeMap<>();
     private final Map<Integer, byte[]> btfs = new TreeMap<>();
-    private int missed;
     private int failed;
     private String firstFailure;
     private long version;
 
     /**
-     * Pins program {@code id} if it was not seen before. Returns false if it is already gone
-     * (counted as missed).
+     * Pins program {@code id} with {@code bpf} (the calling thread's own) if it was not seen
+     * before. Returns false if it is already gone (counted as missed).
      */
-    synchronized boolean pin(int id) {
+    boolean pin(int id, Bpf bpf) {
         if (!seen.add(id)) {
             return true;
         }
         try {
-            pinned.add(new int[] {id, pinBpf.progGetFdById(id)});
+            pinned.add(new int[] {id, bpf.progGetFdById(id)});
             return true;
         } catch (NativeException e) {
-            if (e.errno() == Errno.ENOENT) {
-                missed++;
-            } else {
-                noteFailure(e.getMessage());
+            missed.incrementAndGet();
+            if (e.errno() != Errno.ENOENT) {
+                synchronized (this) {
+                    noteFailure(e.getMessage());
+                }
             }
             return false;
         }
     }
 
+    /**
+     * Runs the pin path once on throw-away state, so that its classes are loaded and its string
+     * concatenations bootstrapped before the first real program loads: those first-time costs
+     * take milliseconds and other threads' locks, while a program may live 25 us.
+     */
+    static void warmUp(Bpf bpf) {
+        Set<Integer> s = ConcurrentHashMap.newKeySet();
+        ConcurrentLinkedQueue<int[]> q = new ConcurrentLinkedQueue<>();
+        for (int i = 0; i < 64; i++) {
+            s.add(i);
+            q.add(new int[] {i, -1});
+            q.poll();
+            try {
+                Fd.close(bpf.progGetFdById(-1 - i)); // ids near 2^32 are never handed out
+            } catch (NativeException e) {
+                if (e.errno() == Errno.ENOENT) {
+                    s.remove(i);
+                }
+            }
+        }
+    }
+
     /** Whether program {@code id} has been pinned or captured already. */
-    synchronized boolean seen(int id) {
+    boolean seen(int id) {
         return seen.contains(id);
     }
 
-    /** Fetches info and BTF of every pinned program, then releases the pins. */
-    void fetchPinned() {
-        while (true) {
-            int[] p;
-            synchronized (this) {
-                p = pinned.poll();
-            }
+    /** Starts fetching pinned programs in the background. */
+    void startFetcher() {
+        fetcher.setDaemon(true);
+        fetcher.start();
+    }
+
+    /** Stops the fetcher after it has fetched everything pinned so far. */
+    void stopFetcher() throws InterruptedException {
+        stopping = true;
+        LockSupport.unpark(fetcher);
+        if (fetcher.isAlive()) {
+            fetcher.join();
+        }
+        fetchPinned();
+    }
+
+    private void fetchLoop() {
+        while (!stopping) {
+            int[] p = pinned.poll();
             if (p == null) {
-                return;
+                LockSupport.parkNanos(FETCH_POLL_NS);
+            } else {
+                fetchOne(p);
             }
-            try {
-                BpfProgInfo c = fetch(fetchBpf, p[0], p[1]);
-                byte[] btf = null;
-                int btfId = c.btfId();
-                if (btfId != 0 && !hasBtf(btfId)) {
-                    btf = fetchBtf(fetchBpf, btfId);
-                }
-                synchronized (this) {
-                    progs.putIfAbsent(c.id(), c);
-                    if (btf != null) {
-                        btfs.putIfAbsent(btfId, btf);
-                    }
-                    version++;
-                }
-            } catch (NativeException e) {
-                synchronized (this) {
-                    noteFailure(e.getMessage());
-                }
-            } catch (RuntimeException e) {
-                synchronized (this) {
-                    noteFailure("program " + p[0] + ": " + e.getMessage());
-                }
-            } finally {
-                Fd.close(p[1]);
+        }
+    }
+
+    /** Fetches info and BTF of every pinned program now, in the calling thread. */
+    void fetchPinned() {
+        for (int[] p; (p = pinned.poll()) != null; ) {
+            fetchOne(p);
+        }
+    }
+
+    private void fetchOne(int[] p) {
+        try {
+            BpfProgInfo c = fetch(fetchBpf, p[0], p[1]);
+            byte[] btf = null;
+            int btfId = c.btfId();
+            if (btfId != 0 && !hasBtf(btfId)) {
+                btf = fetchBtf(fetchBpf, btfId);
             }
+            synchronized (this) {
+                progs.putIfAbsent(c.id(), c);
+                if (btf != null) {
+                    btfs.putIfAbsent(btfId, btf);
+                }
+                version++;
+            }
+        } catch (NativeException e) {
+            synchronized (this) {
+                noteFailure(e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                noteFailure("program " + p[0] + ": " + e.getMessage());
+            }
+        } finally {
+            Fd.close(p[1]);
         }
     }
 
@@ -149,7 +205,7 @@ final class BpfCapture {
 
     /** Programs seen loading but gone before they could be pinned, plus fetches that failed. */
     synchronized int missed() {
-        return missed + failed;
+        return missed.get() + failed;
     }
 
     synchronized String firstFailure() {

@@ -1,6 +1,7 @@
 package dev.jperf.recorder;
 
 import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.nativeshim.Bpf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -22,6 +23,7 @@ final class RecordCopier implements RingBuffer.Visitor {
 
     private final PerfDataWriter writer;
     private final BpfCapture capture;
+    private final Bpf bpf = new Bpf();
     private final int trailerSize;
     private final int sampleTimeOffset;
     private final ByteBuffer fixed = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
@@ -35,6 +37,7 @@ final class RecordCopier implements RingBuffer.Visitor {
     private long firstSampleTime = Long.MAX_VALUE;
     private long lastSampleTime;
     private long records;
+    private long ownBytes;
     private IOException failure;
 
     /**
@@ -71,9 +74,9 @@ final class RecordCopier implements RingBuffer.Visitor {
             }
             case PERF_RECORD_KSYMBOL, PERF_RECORD_BPF_EVENT -> {
                 if (type == PERF_RECORD_BPF_EVENT && size >= 16 && buf.getShort(offset + 8) == PERF_BPF_EVENT_PROG_LOAD) {
-                    capture.pin(buf.getInt(offset + 12));
+                    capture.pin(buf.getInt(offset + 12), bpf);
                 }
-                int canonical = canonicalSize(buf, offset, size, type);
+                int canonical = canonicalSize(buf, offset, size, type, trailerSize);
                 if (canonical < size) {
                     endOfBatch();
                     fixed.clear();
@@ -94,8 +97,11 @@ final class RecordCopier implements RingBuffer.Visitor {
         runEnd += size;
     }
 
-    /** Body + trailer of a KSYMBOL (name padded to 8) or BPF_EVENT (24-byte body). */
-    private int canonicalSize(ByteBuffer buf, int offset, int size, int type) {
+    /**
+     * Body + trailer of a KSYMBOL (name padded to 8) or BPF_EVENT (24-byte body): what the record
+     * is when no other event on its CPU inflated it.
+     */
+    static int canonicalSize(ByteBuffer buf, int offset, int size, int type, int trailerSize) {
         int body;
         if (type == PERF_RECORD_BPF_EVENT) {
             body = 24;
@@ -118,9 +124,10 @@ final class RecordCopier implements RingBuffer.Visitor {
         runStart = runEnd = 0;
     }
 
-    /** Appends records the recorder built itself. */
+    /** Appends records the recorder built or copied itself. */
     void appendOwn(ByteBuffer records) {
         endOfBatch();
+        ownBytes += records.remaining();
         append(records, records.position(), records.remaining());
     }
 
@@ -145,6 +152,11 @@ final class RecordCopier implements RingBuffer.Visitor {
 
     long records() {
         return records;
+    }
+
+    /** Bytes appended through {@link #appendOwn}. */
+    long ownBytes() {
+        return ownBytes;
     }
 
     /** Time of the first SAMPLE, or 0 if none. */

@@ -96,12 +96,15 @@ public final class Recorder {
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
         RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()));
-        SideBand sideBand = new SideBand(events.trackingRings(), capture, fileLock, copier);
+        List<SideBand> sideBands = new ArrayList<>();
+        for (RingBuffer r : events.trackingRings()) {
+            sideBands.add(new SideBand(r, capture, trailer));
+        }
         int workloadExit = -1;
         try {
-            sideBand.start();
+            capture.startFetcher();
+            sideBands.forEach(SideBand::start);
             synthesize(events, cpus, threads, copier, trailer);
-            sideBand.startCopying();
             if (!enableOnExec) {
                 events.enableSampling();
             }
@@ -112,10 +115,12 @@ public final class Recorder {
                     : System.nanoTime() + options.duration().toNanos();
             BooleanSupplier done = () -> stopRequested || System.nanoTime() >= deadline
                     || (workload != null && !workload.alive()) || copier.failure() != null;
-            loop(events, copier, writer, done);
+            loop(events, sideBands, copier, writer, done);
         } finally {
             events.disableAll();
-            sideBand.stop();
+            for (SideBand sb : sideBands) {
+                sb.stop();
+            }
             if (workload != null && workload.alive() && (stopRequested || copier.failure() != null
                     || options.duration() != null)) {
                 workload.terminate();
@@ -123,10 +128,12 @@ public final class Recorder {
             if (workload != null) {
                 workloadExit = workload.waitFor(2000);
             }
-            finish(events, copier, writer);
+            finish(events, sideBands, copier, writer);
         }
-        if (sideBand.crash() != null) {
-            throw new RecordException("side-band reader failed: " + sideBand.crash(), sideBand.crash());
+        for (SideBand sb : sideBands) {
+            if (sb.crash() != null) {
+                throw new RecordException("side-band reader failed: " + sb.crash(), sb.crash());
+            }
         }
         long bytes = Files.size(out);
         Result r = new Result(out, bytes, copier.samples(), copier.lost(), capture.captured(), capture.missed(),
@@ -245,7 +252,8 @@ public final class Recorder {
         }
     }
 
-    private void loop(PerfEvents events, RecordCopier copier, PerfDataWriter writer, BooleanSupplier done)
+    private void loop(PerfEvents events, List<SideBand> sideBands, RecordCopier copier, PerfDataWriter writer,
+            BooleanSupplier done)
             throws IOException {
         Poll poll = new Poll(
                 events.samplingRings().stream().mapToInt(RingBuffer::fd).toArray(), Poll.POLLIN);
@@ -254,7 +262,7 @@ public final class Recorder {
         long lastCheckpoint = System.nanoTime();
         while (!done.getAsBoolean()) {
             poll.poll(POLL_MS);
-            pass(events.samplingRings(), copier, round);
+            pass(events.samplingRings(), sideBands, copier, round);
             if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
                 checkpoint(copier, writer);
                 lastCheckpoint = System.nanoTime();
@@ -262,15 +270,21 @@ public final class Recorder {
         }
     }
 
-    /** One pass over the rings; a FINISHED_ROUND after it if anything was copied (ring-buffer.md §8). */
-    private void pass(List<RingBuffer> rings, RecordCopier copier, SyntheticRecords round) {
+    /**
+     * One pass over the rings and the side-band threads' pending records; a FINISHED_ROUND after
+     * it if anything was copied (ring-buffer.md §8).
+     */
+    private void pass(List<RingBuffer> rings, List<SideBand> sideBands, RecordCopier copier, SyntheticRecords round) {
         fileLock.lock();
         try {
-            long n = 0;
+            long before = copier.records() + copier.ownBytes();
             for (RingBuffer r : rings) {
-                n += r.drain(copier);
+                r.drain(copier);
             }
-            if (n > 0) {
+            for (SideBand sb : sideBands) {
+                sb.takePending(copier);
+            }
+            if (copier.records() + copier.ownBytes() != before) {
                 copier.appendOwn(round.records());
             }
         } finally {
@@ -293,13 +307,14 @@ public final class Recorder {
     }
 
     /** Drains everything left (side-band thread stopped), fetches the last pinned programs, closes the file. */
-    private void finish(PerfEvents events, RecordCopier copier, PerfDataWriter writer) throws IOException {
+    private void finish(PerfEvents events, List<SideBand> sideBands, RecordCopier copier, PerfDataWriter writer)
+            throws IOException, InterruptedException {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         List<RingBuffer> all = new ArrayList<>(events.samplingRings());
         all.addAll(events.trackingRings());
-        pass(all, copier, round);
-        capture.fetchPinned();
+        pass(all, sideBands, copier, round);
+        capture.stopFetcher();
         fileLock.lock();
         try {
             updateFeatures(copier, writer);
