@@ -4,6 +4,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.dump.RawDump;
+import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.stats.EventStats;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -70,9 +71,22 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the rows as JSON instead of the table")
     boolean json;
 
+    @Option(names = "--header-only", description = "show only the perf.data header (features; all of them with -I)")
+    boolean headerOnly;
+
+    @Option(names = {"-I", "--show-info"}, description = "display extended information about the perf.data file")
+    boolean showInfo;
+
     @Override
     public Integer call() {
-        // one mode per run, in perf's precedence: -D, --stats, then the report itself
+        // one mode per run, in perf's precedence: --header-only, -D, --stats, then the report itself
+        if (headerOnly) {
+            try (PerfDataFile f = Input.open(input)) {
+                HeaderReport.print(f, showInfo, System.out);
+                Input.printWarnings(f, System.err);
+            }
+            return 0;
+        }
         if (dumpRawTrace || stats) {
             return readAll();
         }

@@ -28,6 +28,10 @@ import dev.jperf.format.feature.StringFeature;
 import dev.jperf.format.header.FileHeader;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.io.ByteSource;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -70,6 +74,25 @@ public final class HeaderReport {
         this.features = file.features();
         this.full = full;
         this.zone = zone;
+    }
+
+    /**
+     * {@code jperf report --header-only [-I]}: prints the header report of an opened file to
+     * {@code out}. "captured on" is the file's modification time (now for a stream), as perf
+     * takes it from fstat.
+     */
+    public static void print(PerfDataFile file, boolean full, PrintStream out) {
+        Instant mtime = Instant.now();
+        Path p = Path.of(file.name());
+        if (Files.isRegularFile(p)) {
+            try {
+                mtime = Files.getLastModifiedTime(p).toInstant();
+            } catch (IOException e) {
+                // keep "now": the time line is informative only
+            }
+        }
+        out.print(render(file, mtime, full, ZoneId.systemDefault()));
+        out.flush();
     }
 
     /**
