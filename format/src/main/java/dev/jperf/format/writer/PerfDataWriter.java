@@ -1,11 +1,20 @@
 package dev.jperf.format.writer;
 
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.feature.FeatureSection;
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.FileHeader;
+import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.record.RecordType;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -44,16 +53,14 @@ import java.util.List;
  */
 public final class PerfDataWriter implements Closeable {
 
-    /** {@code PERFILE2} as a little-endian u64. */
-    static final long PERF_MAGIC = 0x32454c4946524550L;
-    /** sizeof(struct perf_file_header). */
-    static final int PERF_FILE_HEADER_SIZE = 104;
+    static final long PERF_MAGIC = FileHeader.PERF_MAGIC2;
+    static final int PERF_FILE_HEADER_SIZE = FileHeader.PERF_FILE_HEADER_SIZE;
     /** The largest attr.size perf 6.1 accepts; every attr is written with exactly this size. */
-    public static final int PERF_ATTR_SIZE_VER7 = 128;
-    static final int PERF_ATTR_SIZE_VER0 = 64;
-    /** Feature bits a header can carry (adds_features is 4 x u64). */
-    public static final int HEADER_FEAT_BITS = 256;
-    static final int HEADER_BPF_PROG_INFO = 25;
+    public static final int PERF_ATTR_SIZE_VER7 = PerfEventAttr.PERF_ATTR_SIZE_VER7;
+    static final int PERF_ATTR_SIZE_VER0 = PerfEventAttr.PERF_ATTR_SIZE_VER0;
+    static final int HEADER_FEAT_BITS = FileHeader.HEADER_FEAT_BITS;
+    static final int PERF_RECORD_HEADER_TRACING_DATA = RecordType.PERF_RECORD_HEADER_TRACING_DATA;
+    static final int PERF_RECORD_AUXTRACE = RecordType.PERF_RECORD_AUXTRACE;
 
     /** The default record buffer: large enough to make flushes rare, small against a ring. */
     public static final int DEFAULT_BUFFER_SIZE = 1 << 20;
@@ -71,6 +78,11 @@ public final class PerfDataWriter implements Closeable {
         public EventAttr {
             attr = attr.clone();
             ids = ids.clone();
+        }
+
+        /** An event as a reader found it in a little-endian file. */
+        public static EventAttr of(EventDesc e) {
+            return new EventAttr(e.attr().raw(), e.ids());
         }
 
         @Override
@@ -155,8 +167,13 @@ public final class PerfDataWriter implements Closeable {
             head.put(attrs[i]).putLong(idPos).putLong(8L * n);
             idPos += 8L * n;
         }
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            throw new IOException(path + ": cannot create: " + describe(e), e);
+        }
         PerfDataWriter w = new PerfDataWriter(path, ch, attrsOffset, attrsSize, dataOffset, bufferSize);
         try {
             w.fillHeader(false);
@@ -217,7 +234,8 @@ public final class PerfDataWriter implements Closeable {
 
     /**
      * Appends whole records: {@code length} bytes of {@code src} from absolute index {@code offset},
-     * back-to-back {@code perf_event_header}-framed records. {@code src}'s position is not used.
+     * back-to-back {@code perf_event_header}-framed records (a HEADER_TRACING_DATA or AUXTRACE
+     * record together with the payload that follows it). {@code src}'s position is not used.
      *
      * @throws IllegalArgumentException if the bytes do not end on a record boundary (the whole
      *     records before the bad one are appended)
@@ -229,24 +247,71 @@ public final class PerfDataWriter implements Closeable {
         int run = offset;
         int p = offset;
         while (p < end) {
-            if (end - p < 8) {
+            long unit = unitSize(src, p, end);
+            if (unit < 0 || unit > end - p) {
                 copy(src, run, p - run);
-                throw new IllegalArgumentException(badRecord(p - offset, end - p, "bytes left, a record header needs 8"));
+                throw new IllegalArgumentException("not a whole record at offset " + (p - offset)
+                        + " of the appended bytes: " + (unit < 0 ? "a record header needs 8 bytes, "
+                        : "the record takes " + Long.toUnsignedString(unit) + " bytes, ") + (end - p) + " are left");
             }
-            int size = (src.get(p + 6) & 0xff) | (src.get(p + 7) & 0xff) << 8;
-            if (size < 8 || size > end - p) {
+            if (unit > buffer.capacity()) {
                 copy(src, run, p - run);
-                throw new IllegalArgumentException(badRecord(p - offset, size, "byte record, "
-                        + (end - p) + " bytes left"));
-            }
-            if (p + size - run > buffer.remaining()) {
+                flush();
+                writeDirect(src, p, (int) unit);
+                run = p + (int) unit;
+            } else if (p + unit - run > buffer.remaining()) {
                 copy(src, run, p - run);
                 flush();
                 run = p;
             }
-            p += size;
+            p += (int) unit;
         }
         copy(src, run, end - run);
+    }
+
+    /**
+     * Bytes taken by the record at {@code p}: header.size, plus the payload that follows a
+     * HEADER_TRACING_DATA (u32 size at 8) or AUXTRACE (u64 size at 8) record (perf-data-format.md
+     * §10). -1 when fewer than 8 bytes are left or header.size is below 8.
+     */
+    static long unitSize(ByteBuffer b, int p, int end) {
+        if (end - p < 8) {
+            return -1;
+        }
+        int size = (int) le(b, p + 6, 2);
+        if (size < 8) {
+            return -1;
+        }
+        long type = le(b, p, 4);
+        if (type == PERF_RECORD_HEADER_TRACING_DATA && size >= 12 && end - p >= 12) {
+            return size + le(b, p + 8, 4);
+        }
+        if (type == PERF_RECORD_AUXTRACE && size >= 16 && end - p >= 16) {
+            long payload = le(b, p + 8, 8);
+            return payload < 0 || payload > Integer.MAX_VALUE ? Long.MAX_VALUE : size + payload;
+        }
+        return size;
+    }
+
+    /** A little-endian unsigned value of {@code n} bytes, whatever {@code b}'s byte order. */
+    private static long le(ByteBuffer b, int at, int n) {
+        long v = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            v = v << 8 | (b.get(at + i) & 0xff);
+        }
+        return v;
+    }
+
+    /** Writes one record larger than the buffer (a big tracing/AUX payload) straight to the file. */
+    private void writeDirect(ByteBuffer src, int at, int n) throws IOException {
+        unpublishFeatures();
+        try {
+            writeFully(src.slice(at, n), dataOffset + dataSize);
+        } catch (IOException e) {
+            throw stop(e, "while writing records");
+        }
+        dataSize += n;
+        writeHeader(false);
     }
 
     /** Appends the whole records between {@code src}'s position and limit and consumes them. */
@@ -259,10 +324,6 @@ public final class PerfDataWriter implements Closeable {
     /** Appends whole records from a byte array. */
     public void append(byte[] src, int offset, int length) throws IOException {
         append(ByteBuffer.wrap(src), offset, length);
-    }
-
-    private static String badRecord(int at, int n, String what) {
-        return "not a whole record at offset " + at + " of the appended bytes: " + n + " " + what;
     }
 
     private void copy(ByteBuffer src, int from, int n) {
@@ -279,12 +340,17 @@ public final class PerfDataWriter implements Closeable {
         if (bit < 0 || bit >= HEADER_FEAT_BITS) {
             throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (HEADER_FEAT_BITS - 1));
         }
-        if (body != null && bit == HEADER_BPF_PROG_INFO) {
+        if (body != null && bit == Feature.BPF_PROG_INFO.bit()) {
             body = BpfProgInfoNormaliser.normalise(body);
         } else if (body != null) {
             body = body.clone();
         }
         features[bit] = body;
+    }
+
+    /** Sets a feature from its typed value: {@code setFeature(f.bit(), f.encode())}. */
+    public void setFeature(FeatureSection f) {
+        setFeature(f.bit(), f.encode());
     }
 
     /** Bytes of records on disk and covered by the header (excludes records still buffered). */
@@ -315,11 +381,7 @@ public final class PerfDataWriter implements Closeable {
         if (buffer.position() == 0) {
             return;
         }
-        if (featuresOnDisk) {
-            // The records about to be written overwrite the index table: unpublish it first.
-            writeHeader(false);
-            featuresOnDisk = false;
-        }
+        unpublishFeatures();
         buffer.flip();
         long at = dataOffset + dataSize;
         try {
@@ -336,15 +398,20 @@ public final class PerfDataWriter implements Closeable {
         writeHeader(false);
     }
 
+    /** The records about to be written overwrite the index table: take it out of the header first. */
+    private void unpublishFeatures() throws IOException {
+        if (featuresOnDisk) {
+            writeHeader(false);
+            featuresOnDisk = false;
+        }
+    }
+
     /** The bytes of whole records among the first {@code n} of {@code buf}, which holds whole records. */
     private static int wholeRecords(ByteBuffer buf, int n) {
         int p = 0;
-        while (p + 8 <= n) {
-            int size = (buf.get(p + 6) & 0xff) | (buf.get(p + 7) & 0xff) << 8;
-            if (p + size > n) {
-                break;
-            }
-            p += size;
+        long unit;
+        while ((unit = unitSize(buf, p, n)) > 0 && unit <= n - p) {
+            p += (int) unit;
         }
         return p;
     }
@@ -510,6 +577,15 @@ public final class PerfDataWriter implements Closeable {
 
     /** The OS's words for an I/O failure ("No space left on device"), without Java class names. */
     static String describe(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "No such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "Permission denied";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
         String m = e.getMessage();
         return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
     }

@@ -1,5 +1,8 @@
 package dev.jperf.format.writer;
 
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.PerfFileSection;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -8,40 +11,27 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A file-mode corpus file split into what a writer needs: attrs with ids, the record bytes, the feature bodies. */
+/**
+ * A file-mode corpus file, as the reader sees it, split into what a writer takes: attrs with ids,
+ * the record bytes, the feature bodies.
+ */
 record CorpusInput(List<PerfDataWriter.EventAttr> events, ByteBuffer records, byte[][] features) {
 
     static CorpusInput read(Path in) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(in)).order(ByteOrder.LITTLE_ENDIAN);
-        long attrSize = b.getLong(16);
-        int attrsOff = (int) b.getLong(24);
-        int nAttrs = (int) (b.getLong(32) / attrSize);
-        List<PerfDataWriter.EventAttr> events = new ArrayList<>();
-        for (int i = 0; i < nAttrs; i++) {
-            int e = attrsOff + i * (int) attrSize;
-            int sz = b.getInt(e + 4);
-            byte[] attr = new byte[sz];
-            b.get(e, attr);
-            int idsOff = (int) b.getLong(e + sz);
-            long[] ids = new long[(int) (b.getLong(e + sz + 8) / 8)];
-            for (int j = 0; j < ids.length; j++) {
-                ids[j] = b.getLong(idsOff + 8 * j);
+        try (PerfDataFile f = PerfDataFile.open(in)) {
+            List<PerfDataWriter.EventAttr> events = new ArrayList<>();
+            for (EventDesc e : f.events()) {
+                events.add(PerfDataWriter.EventAttr.of(e));
             }
-            events.add(new PerfDataWriter.EventAttr(attr, ids));
-        }
-        int dataOff = (int) b.getLong(40);
-        int dataSize = (int) b.getLong(48);
-        byte[][] features = new byte[256][];
-        int idx = dataOff + dataSize;
-        for (int bit = 0; bit < 256; bit++) {
-            if ((b.getLong(72 + 8 * (bit / 64)) & (1L << (bit % 64))) != 0) {
-                int off = (int) b.getLong(idx);
-                features[bit] = new byte[(int) b.getLong(idx + 8)];
-                b.get(off, features[bit]);
-                idx += 16;
+            byte[][] features = new byte[256][];
+            for (int bit : f.featureBits()) {
+                f.featureBody(bit).ifPresent(b -> features[bit] = b.bytes(0, (int) b.size()));
             }
+            PerfFileSection data = f.dataSection();
+            ByteBuffer all = ByteBuffer.wrap(Files.readAllBytes(in));
+            return new CorpusInput(events, all.slice((int) data.offset(), (int) data.size()).order(ByteOrder.LITTLE_ENDIAN),
+                    features);
         }
-        return new CorpusInput(events, b.slice(dataOff, dataSize).order(ByteOrder.LITTLE_ENDIAN), features);
     }
 
     /** Offsets of record starts in {@link #records()}, plus its end. */

@@ -163,6 +163,14 @@ class PerfDataWriterTest {
     }
 
     @Test
+    void anUncreatableFileIsOneLine() {
+        Path f = tmp.resolve("no-such-dir/perf.data");
+        java.io.IOException e = assertThrows(java.io.IOException.class,
+                () -> PerfDataWriter.create(f, List.of(new PerfDataWriter.EventAttr(attr(128), new long[0]))));
+        assertEquals(f + ": cannot create: No such file or directory", e.getMessage());
+    }
+
+    @Test
     void backupRenamesLikePerf() throws Exception {
         Path f = tmp.resolve("perf.data");
         assertNull(PerfDataWriter.backupExisting(f));
