@@ -1,0 +1,95 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.RecordStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code jperf inject -i IN -o OUT}: the copy holds the same events and records; bad input is one line. */
+class InjectTest {
+    @TempDir
+    Path tmp;
+
+    static long records(Path f) {
+        try (PerfDataFile p = PerfDataFile.open(f); RecordStream r = p.records()) {
+            long n = 0;
+            while (r.hasNext()) {
+                r.next();
+                n++;
+            }
+            return n;
+        }
+    }
+
+    @Test
+    void pipeInputBecomesAFileWithTheSameRecords() {
+        Path in = Run.shared().resolve("corpus/f-pipe/perf.data");
+        Path out = tmp.resolve("perf.data");
+        Run r = Run.of("inject", "-i", in.toString(), "-o", out.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.out());
+        assertEquals("", r.err());
+        try (PerfDataFile orig = PerfDataFile.open(in); PerfDataFile copy = PerfDataFile.open(out)) {
+            assertTrue(orig.isPipe());
+            assertFalse(copy.isPipe());
+            assertEquals(orig.events().size(), copy.events().size());
+            for (int i = 0; i < orig.events().size(); i++) {
+                assertEquals(orig.events().get(i).name(), copy.events().get(i).name());
+                assertArrayEquals(orig.events().get(i).ids(), copy.events().get(i).ids());
+            }
+            assertEquals(orig.featureBits(), copy.featureBits());
+            // The pipe's HEADER_ATTR records (one per event) and HEADER_FEATURE records (one per
+            // feature, and the end mark) moved into the header.
+            long headerRecords = orig.events().size() + orig.featureBits().size() + 1;
+            assertEquals(records(in) - headerRecords, records(out));
+        }
+    }
+
+    @Test
+    void existingOutputIsKeptAsOld() throws Exception {
+        Path in = Run.shared().resolve("corpus/c-process/perf.data");
+        Path out = tmp.resolve("perf.data");
+        Files.writeString(out, "previous");
+        Run r = Run.of("inject", "-i", in.toString(), "-o", out.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("previous", Files.readString(tmp.resolve("perf.data.old")));
+        assertEquals(records(in), records(out));
+    }
+
+    @Test
+    void damagedInputWarnsAndIsCopied() {
+        Path in = Run.shared().resolve("corpus/h-damaged/truncated.data");
+        Path out = tmp.resolve("perf.data");
+        Run r = Run.of("inject", "-i", in.toString(), "-o", out.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(2, r.err().lines().count(), r.err());
+        r.err().lines().forEach(l -> assertTrue(l.startsWith("warning: " + in), l));
+        assertEquals(records(in), records(out));
+    }
+
+    @Test
+    void badInputIsOneLine() {
+        Path out = tmp.resolve("perf.data");
+        Path bad = Run.shared().resolve("corpus/h-damaged/bad-magic.data");
+        Run r = Run.of("inject", "-i", bad.toString(), "-o", out.toString());
+        assertEquals(1, r.rc());
+        assertEquals("jperf inject: " + bad + ": not a perf.data file (bad magic)\n", r.err());
+
+        r = Run.of("inject", "-i", Run.shared().resolve("corpus/c-process/perf.data").toString(), "-o",
+                tmp.resolve("no-such-dir/perf.data").toString());
+        assertEquals(1, r.rc());
+        assertEquals("jperf inject: " + tmp.resolve("no-such-dir/perf.data") + ": cannot create: No such file or directory\n",
+                r.err());
+
+        r = Run.of("inject", "-o", out.toString());
+        assertEquals(1, r.rc());
+        assertEquals("jperf inject: pipes are not supported: give -i <file> and -o <file>\n", r.err());
+    }
+}
