@@ -116,4 +116,28 @@ class BtfTest {
         }
         assertEquals(base.name(1), split.name(1));
     }
+
+    /** Split BTF built by hand on top of a program BTF: ids and string offsets continue the base's. */
+    @Test
+    void splitBtfContinuesTheBase() {
+        byte[] baseRaw = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"))
+                .bpfBtfs().orElseThrow().blobs().get(0).data();
+        Btf base = Btf.parse(baseRaw);
+        int baseStrLen = ByteBuffer.wrap(baseRaw).order(ByteOrder.LITTLE_ENDIAN).getInt(20);
+        byte[] strings = "\0my_ptr\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        ByteBuffer b = ByteBuffer.allocate(24 + 12 + strings.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putShort((short) Btf.BTF_MAGIC).put((byte) 1).put((byte) 0).putInt(24);
+        b.putInt(0).putInt(12).putInt(12).putInt(strings.length);
+        int subprogs = base.findByName("subprogs_main", BtfKind.FUNC);
+        b.putInt(baseStrLen + 1).putInt(BtfKind.TYPEDEF.number() << 24).putInt(subprogs);
+        b.put(strings);
+        Btf split = Btf.parse(b.array(), base);
+        assertEquals(base.lastId() + 1, split.firstId());
+        BtfType.Ref t = (BtfType.Ref) split.type(split.firstId());
+        assertEquals("my_ptr", t.name());
+        assertEquals("subprogs_main", split.name(t.type()));
+        assertEquals(BtfKind.FUNC, split.kind(t.type()));
+        assertEquals(split.firstId(), split.findByName("my_ptr", BtfKind.TYPEDEF));
+        assertEquals(subprogs, split.findByName("subprogs_main", BtfKind.FUNC));
+    }
 }
