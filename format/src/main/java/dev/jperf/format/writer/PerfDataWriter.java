@@ -31,8 +31,8 @@ import java.util.List;
  *   <li>{@code data.size} in the header only ever covers whole records already on disk (records
  *       are written first, the header after);</li>
  *   <li>the header's feature bitmap is non-zero only while the index table and bodies sit right
- *       after {@code data.offset + data.size}; before records overwrite them, the header is
- *       rewritten with the bitmap cleared.</li>
+ *       after {@code data.offset + data.size}; before records or a later checkpoint overwrite
+ *       them, the header is rewritten with the bitmap cleared.</li>
  * </ol>
  * A reader therefore always sees a complete file: at worst the last un-flushed records are missing
  * (they are still in this writer's buffer or the kernel's) and the feature sections are absent
@@ -428,6 +428,9 @@ public final class PerfDataWriter implements Closeable {
         if (dataSize == 0) {
             return;
         }
+        // Sections already published are rewritten in place (bodies may have grown, bits changed):
+        // a kill in the middle of a multi-page write must not leave them under a header naming them.
+        unpublishFeatures();
         ByteBuffer sections = encodeFeatures(dataOffset + dataSize);
         long at = dataOffset + dataSize;
         try {
