@@ -43,6 +43,17 @@ public final class Bpf {
         return getFdById(BpfAttrLayout.BPF_PROG_GET_FD_BY_ID, id, "BPF_PROG_GET_FD_BY_ID");
     }
 
+    /**
+     * {@link #progGetFdById} without an exception: the fd, or -errno (-ENOENT once the program is
+     * unloaded). Allocates nothing, for threads that must never fault in a fresh heap page.
+     */
+    public int progGetFdByIdOrErrno(int id) {
+        attr.clear(12);
+        attr.setInt(BpfAttrLayout.GET_FD_ID, id);
+        long fd = sys(BpfAttrLayout.BPF_PROG_GET_FD_BY_ID, 12);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
     /** An fd for BTF object {@code id}. */
     public int btfGetFdById(int id) {
         return getFdById(BpfAttrLayout.BPF_BTF_GET_FD_BY_ID, id, "BPF_BTF_GET_FD_BY_ID");

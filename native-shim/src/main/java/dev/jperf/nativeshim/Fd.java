@@ -17,6 +17,19 @@ public final class Fd {
         return buf.getByteArray(0, (int) n);
     }
 
+    /**
+     * Grows this process's fd table to hold fds up to {@code highestFd} now (dup2 onto it, then
+     * close it); the table never shrinks. Growing it later, in a multi-threaded process, waits for
+     * an RCU grace period (expand_fdtable: synchronize_rcu, milliseconds) inside whatever call
+     * opened the fd - fatal for a thread racing a program's unload.
+     */
+    public static void growTable(int highestFd) {
+        if (LibC.dup2(0, highestFd) < 0 && LibC.dup2(1, highestFd) < 0) {
+            throw new NativeException("dup2(0, " + highestFd + ")", Errno.last());
+        }
+        LibC.close(highestFd);
+    }
+
     /** Closes {@code fd}; errors are ignored (nothing useful can be done about them). */
     public static void close(int fd) {
         if (fd >= 0) {

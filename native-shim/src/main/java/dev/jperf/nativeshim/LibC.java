@@ -31,6 +31,8 @@ final class LibC {
 
     static native int close(int fd);
 
+    static native int dup2(int oldfd, int newfd);
+
     static native int kill(int pid, int sig);
 
     static native String strerror(int errnum);

@@ -14,10 +14,8 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,15 +28,17 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@link #pin} is called by real-time side-band threads and takes no lock an ordinary thread
  * could hold: a lock holder preempted on a busy CPU would stall the pinner for a whole time slice
  * (seen: 30-40 ms, 80 programs lost) - a priority inversion. That rules out waking the fetcher
- * (LockSupport.unpark takes the parked thread's mutex): the fetcher polls the queue instead.
+ * (LockSupport.unpark takes the parked thread's mutex): the fetcher polls the queues instead. It
+ * also allocates nothing: touching a fresh heap page faults, and a page fault waits for the
+ * process-wide mmap lock, which any preempted JVM thread may hold (seen: 120 ms).
  */
 final class BpfCapture {
     /** How often an idle fetcher looks for pinned programs (they cannot go away meanwhile). */
     private static final long FETCH_POLL_NS = 20_000_000L;
 
     private final Bpf fetchBpf = new Bpf();
-    private final Set<Integer> seen = ConcurrentHashMap.newKeySet();
-    private final ConcurrentLinkedQueue<int[]> pinned = new ConcurrentLinkedQueue<>();
+    private final IdSet seen = new IdSet();
+    private final CopyOnWriteArrayList<PinQueue> queues = new CopyOnWriteArrayList<>();
     private final AtomicInteger missed = new AtomicInteger();
     private final Thread fetcher = new Thread(this::fetchLoop, "jperf-bpf-fetch");
     private volatile boolean stopping;
@@ -50,45 +50,55 @@ final class BpfCapture {
 
     /**
      * Pins program {@code id} with {@code bpf} (the calling thread's own) if it was not seen
-     * before. Returns false if it is already gone (counted as missed).
+     * before, queueing it on {@code queue} (the calling thread's own, see {@link #newQueue}).
+     * Returns false if it is already gone (counted as missed). Allocates nothing.
      */
-    boolean pin(int id, Bpf bpf) {
-        if (!seen.add(id)) {
+    boolean pin(int id, Bpf bpf, PinQueue queue) {
+        if (id == 0 || !seen.add(id)) {
             return true;
         }
-        try {
-            pinned.add(new int[] {id, bpf.progGetFdById(id)});
-            return true;
-        } catch (NativeException e) {
+        int fd = bpf.progGetFdByIdOrErrno(id);
+        if (fd < 0) {
             missed.incrementAndGet();
-            if (e.errno() != Errno.ENOENT) {
+            if (fd != -Errno.ENOENT) {
                 synchronized (this) {
-                    noteFailure(e.getMessage());
+                    noteFailure("bpf(BPF_PROG_GET_FD_BY_ID, id " + id + ") failed: " + Errno.describe(-fd));
                 }
             }
             return false;
         }
+        if (!queue.offer(id, fd)) {
+            Fd.close(fd);
+            missed.incrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** A queue for one pinning thread; the fetcher takes from every queue made here. */
+    PinQueue newQueue() {
+        PinQueue q = new PinQueue();
+        queues.add(q);
+        return q;
     }
 
     /**
-     * Runs the pin path once on throw-away state, so that its classes are loaded and its string
-     * concatenations bootstrapped before the first real program loads: those first-time costs
-     * take milliseconds and other threads' locks, while a program may live 25 us.
+     * Runs the pin path on throw-away state, so that its classes are loaded and its code compiled
+     * before the first real program loads: first-time costs take milliseconds, while a program
+     * may live 25 us.
      */
     static void warmUp(Bpf bpf) {
-        Set<Integer> s = ConcurrentHashMap.newKeySet();
-        ConcurrentLinkedQueue<int[]> q = new ConcurrentLinkedQueue<>();
-        for (int i = 0; i < 64; i++) {
-            s.add(i);
-            q.add(new int[] {i, -1});
-            q.poll();
-            try {
-                Fd.close(bpf.progGetFdById(-1 - i)); // ids near 2^32 are never handed out
-            } catch (NativeException e) {
-                if (e.errno() == Errno.ENOENT) {
-                    s.remove(i);
-                }
+        IdSet s = new IdSet();
+        PinQueue q = new PinQueue();
+        for (int i = 1; i <= 2000; i++) {
+            s.add(-i);
+            s.contains(-i);
+            int fd = bpf.progGetFdByIdOrErrno(-i); // ids near 2^32 are never handed out
+            if (fd >= 0) {
+                Fd.close(fd);
             }
+            q.offer(i, -1);
+            q.poll();
         }
     }
 
@@ -115,20 +125,22 @@ final class BpfCapture {
 
     private void fetchLoop() {
         while (!stopping) {
-            int[] p = pinned.poll();
-            if (p == null) {
+            if (!fetchPinned()) {
                 LockSupport.parkNanos(FETCH_POLL_NS);
-            } else {
-                fetchOne(p);
             }
         }
     }
 
-    /** Fetches info and BTF of every pinned program now, in the calling thread. */
-    void fetchPinned() {
-        for (int[] p; (p = pinned.poll()) != null; ) {
-            fetchOne(p);
+    /** Fetches info and BTF of every program pinned so far, in the calling thread; false if none. */
+    boolean fetchPinned() {
+        boolean any = false;
+        for (PinQueue q : queues) {
+            for (long v; (v = q.poll()) != -1; ) {
+                fetchOne(new int[] {(int) (v >>> 32), (int) v});
+                any = true;
+            }
         }
+        return any;
     }
 
     private void fetchOne(int[] p) {

@@ -24,6 +24,7 @@ final class RecordCopier implements RingBuffer.Visitor {
     private final PerfDataWriter writer;
     private final BpfCapture capture;
     private final Bpf bpf = new Bpf();
+    private final PinQueue queue;
     private final int trailerSize;
     private final int sampleTimeOffset;
     private final ByteBuffer fixed = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
@@ -47,6 +48,7 @@ final class RecordCopier implements RingBuffer.Visitor {
     RecordCopier(PerfDataWriter writer, BpfCapture capture, int trailerSize, int sampleTimeOffset) {
         this.writer = writer;
         this.capture = capture;
+        this.queue = capture.newQueue();
         this.trailerSize = trailerSize;
         this.sampleTimeOffset = sampleTimeOffset;
     }
@@ -74,7 +76,7 @@ final class RecordCopier implements RingBuffer.Visitor {
             }
             case PERF_RECORD_KSYMBOL, PERF_RECORD_BPF_EVENT -> {
                 if (type == PERF_RECORD_BPF_EVENT && size >= 16 && buf.getShort(offset + 8) == PERF_BPF_EVENT_PROG_LOAD) {
-                    capture.pin(buf.getInt(offset + 12), bpf);
+                    capture.pin(buf.getInt(offset + 12), bpf, queue);
                 }
                 int canonical = canonicalSize(buf, offset, size, type, trailerSize);
                 if (canonical < size) {

@@ -5,6 +5,8 @@ import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
 import dev.jperf.format.feature.Feature;
 import dev.jperf.format.feature.SampleTime;
 import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,6 +31,8 @@ public final class Recorder {
     private static final int POLL_MS = 100;
     private static final long CHECKPOINT_NS = 500_000_000L;
     private static final int PAGE_SIZE = 4096;
+    /** Highest fd the table is grown to before recording: room for many programs pinned at once. */
+    private static final int PINNED_FD_ROOM = 1023;
 
     /** What a recording produced. */
     public record Result(Path output, long bytes, long samples, long lost, int bpfCaptured, int bpfMissed,
@@ -102,6 +106,7 @@ public final class Recorder {
         }
         int workloadExit = -1;
         try {
+            growFdTable();
             capture.startFetcher();
             sideBands.forEach(SideBand::start);
             synthesize(events, cpus, threads, copier, trailer);
@@ -142,6 +147,15 @@ public final class Recorder {
             summary(r);
         }
         return r;
+    }
+
+    /** Pinned programs hold fds: make room for them before the race starts (see Fd.growTable). */
+    private static void growFdTable() {
+        try {
+            Fd.growTable(PINNED_FD_ROOM);
+        } catch (NativeException e) {
+            // RLIMIT_NOFILE below it: the table grows on demand, slower
+        }
     }
 
     private List<Integer> threads(Workload workload) throws IOException {

@@ -36,7 +36,8 @@ public final class RingBuffer implements AutoCloseable {
     private final ByteBuffer scratch = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
     private long tail;
 
-    private RingBuffer(int fd, int cpu, ByteBuffer mapping) {
+    /** Over an existing mapping (a control page followed by the data area). */
+    RingBuffer(int fd, int cpu, ByteBuffer mapping) {
         this.fd = fd;
         this.cpu = cpu;
         this.mapping = mapping;

@@ -40,6 +40,7 @@ final class SideBand implements Runnable {
     private final RingBuffer.Visitor copier;
     private final int trailerSize;
     private final Bpf bpf = new Bpf();
+    private final PinQueue queue;
     /** Filled buffers for the main pass, and emptied ones back: lock-free, see BpfCapture. */
     private final ConcurrentLinkedQueue<ByteBuffer> full = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<ByteBuffer> empty = new ConcurrentLinkedQueue<>();
@@ -55,11 +56,12 @@ final class SideBand implements Runnable {
         this.capture = capture;
         this.trailerSize = trailerSize;
         this.poll = new Poll(new int[] {ring.fd()}, Poll.POLLIN);
+        this.queue = capture.newQueue();
         this.thread = new Thread(this, "jperf-sideband-" + ring.cpu());
         this.pinner = (buf, off, size, type) -> {
             if (type == RecordCopier.PERF_RECORD_BPF_EVENT && size >= 16
                     && buf.getShort(off + 8) == RecordCopier.PERF_BPF_EVENT_PROG_LOAD) {
-                capture.pin(buf.getInt(off + 12), bpf);
+                capture.pin(buf.getInt(off + 12), bpf, queue);
             }
         };
         this.copier = this::copy;

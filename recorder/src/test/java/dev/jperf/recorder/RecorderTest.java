@@ -1,0 +1,179 @@
+package dev.jperf.recorder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real recordings on this kernel, checked by Linux perf reading the files we write. */
+class RecorderTest {
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void machine() throws IOException {
+        Oracle.assumeRoot();
+        Oracle.perf();
+        Oracle.corpus();
+    }
+
+    private static RecordOptions systemWide(Path out, List<String> command, Duration duration) {
+        return new RecordOptions(true, List.of(), List.of(), List.of(), command, List.of(), 0, 0, false,
+                RecordOptions.DEFAULT_MMAP_PAGES, out, duration, true, List.of("jperf", "record", "-a"));
+    }
+
+    private static Recorder.Result record(RecordOptions o) throws IOException, InterruptedException {
+        return new Recorder(o, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).record();
+    }
+
+    @Test
+    void bpfProgramWithSubprogramsLoadedDuringRecording() throws Exception {
+        Path out = dir.resolve("perf.data");
+        Recorder.Result r = record(systemWide(out, List.of(Oracle.SCENARIO.toString(), "bpf", "subprogs.bpf.o", "1"), null));
+        assertTrue(r.samples() > 100, "samples: " + r.samples());
+        assertEquals(0, r.workloadExit());
+
+        Oracle.Result report = Oracle.perf("report", "-i", out.toString(), "--stdio", "--sort", "sym");
+        assertEquals(0, report.rc(), report.out());
+        for (String fn : List.of("mix_a", "mix_b", "fold_c")) {
+            assertTrue(Pattern.compile("\\[k\\] bpf_prog_[0-9a-f]{16}_" + fn).matcher(report.out()).find(),
+                    "perf report --sort sym lacks " + fn + ":\n" + report.out());
+        }
+
+        Oracle.Result header = Oracle.perf("report", "-i", out.toString(), "--header-only");
+        assertEquals(0, header.rc(), header.out());
+        for (String fn : List.of("subprogs_main", "mix_a", "mix_b", "fold_c")) {
+            assertTrue(Pattern.compile("sub_prog \\d: bpf_prog_[0-9a-f]{16}_" + fn + " addr 0x").matcher(header.out()).find(),
+                    "header lacks sub_prog line of " + fn + ":\n" + header.out());
+        }
+        assertTrue(header.out().contains("# btf info of id "), header.out());
+        assertTrue(header.out().contains("# hostname : "), header.out());
+        assertTrue(header.out().contains("# time of first sample : "), header.out());
+
+        Oracle.Result script = Oracle.perf("script", "-i", out.toString(), "--show-bpf-events");
+        assertEquals(0, script.rc());
+        assertTrue(Pattern.compile("PERF_RECORD_KSYMBOL addr [0-9a-f]+ len \\d+ type 1 flags 0x0 name bpf_prog_[0-9a-f]{16}_mix_a")
+                .matcher(script.out()).find(), "no KSYMBOL of mix_a");
+        assertTrue(script.out().contains("PERF_RECORD_KSYMBOL") && script.out().contains("flags 0x1 name bpf_prog_"),
+                "no unregister KSYMBOL");
+        assertTrue(Pattern.compile("PERF_RECORD_BPF_EVENT type 1, flags 0, id \\d+").matcher(script.out()).find(),
+                "no BPF_EVENT PROG_LOAD");
+        assertTrue(Pattern.compile("PERF_RECORD_BPF_EVENT type 2, flags 0, id \\d+").matcher(script.out()).find(),
+                "no BPF_EVENT PROG_UNLOAD");
+    }
+
+    @Test
+    void programLoadedBeforeRecordingIsSynthesizedWithItsInfo() throws Exception {
+        Process loader = new ProcessBuilder(Oracle.CORPUS_BIN.resolve("loader").toString(),
+                Oracle.CORPUS_BIN.resolve("subprogs.bpf.o").toString(), "30").redirectErrorStream(true).start();
+        try {
+            String first = new String(loader.getInputStream().readNBytes(7), StandardCharsets.UTF_8);
+            assertEquals("loaded ", first, "loader did not load");
+            Path out = dir.resolve("pre.data");
+            Recorder.Result r = record(systemWide(out, List.of("sleep", "0.5"), null));
+            assertTrue(r.bpfCaptured() >= 1);
+            Oracle.Result header = Oracle.perf("report", "-i", out.toString(), "--header-only");
+            assertTrue(Pattern.compile("sub_prog 3: bpf_prog_[0-9a-f]{16}_fold_c").matcher(header.out()).find(), header.out());
+            Oracle.Result script = Oracle.perf("script", "-i", out.toString(), "--show-bpf-events");
+            // synthesized at time 0 with perf's name for function 0 (prog_tags[0])
+            Matcher m = Pattern.compile(" 0\\.000000: PERF_RECORD_KSYMBOL addr [0-9a-f]+ len \\d+ type 1 flags 0x0 name "
+                    + "bpf_prog_([0-9a-f]{16})_subprogs_main").matcher(script.out());
+            assertTrue(m.find(), "no synthesized KSYMBOL for subprogs_main:\n" + head(script.out()));
+            assertTrue(header.out().contains("bpf_prog_" + m.group(1) + "_subprogs_main addr"),
+                    "header and synthesized KSYMBOL disagree on the name");
+        } finally {
+            loader.destroy();
+            loader.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static String head(String s) {
+        return s.length() > 4000 ? s.substring(0, 4000) : s;
+    }
+
+    /** The product's key feature: catch programs that live ~25 us, at least as well as perf. */
+    @Test
+    void stormOfShortLivedProgramsCapturedAtLeastAsWellAsPerf() throws Exception {
+        List<String> storm = List.of(Oracle.SCENARIO.toString(), "storm", "200", "0", "", "busy");
+        Path perfFile = dir.resolve("storm-perf.data");
+        List<String> perfCmd = new java.util.ArrayList<>(List.of(Oracle.perf().toString(), "record", "-q", "-a", "-o",
+                perfFile.toString(), "--"));
+        perfCmd.addAll(storm);
+        assertEquals(0, Oracle.run(perfCmd, 120).rc());
+        int byPerf = stormInfos(perfFile);
+
+        Path ours = dir.resolve("storm-jperf.data");
+        Recorder.Result r = record(systemWide(ours, storm, null));
+        int byJperf = stormInfos(ours);
+        System.out.println("storm of 200 programs: bpf_prog_info captured by perf " + byPerf + ", by jperf " + byJperf
+                + " (jperf counted " + r.bpfCaptured() + " captured, " + r.bpfMissed() + " missed)");
+        assertTrue(byJperf >= byPerf, "jperf captured " + byJperf + " < perf's " + byPerf);
+        assertTrue(byJperf >= 150, "jperf captured only " + byJperf + " of 200");
+    }
+
+    private static int stormInfos(Path file) throws IOException, InterruptedException {
+        Oracle.Result h = Oracle.perf("report", "-i", file.toString(), "--header-only");
+        assertEquals(0, h.rc(), h.out());
+        return (int) h.out().lines().filter(l -> l.startsWith("# bpf_prog_info ") && l.contains("_storm_tiny")).count();
+    }
+
+    @Test
+    void workloadIsRecordedFromItsExecOnly() throws Exception {
+        Path out = dir.resolve("wl.data");
+        RecordOptions o = new RecordOptions(false, List.of(), List.of(), List.of(),
+                List.of(Oracle.CORPUS_BIN.resolve("workload").toString(), "1", "cpu"), List.of(), 999, 0, true,
+                RecordOptions.DEFAULT_MMAP_PAGES, out, null, true, List.of("jperf", "record"));
+        Recorder.Result r = record(o);
+        assertEquals(0, r.workloadExit());
+        assertTrue(r.samples() > 300, "samples " + r.samples());
+        Oracle.Result report = Oracle.perf("report", "-i", out.toString(), "--stdio", "--sort", "comm,sym", "-g", "none");
+        assertEquals(0, report.rc(), report.out());
+        assertTrue(report.out().contains("crunch_primes"), report.out());
+        assertTrue(!report.out().contains(" sh "), "samples of the waiting shell leaked in:\n" + report.out());
+    }
+
+    @Test
+    void unknownEventIsOneClearLine() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EventSpec.parse("cyclez"));
+        assertTrue(e.getMessage().startsWith("unknown event 'cyclez'"), e.getMessage());
+    }
+
+    @Test
+    void cyclesFallsBackToCpuClockWhereThePmuLacksIt() throws Exception {
+        Path out = dir.resolve("fb.data");
+        record(systemWide(out, List.of("sleep", "0.2"), null));
+        Oracle.Result header = Oracle.perf("report", "-i", out.toString(), "--header-only");
+        boolean hasPmu = Files.exists(Path.of("/sys/bus/event_source/devices/cpu"));
+        assertTrue(header.out().contains(hasPmu ? "# event : name = cycles" : "# event : name = cpu-clock"), header.out());
+    }
+
+    @Test
+    void unwritableOutputIsOneClearLine() {
+        Path out = Path.of("/proc/jperf-cannot-write/perf.data");
+        RecordException e = assertThrows(RecordException.class, () -> record(systemWide(out, List.of(), Duration.ofMillis(100))));
+        assertTrue(e.getMessage().startsWith("cannot write output file /proc/jperf-cannot-write/perf.data: "), e.getMessage());
+    }
+
+    @Test
+    void existingOutputIsKeptAsOld() throws Exception {
+        Path out = dir.resolve("again.data");
+        Files.writeString(out, "previous");
+        record(systemWide(out, List.of(), Duration.ofMillis(200)));
+        assertEquals("previous", Files.readString(dir.resolve("again.data.old")));
+        assertEquals(0, Oracle.perf("report", "-i", out.toString(), "--stdio").rc());
+    }
+}
