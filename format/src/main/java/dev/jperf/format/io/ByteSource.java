@@ -142,6 +142,25 @@ public final class ByteSource {
         return windows[(int) (a >>> STRIDE_SHIFT)].getLong((int) (a & STRIDE_MASK));
     }
 
+    /** {@code n} consecutive u64 values at {@code off} (one bounds check: callchains, register sets). */
+    public long[] u64s(long off, int n) {
+        check(off, 8L * n);
+        long[] out = new long[n];
+        long a = base + off;
+        ByteBuffer b = windows[(int) (a >>> STRIDE_SHIFT)];
+        int i = (int) (a & STRIDE_MASK);
+        if (i + 8L * n <= b.limit()) {
+            for (int k = 0; k < n; k++) {
+                out[k] = b.getLong(i + 8 * k);
+            }
+        } else {
+            for (int k = 0; k < n; k++) {
+                out[k] = u64(off + 8L * k);
+            }
+        }
+        return out;
+    }
+
     /** Copies {@code len} bytes at {@code off} into {@code dst[dstOff..]}. */
     public void get(long off, byte[] dst, int dstOff, int len) {
         check(off, len);

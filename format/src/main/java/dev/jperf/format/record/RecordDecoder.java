@@ -813,11 +813,7 @@ public final class RecordDecoder {
     }
 
     private static long[] u64s(ByteSource src, long p, int n) {
-        long[] a = new long[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = src.u64(p + 8L * i);
-        }
-        return a;
+        return n == 0 ? NO_LONGS : src.u64s(p, n);
     }
 
     private int count(ByteSource src, long pos, long nr, long room, int entry, int type) {
