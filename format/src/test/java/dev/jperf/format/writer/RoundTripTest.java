@@ -2,9 +2,13 @@ package dev.jperf.format.writer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.feature.FeatureSection;
+import dev.jperf.format.feature.Features;
+import dev.jperf.format.feature.RawFeature;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,6 +70,38 @@ class RoundTripTest {
         assertEquals(0, copyReport.rc(), copyReport.err());
         assertTrue(copyReport.out().contains("# Samples:"), copyReport.out());
         assertEquals(origReport.out(), copyReport.out());
+    }
+
+    /**
+     * The recorder's path: every feature given to the writer as a typed value (decoded by the
+     * feature codecs, encoded again), none as raw bytes, and perf still prints the same header.
+     */
+    @ParameterizedTest
+    @MethodSource("cases")
+    void typedFeaturesReadTheSameInPerf(String name) throws Exception {
+        Path in = PerfOracle.corpus().resolve(name).resolve("perf.data");
+        Path fileMode = tmp.resolve("file-mode.data");
+        PerfDataCopier.copy(in, fileMode);
+        CorpusInput c = CorpusInput.read(fileMode);
+        Path out = tmp.resolve("perf.data");
+        boolean pipe;
+        try (PerfDataFile orig = PerfDataFile.open(in); PerfDataWriter w = PerfDataWriter.create(out, c.events())) {
+            pipe = orig.isPipe();
+            w.append(c.records().duplicate());
+            Features features = orig.features();
+            assertEquals(List.of(), features.warnings());
+            assertEquals(orig.featureBits(), List.copyOf(features.bits()));
+            for (FeatureSection f : features.sections()) {
+                assertFalse(f instanceof RawFeature, "feature " + f.bit() + " has no codec");
+                w.setFeature(f);
+            }
+        }
+        Files.setLastModifiedTime(out, Files.getLastModifiedTime(in));
+        PerfOracle.assumePerf();
+        PerfOracle.Result copyHeader = PerfOracle.headerOnly(out);
+        assertFalse(copyHeader.err().contains("invalid"), copyHeader.err());
+        assertEquals(layoutBlind(PerfOracle.headerOnly(in).out(), pipe), layoutBlind(copyHeader.out(), pipe));
+        assertEquals(PerfOracle.reportSortSym(in).out(), PerfOracle.reportSortSym(out).out());
     }
 
     /** The header without the lines a pipe-mode original cannot share with its file-mode copy. */
