@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = {"Records and reports perf.data files; understands BPF programs.", ""},
         commandListHeading = "%n The most commonly used jperf commands are:%n",
         subcommands = {CommandLine.HelpCommand.class, RecordCommand.class, ReportCommand.class, AnnotateCommand.class,
-            DumpCommand.class, InjectCommand.class})
+            ScriptCommand.class, DumpCommand.class, InjectCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

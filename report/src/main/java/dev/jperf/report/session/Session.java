@@ -4,12 +4,14 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.BpfEventRecord;
 import dev.jperf.format.record.BuildIdRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
 import dev.jperf.format.record.FinishedRoundRecord;
 import dev.jperf.format.record.ForkRecord;
 import dev.jperf.format.record.KsymbolRecord;
+import dev.jperf.format.record.LostRecord;
 import dev.jperf.format.record.LostSamplesRecord;
 import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
@@ -115,6 +117,10 @@ public final class Session {
             return k.sampleId().time();
         } else if (r instanceof LostSamplesRecord l) {
             return l.sampleId().time();
+        } else if (r instanceof BpfEventRecord b) {
+            return b.sampleId().time();
+        } else if (r instanceof LostRecord l) {
+            return l.sampleId().time();
         }
         return 0;
     }
@@ -136,6 +142,9 @@ public final class Session {
             machine.ksymbol(k.addr(), k.len(), k.name(), k.unregister());
         } else if (r instanceof LostSamplesRecord l) {
             totalLostSamples += l.lost();
+        }
+        if (!(r instanceof SampleRecord)) {
+            consumer.sideBand(r);
         }
     }
 

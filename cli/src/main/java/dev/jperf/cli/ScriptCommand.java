@@ -1,0 +1,51 @@
+package dev.jperf.cli;
+
+import dev.jperf.report.script.Script;
+import java.io.FileOutputStream;
+import java.io.FileDescriptor;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jperf script}: perf script's options, spelled as perf spells them. */
+@Command(name = "script", sortOptions = false, description = "Print every sample of a perf.data file (perf script)")
+final class ScriptCommand implements Callable<Integer> {
+    @Option(names = {"-i", "--input"}, paramLabel = "<file>", description = "input file name (default perf.data)")
+    Path input = Path.of("perf.data");
+
+    @Option(names = {"-F", "--fields"}, paramLabel = "<fields>",
+            description = "comma-separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period;"
+                    + " +f/-f edit the defaults")
+    String fields;
+
+    @Option(names = {"-k", "--kallsyms"}, paramLabel = "<file>", description = "kallsyms file to resolve kernel symbols")
+    Path kallsyms;
+
+    @Option(names = "--symfs", paramLabel = "<dir>", description = "look for symbol files relative to this directory")
+    Path symfs;
+
+    @Option(names = {"-G", "--hide-call-graph"}, description = "when printing symbols do not display call chain")
+    boolean hideCallGraph;
+
+    @Option(names = "--show-bpf-events", description = "show bpf related events (KSYMBOL, BPF_EVENT)")
+    boolean showBpfEvents;
+
+    @Option(names = "--show-mmap-events", description = "show mmap related events (MMAP, MMAP2)")
+    boolean showMmapEvents;
+
+    @Option(names = "--show-task-events", description = "show task related events (COMM, FORK, EXIT)")
+    boolean showTaskEvents;
+
+    @Option(names = "--json", description = "one JSON object per line instead of text")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        // System.out is a PrintStream that flushes on newlines; script writes its own buffered bytes
+        FileOutputStream stdout = new FileOutputStream(FileDescriptor.out);
+        Script.run(new Script.Options(input, kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents,
+                showTaskEvents, json), stdout, System.err);
+        return 0;
+    }
+}

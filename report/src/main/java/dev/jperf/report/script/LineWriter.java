@@ -1,0 +1,200 @@
+package dev.jperf.report.script;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A byte buffer for text output with the printf conversions perf script uses ({@code %5d},
+ * {@code %-5d}, {@code %16lx}, {@code %12s}, ...) done by hand: no String.format, no per-line
+ * objects. Strings are written as UTF-8 (an ASCII fast path; the rest through the charset).
+ */
+final class LineWriter {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private final OutputStream out;
+    private byte[] buf = new byte[1 << 16];
+    private int n;
+
+    LineWriter(OutputStream out) {
+        this.out = out;
+    }
+
+    private void ensure(int more) {
+        if (n + more > buf.length) {
+            flushBuffer();
+            if (more > buf.length) {
+                buf = new byte[Math.max(more, buf.length * 2)];
+            }
+        }
+    }
+
+    private void flushBuffer() {
+        try {
+            out.write(buf, 0, n);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        n = 0;
+    }
+
+    /** Writes the buffer and flushes the stream. */
+    void flush() {
+        flushBuffer();
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    LineWriter ch(char c) {
+        ensure(1);
+        buf[n++] = (byte) c;
+        return this;
+    }
+
+    LineWriter spaces(int count) {
+        ensure(Math.max(count, 0));
+        for (int i = 0; i < count; i++) {
+            buf[n++] = ' ';
+        }
+        return this;
+    }
+
+    LineWriter bytes(byte[] b) {
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, n, b.length);
+        n += b.length;
+        return this;
+    }
+
+    /** The UTF-8 length of {@code s}: printf pads by bytes. */
+    static int utf8Length(String s) {
+        int len = s.length();
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return s.getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        return len;
+    }
+
+    LineWriter str(String s) {
+        int len = s.length();
+        ensure(len);
+        for (int i = 0; i < len; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                n -= i;
+                return bytes(s.getBytes(StandardCharsets.UTF_8));
+            }
+            buf[n + i] = (byte) c;
+        }
+        n += len;
+        return this;
+    }
+
+    /** printf("%*s", width, s). */
+    LineWriter strRight(String s, int width) {
+        spaces(width - utf8Length(s));
+        return str(s);
+    }
+
+    /** printf("%-*s", width, s). */
+    LineWriter strLeft(String s, int width) {
+        str(s);
+        return spaces(width - utf8Length(s));
+    }
+
+    private static int digits(long v) {
+        int d = 1;
+        while (v >= 10) {
+            v /= 10;
+            d++;
+        }
+        return d;
+    }
+
+    /** Unsigned decimal, no padding (v must be >= 0). */
+    private void putDec(long v, int d) {
+        int end = n + d;
+        for (int i = end - 1; i >= n; i--) {
+            buf[i] = (byte) ('0' + (v % 10));
+            v /= 10;
+        }
+        n = end;
+    }
+
+    /** printf("%*ld", width, v). */
+    LineWriter decRight(long v, int width) {
+        boolean neg = v < 0;
+        long a = neg ? -v : v;
+        if (a < 0) {
+            return strRight(Long.toString(v), width);
+        }
+        int d = digits(a) + (neg ? 1 : 0);
+        ensure(Math.max(d, width));
+        spaces(width - d);
+        if (neg) {
+            buf[n++] = '-';
+            d--;
+        }
+        putDec(a, d);
+        return this;
+    }
+
+    /** printf("%-*ld", width, v). */
+    LineWriter decLeft(long v, int width) {
+        int d = v < 0 ? Long.toString(v).length() : digits(v);
+        decRight(v, 0);
+        return spaces(width - d);
+    }
+
+    /** printf("%0*lu", width, v) for v >= 0. */
+    LineWriter decZero(long v, int width) {
+        int d = digits(v);
+        ensure(Math.max(d, width));
+        for (int i = d; i < width; i++) {
+            buf[n++] = '0';
+        }
+        putDec(v, d);
+        return this;
+    }
+
+    /** printf("%lu", v) of an unsigned 64-bit value. */
+    LineWriter udec(long v) {
+        if (v >= 0) {
+            return decRight(v, 0);
+        }
+        return str(Long.toUnsignedString(v));
+    }
+
+    /** printf("%*lx", width, v) (unsigned). */
+    LineWriter hexRight(long v, int width) {
+        int d = v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 3) / 4;
+        ensure(Math.max(d, width));
+        spaces(width - d);
+        for (int i = d - 1; i >= 0; i--) {
+            buf[n++] = HEX[(int) (v >>> (4 * i)) & 0xf];
+        }
+        return this;
+    }
+
+    /** printf("%#lx", v): 0x prefix except for 0. */
+    LineWriter hexAlt(long v) {
+        if (v == 0) {
+            return ch('0');
+        }
+        ch('0').ch('x');
+        return hexRight(v, 0);
+    }
+
+    /** printf("%02x", v). */
+    LineWriter hex2(int v) {
+        if (v < 0x10) {
+            ch('0');
+        }
+        return hexRight(v & 0xffffffffL, 0);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.jperf.report.script;
+
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.report.session.Session;
+import dev.jperf.report.symbol.SymbolResolver;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/** {@code jperf script}: every sample (and chosen side-band record) of a file as text or JSON lines. */
+public final class Script {
+    /**
+     * perf script's options, named as perf names them.
+     *
+     * @param fields -F, or null for perf's defaults
+     * @param hideCallGraph -G: no callchains even when the file has them
+     * @param json one JSON object per line instead of text
+     */
+    public record Options(Path input, Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
+            boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json) {
+    }
+
+    private Script() {
+    }
+
+    private static void flush(OutputStream o) {
+        try {
+            o.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs the command: output to {@code out}, warnings (one line each) to {@code err}. */
+    public static void run(Options o, OutputStream out, PrintStream err) {
+        OutputFields requested = o.fields() == null ? OutputFields.defaults() : OutputFields.parse(o.fields());
+        try (PerfDataFile file = PerfDataFile.open(o.input())) {
+            boolean useCallchain = false;
+            for (EventDesc e : file.events()) {
+                useCallchain |= !o.hideCallGraph() && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
+            }
+            SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()));
+            Session session = new Session(file, resolver, new Session.Options(useCallchain, null, null, null, null));
+            if (o.json()) {
+                BufferedOutputStream bo = new BufferedOutputStream(out, 1 << 16);
+                ScriptJson json = new ScriptJson(bo, session.machine(), file.events(), requested, useCallchain, o);
+                session.run(json);
+                json.finish();
+                flush(bo);
+            } else {
+                LineWriter w = new LineWriter(out);
+                session.run(new ScriptPrinter(w, session.machine(), file.events(), requested, useCallchain, o));
+                w.flush();
+            }
+            file.warnings().forEach(err::println);
+        }
+    }
+}

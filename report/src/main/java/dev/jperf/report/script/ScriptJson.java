@@ -1,0 +1,226 @@
+package dev.jperf.report.script;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.record.BpfEventRecord;
+import dev.jperf.format.record.CommRecord;
+import dev.jperf.format.record.ExitRecord;
+import dev.jperf.format.record.ForkRecord;
+import dev.jperf.format.record.KsymbolRecord;
+import dev.jperf.format.record.Mmap2Record;
+import dev.jperf.format.record.MmapRecord;
+import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.SampleId;
+import dev.jperf.format.record.SampleRecord;
+import dev.jperf.report.script.OutputFields.Field;
+import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.Machine;
+import dev.jperf.report.session.PerfThread;
+import dev.jperf.report.session.ResolvedSample;
+import dev.jperf.report.session.SampleConsumer;
+import dev.jperf.report.symbol.Symbol;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * script --json: one JSON object per line. Samples carry the selected fields (time in ns, addresses
+ * as "0x..." strings since u64 does not fit a JSON number), a callchain array when there is one;
+ * side-band records chosen with --show-*-events carry "type" (PERF_RECORD_*) and their fields.
+ */
+final class ScriptJson implements SampleConsumer {
+    private final JsonGenerator g;
+    private final Machine machine;
+    private final List<EventDesc> events;
+    private final OutputFields[] fields;
+    private final boolean[] callchain;
+    private final Script.Options options;
+
+    ScriptJson(OutputStream out, Machine machine, List<EventDesc> events, OutputFields requested, boolean useCallchain,
+            Script.Options options) {
+        try {
+            this.g = new JsonFactory().createGenerator(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        g.setPrettyPrinter(new MinimalPrettyPrinter("\n"));
+        this.machine = machine;
+        this.events = events;
+        this.options = options;
+        this.fields = new OutputFields[events.size()];
+        this.callchain = new boolean[events.size()];
+        for (EventDesc e : events) {
+            fields[e.index()] = requested.forEvent(e);
+            callchain[e.index()] = useCallchain && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
+        }
+    }
+
+    /** Ends the last line and flushes. */
+    void finish() {
+        try {
+            g.flush();
+            if (g.getOutputContext().getEntryCount() > 0) {
+                ((OutputStream) g.getOutputTarget()).write('\n');
+            }
+            g.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void sample(ResolvedSample rs) {
+        try {
+            SampleRecord s = rs.record();
+            OutputFields f = fields[rs.event().index()];
+            g.writeStartObject();
+            start(f, rs.comm(), s.pid(), s.tid(), s.cpu(), s.time());
+            if (f.has(Field.PERIOD)) {
+                g.writeNumberField("period", s.period());
+            }
+            if (f.has(Field.EVNAME)) {
+                g.writeStringField("event", rs.event().name());
+            }
+            if (f.has(Field.IP)) {
+                frame(f, rs.frame(), s.ip());
+                if (callchain[rs.event().index()] && rs.callchain() != null) {
+                    g.writeArrayFieldStart("callchain");
+                    for (Frame fr : rs.callchain()) {
+                        g.writeStartObject();
+                        frame(f, fr, ScriptPrinter.chainIp(fr));
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
+                }
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void frame(OutputFields f, Frame fr, long ip) throws IOException {
+        g.writeStringField("ip", "0x" + Long.toHexString(ip));
+        if (f.has(Field.SYM)) {
+            Symbol sym = fr.symbol();
+            g.writeStringField("sym", sym == null ? "[unknown]" : sym.name());
+            if (sym != null && f.has(Field.SYMOFFSET)) {
+                g.writeNumberField("symoff", fr.addr() - sym.start());
+            }
+        }
+        if (f.has(Field.DSO)) {
+            g.writeStringField("dso", fr.dso() == null ? "[unknown]" : fr.dso().longName());
+        }
+    }
+
+    private void start(OutputFields f, String comm, int pid, int tid, int cpu, long time) throws IOException {
+        if (f.has(Field.COMM)) {
+            g.writeStringField("comm", comm);
+        }
+        if (f.has(Field.PID)) {
+            g.writeNumberField("pid", pid);
+        }
+        if (f.has(Field.TID)) {
+            g.writeNumberField("tid", tid);
+        }
+        if (f.has(Field.CPU)) {
+            g.writeNumberField("cpu", cpu);
+        }
+        if (f.has(Field.TIME)) {
+            g.writeNumberField("time", time);
+        }
+    }
+
+    @Override
+    public void sideBand(PerfRecord r) {
+        try {
+            if (r instanceof KsymbolRecord k && options.showBpfEvents()) {
+                header(r, k.sampleId(), k.sampleId().pid(), k.sampleId().tid(), true);
+                g.writeStringField("addr", "0x" + Long.toHexString(k.addr()));
+                g.writeNumberField("len", Integer.toUnsignedLong(k.len()));
+                g.writeNumberField("ksym_type", k.ksymType());
+                g.writeNumberField("flags", k.flags());
+                g.writeStringField("name", k.name());
+            } else if (r instanceof BpfEventRecord b && options.showBpfEvents()) {
+                header(r, b.sampleId(), b.sampleId().pid(), b.sampleId().tid(), true);
+                g.writeNumberField("bpf_event_type", b.bpfEventType());
+                g.writeNumberField("flags", b.flags());
+                g.writeNumberField("id", Integer.toUnsignedLong(b.id()));
+                g.writeStringField("tag", HexFormat.of().formatHex(b.tag()));
+            } else if (r instanceof CommRecord c && options.showTaskEvents()) {
+                header(r, c.sampleId(), c.pid(), c.tid(), false);
+                g.writeBooleanField("exec", c.exec());
+                g.writeStringField("new_comm", c.comm());
+                g.writeNumberField("record_pid", c.pid());
+                g.writeNumberField("record_tid", c.tid());
+            } else if (r instanceof ForkRecord k && options.showTaskEvents()) {
+                header(r, k.sampleId(), k.pid(), k.tid(), false);
+                task(k.pid(), k.tid(), k.ppid(), k.ptid());
+            } else if (r instanceof ExitRecord x && options.showTaskEvents()) {
+                header(r, x.sampleId(), x.pid(), x.tid(), false);
+                task(x.pid(), x.tid(), x.ppid(), x.ptid());
+            } else if (r instanceof MmapRecord m && options.showMmapEvents()) {
+                header(r, m.sampleId(), m.pid(), m.tid(), false);
+                mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename());
+                g.writeBooleanField("exec", (m.misc() & PerfRecord.PERF_RECORD_MISC_MMAP_DATA) == 0);
+            } else if (r instanceof Mmap2Record m && options.showMmapEvents()) {
+                header(r, m.sampleId(), m.pid(), m.tid(), false);
+                mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename());
+                g.writeNumberField("prot", m.prot());
+                g.writeNumberField("flags", m.flags());
+                if (m.buildId() != null) {
+                    g.writeStringField("build_id", HexFormat.of().formatHex(m.buildId()));
+                } else {
+                    g.writeNumberField("maj", m.maj());
+                    g.writeNumberField("min", m.min());
+                    g.writeNumberField("ino", m.ino());
+                    g.writeNumberField("ino_generation", m.inoGeneration());
+                }
+            } else {
+                return;
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void task(int pid, int tid, int ppid, int ptid) throws IOException {
+        g.writeNumberField("record_pid", pid);
+        g.writeNumberField("record_tid", tid);
+        g.writeNumberField("ppid", ppid);
+        g.writeNumberField("ptid", ptid);
+    }
+
+    private void mmap(int pid, int tid, long addr, long len, long pgoff, String filename) throws IOException {
+        g.writeNumberField("record_pid", pid);
+        g.writeNumberField("record_tid", tid);
+        g.writeStringField("addr", "0x" + Long.toHexString(addr));
+        g.writeStringField("len", "0x" + Long.toHexString(len));
+        g.writeStringField("pgoff", "0x" + Long.toHexString(pgoff));
+        g.writeStringField("filename", filename);
+    }
+
+    /** Opens the object: type, then the prefix fields perf script would print (see ScriptPrinter#header). */
+    private void header(PerfRecord r, SampleId id, int recPid, int recTid, boolean threadFromTrailer) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", "PERF_RECORD_" + RecordType.name(r.type()));
+        EventDesc e = id.event() != null ? id.event() : events.size() == 1 ? events.get(0) : null;
+        boolean trailer = id.present() && e != null && e.attr().sampleIdAll();
+        int pid = trailer ? id.pid() : recPid;
+        int tid = trailer ? id.tid() : recTid;
+        int tp = threadFromTrailer ? pid : recPid;
+        int tt = threadFromTrailer ? tid : recTid;
+        PerfThread t = tt == -1 ? null : machine.findOrCreateThread(tp, tt);
+        if (e != null) {
+            start(fields[e.index()], t == null ? ":-1" : t.comm(), pid, tid, trailer ? id.cpu() : 0, trailer ? id.time() : 0);
+        }
+    }
+}
