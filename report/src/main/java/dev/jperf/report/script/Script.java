@@ -58,6 +58,11 @@ public final class Script {
                 w.flush();
             }
             file.warnings().forEach(err::println);
+        } catch (UncheckedIOException e) {
+            // the reader went away (script | head): stop quietly, as perf does on SIGPIPE
+            if (!String.valueOf(e.getCause().getMessage()).contains("Broken pipe")) {
+                throw e;
+            }
         }
     }
 }

@@ -92,9 +92,10 @@ final class ScriptJson implements SampleConsumer {
                 frame(f, rs.frame(), s.ip());
                 if (callchain[rs.event().index()] && rs.callchain() != null) {
                     g.writeArrayFieldStart("callchain");
-                    for (Frame fr : rs.callchain()) {
+                    Frame[] cc = rs.callchain();
+                    for (int i = cc.length - 1; i >= 0; i--) {
                         g.writeStartObject();
-                        frame(f, fr, ScriptPrinter.chainIp(fr));
+                        frame(f, cc[i], ScriptPrinter.chainIp(cc[i]));
                         g.writeEndObject();
                     }
                     g.writeEndArray();

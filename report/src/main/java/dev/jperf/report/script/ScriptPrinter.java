@@ -76,8 +76,10 @@ final class ScriptPrinter implements SampleConsumer {
         if (f.has(Field.IP)) {
             if (chain) {
                 w.ch('\n');
-                for (Frame fr : rs.callchain()) {
-                    w.bytes(chainText.computeIfAbsent(fr, x -> render(x, chainIp(x), f, "\t", "\n")));
+                // the session gives perf report's caller order; perf script prints callee first
+                Frame[] cc = rs.callchain();
+                for (int i = cc.length - 1; i >= 0; i--) {
+                    w.bytes(chainText.computeIfAbsent(cc[i], x -> render(x, chainIp(x), f, "\t", "\n")));
                 }
             } else {
                 w.bytes(sampleIpText.computeIfAbsent(rs.frame(), x -> render(x, x.ip(), f, " ", "")));

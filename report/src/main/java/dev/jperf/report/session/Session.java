@@ -4,14 +4,12 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
-import dev.jperf.format.record.BpfEventRecord;
 import dev.jperf.format.record.BuildIdRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
 import dev.jperf.format.record.FinishedRoundRecord;
 import dev.jperf.format.record.ForkRecord;
 import dev.jperf.format.record.KsymbolRecord;
-import dev.jperf.format.record.LostRecord;
 import dev.jperf.format.record.LostSamplesRecord;
 import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
@@ -117,12 +115,8 @@ public final class Session {
             return k.sampleId().time();
         } else if (r instanceof LostSamplesRecord l) {
             return l.sampleId().time();
-        } else if (r instanceof BpfEventRecord b) {
-            return b.sampleId().time();
-        } else if (r instanceof LostRecord l) {
-            return l.sampleId().time();
         }
-        return 0;
+        return r.sampleId().time();
     }
 
     private void deliver(PerfRecord r, SampleConsumer consumer) {

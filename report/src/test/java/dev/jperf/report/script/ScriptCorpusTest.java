@@ -1,0 +1,168 @@
+package dev.jperf.report.script;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code jperf script --show-bpf-events -F comm,pid,tid,cpu,time,event,ip,sym,dso} against perf's
+ * script.txt of every corpus case (script-nocpu.txt without cpu for per-process recordings), line
+ * by line over the golden's lines (it keeps the first 20000 when perf's output was large).
+ *
+ * <p>One environment difference is allowed: a {@code [vdso]} address perf named from the
+ * recording's vdso image, which is not on this machine (another boot's build-id; perf here prints
+ * {@code [unknown]} too). Such lines must still agree on everything but the symbol.
+ */
+class ScriptCorpusTest {
+    static final Path CORPUS = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus");
+    static final String FIELDS = "comm,pid,tid,cpu,time,event,ip,sym,dso";
+    static Path kallsyms;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        Path xz = CORPUS.resolve("kallsyms.txt.xz");
+        Assumptions.assumeTrue(Files.isRegularFile(xz), "no corpus at " + CORPUS);
+        kallsyms = Files.createTempFile("jperf-script-kallsyms", ".txt");
+        kallsyms.toFile().deleteOnExit();
+        Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectOutput(kallsyms.toFile()).start();
+        assertEquals(0, p.waitFor(), "xz -dc kallsyms.txt.xz (apt-get install xz-utils)");
+        // the corpus binaries ran from /tmp/corpus/src: their symbols are looked up there
+        Path src = Path.of("/tmp/corpus/src");
+        Files.createDirectories(src);
+        try (Stream<Path> s = Files.list(CORPUS.resolve("src"))) {
+            for (Path f : s.toList()) {
+                Path t = src.resolve(f.getFileName().toString());
+                if (!Files.exists(t)) {
+                    Files.copy(f, t, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    static Stream<Path> cases() throws IOException {
+        try (Stream<Path> s = Files.list(CORPUS)) {
+            return s.filter(d -> Files.exists(d.resolve("script.txt")) || Files.exists(d.resolve("script.txt.xz"))
+                    || Files.exists(d.resolve("script-nocpu.txt"))).sorted().toList().stream();
+        }
+    }
+
+    static String run(Path dir, String fields, boolean json) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Script.run(new Script.Options(dir.resolve("perf.data"), kallsyms, null, fields, false, true, false, false, json),
+                out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    static List<String> golden(Path dir) throws Exception {
+        if (Files.exists(dir.resolve("script-nocpu.txt"))) {
+            return Files.readAllLines(dir.resolve("script-nocpu.txt"));
+        }
+        if (Files.exists(dir.resolve("script.txt"))) {
+            return Files.readAllLines(dir.resolve("script.txt"));
+        }
+        Process p = new ProcessBuilder("xz", "-dc", dir.resolve("script.txt.xz").toString()).start();
+        byte[] b = p.getInputStream().readAllBytes();
+        assertEquals(0, p.waitFor());
+        return new String(b, StandardCharsets.UTF_8).lines().toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void everyLineAgreesWithPerf(Path dir) throws Exception {
+        boolean nocpu = Files.exists(dir.resolve("script-nocpu.txt"));
+        if (nocpu) {
+            // perf refuses cpu for files without PERF_SAMPLE_CPU, with this message
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(dir, FIELDS, false));
+            assertEquals(Files.readString(dir.resolve("script.stderr")).strip(), e.getMessage());
+        }
+        List<String> want = golden(dir);
+        List<String> got = run(dir, nocpu ? FIELDS.replace("cpu,", "") : FIELDS, false).lines().toList();
+        assertTrue(got.size() >= want.size(), got.size() + " lines, perf printed at least " + want.size());
+        if (!Files.exists(dir.resolve("script.truncated"))) {
+            assertEquals(want.size(), got.size(), "line count");
+        }
+        int vdso = 0;
+        for (int i = 0; i < want.size(); i++) {
+            String w = want.get(i);
+            String g = got.get(i);
+            if (!w.equals(g) && w.endsWith(" ([vdso])") && g.endsWith(" [unknown] ([vdso])")) {
+                vdso++;
+                String wFrame = w.substring(0, w.lastIndexOf(' ', w.length() - " ([vdso])".length() - 1));
+                assertEquals(wFrame, g.substring(0, g.length() - " [unknown] ([vdso])".length()), "line " + (i + 1));
+                continue;
+            }
+            assertEquals(w, g, dir.getFileName() + " line " + (i + 1));
+        }
+        assertTrue(vdso <= 10, vdso + " [vdso] lines differ");
+    }
+
+    @Test
+    void jsonLinesHaveOneObjectPerSampleAndBpfRecord() throws Exception {
+        Path dir = CORPUS.resolve("e-preloaded-bpf");
+        String text = run(dir, null, false);
+        String json = run(dir, null, true);
+        List<String> lines = json.lines().toList();
+        assertEquals(text.lines().count(), lines.size());
+        ObjectMapper m = new ObjectMapper();
+        JsonNode first = m.readTree(lines.get(0));
+        assertEquals("PERF_RECORD_KSYMBOL", first.get("type").asText(), lines.get(0));
+        long samples = 0;
+        long bpf = 0;
+        for (String l : lines) {
+            JsonNode n = m.readTree(l);
+            if (!n.has("type")) {
+                samples++;
+                assertTrue(n.get("ip").asText().startsWith("0x"));
+                if (n.get("dso").asText().startsWith("bpf_prog_")) {
+                    bpf++;
+                    assertEquals(n.get("dso").asText(), n.get("sym").asText());
+                }
+            }
+        }
+        assertEquals(21473, samples, "the case README's sample count");
+        assertEquals(9823, bpf, "samples in the two programs (bpf-lines.txt: 5112 + 4711)");
+    }
+
+    /** Task and mmap events have no golden file: perf itself is the oracle when installed. */
+    @Test
+    void taskAndMmapEventsAgreeWithPerf() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/perf")), "perf not installed (test oracle only)");
+        Path dir = CORPUS.resolve("c-process");
+        Process p = new ProcessBuilder("perf", "script", "-i", dir.resolve("perf.data").toString(), "--kallsyms",
+                kallsyms.toString(), "--show-task-events", "--show-mmap-events").redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String want = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Script.run(new Script.Options(dir.resolve("perf.data"), kallsyms, null, null, false, false, true, true, false),
+                out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        String got = out.toString(StandardCharsets.UTF_8);
+        assertTrue(want.contains("PERF_RECORD_MMAP2") && want.contains("PERF_RECORD_FORK"), want);
+        assertEquals(want, got);
+    }
+
+    @Test
+    void unknownFieldIsRefusedInOneLine() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OutputFields.parse("comm,bogus"));
+        assertTrue(e.getMessage().startsWith("-F: invalid field requested: bogus"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+    }
+}
