@@ -140,4 +140,27 @@ class BtfTest {
         assertEquals(split.firstId(), split.findByName("my_ptr", BtfKind.TYPEDEF));
         assertEquals(subprogs, split.findByName("subprogs_main", BtfKind.FUNC));
     }
+
+    /** The .BTF sections of the corpus' BPF objects (what clang wrote; the loader passed them to the kernel). */
+    @Test
+    void btfOfTheCorpusBpfObjects() throws Exception {
+        Map<String, String[]> funcs = Map.of(
+                "subprogs.bpf.o", new String[] {"subprogs_main", "mix_a", "mix_b", "fold_c"},
+                "lines.bpf.o", new String[] {"lines_hot"},
+                "storm.bpf.o", new String[] {"storm_tiny"});
+        for (Map.Entry<String, String[]> e : funcs.entrySet()) {
+            dev.jperf.format.elf.ElfFile elf = dev.jperf.format.elf.ElfFile.open(TestFiles.SHARED.resolve("corpus/src").resolve(e.getKey()));
+            Btf btf = Btf.parse(elf.sectionBytes(elf.section(".BTF").orElseThrow()));
+            for (int id = 1; id <= btf.lastId(); id++) {
+                btf.type(id);
+            }
+            for (String f : e.getValue()) {
+                int id = btf.findByName(f, BtfKind.FUNC);
+                assertTrue(id > 0, e.getKey() + ": FUNC " + f);
+                assertTrue(btf.type(((BtfType.Func) btf.type(id)).type()) instanceof BtfType.FuncProto);
+            }
+            assertTrue(btf.findByName("LICENSE", BtfKind.VAR) > 0, e.getKey() + ": VAR LICENSE");
+            assertTrue(btf.findByName("license", BtfKind.DATASEC) > 0, e.getKey() + ": DATASEC license");
+        }
+    }
 }
