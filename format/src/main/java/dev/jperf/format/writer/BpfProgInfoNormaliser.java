@@ -1,5 +1,6 @@
 package dev.jperf.format.writer;
 
+import dev.jperf.format.bpf.BpfProgInfo;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -12,7 +13,7 @@ import java.nio.ByteOrder;
  */
 final class BpfProgInfoNormaliser {
     /** sizeof(struct bpf_prog_info) in perf 6.1's UAPI (and the 6.18 kernel's). */
-    static final int BPF_PROG_INFO_SIZE = 232;
+    static final int BPF_PROG_INFO_SIZE = BpfProgInfo.INFO_SIZE;
     /** u32 info_len, u32 data_len, u64 arrays. */
     private static final int ENTRY_HEAD = 16;
 
