@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -44,6 +45,21 @@ class ReportStatsTest {
         assertEquals(0, r.rc(), r.err());
         assertEquals(read(dir.resolve("stats.txt")), r.out());
         assertEquals("", r.err());
+    }
+
+    @Test
+    void pipeModeFromStdin() throws IOException {
+        Path dir = Run.shared().resolve("corpus/f-pipe");
+        java.io.InputStream old = System.in;
+        Run r;
+        try (java.io.InputStream in = Files.newInputStream(dir.resolve("perf.data"))) {
+            System.setIn(in);
+            r = Run.of("report", "--stats", "-i", "-");
+        } finally {
+            System.setIn(old);
+        }
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(read(dir.resolve("stats.txt")), r.out());
     }
 
     @ParameterizedTest(name = "{0}")
