@@ -30,16 +30,16 @@ import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.io.ByteSource;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -57,7 +57,10 @@ public final class HeaderReport {
     /** Features perf prints only with -I; without it, "# X info available, use -I to display". */
     static final Set<Feature> FULL_ONLY = EnumSet.of(Feature.CPU_TOPOLOGY, Feature.NUMA_TOPOLOGY, Feature.CACHE,
             Feature.MEM_TOPOLOGY, Feature.HYBRID_TOPOLOGY);
-    private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
+    // fixed English names as ctime(3) prints them; java.time's locale data costs ~100 ms to load
+    private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+    private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+        "Nov", "Dec"};
 
     private static final Map<Feature, String> STRING_LABELS = Map.of(Feature.HOSTNAME, "hostname",
             Feature.OSRELEASE, "os release", Feature.VERSION, "perf version", Feature.ARCH, "arch",
@@ -106,7 +109,7 @@ public final class HeaderReport {
     private String build(Instant capturedOn) {
         FileHeader h = file.header();
         line("# ========");
-        line("# captured on    : " + CTIME.format(LocalDateTime.ofInstant(capturedOn, zone)));
+        line("# captured on    : " + ctime(LocalDateTime.ofInstant(capturedOn, zone)));
         line("# header version : 1");
         long dataOff = h.pipe() ? 0 : h.data().offset();
         long dataSize = h.pipe() ? 0 : h.data().size();
@@ -199,14 +202,17 @@ public final class HeaderReport {
             case CACHE -> {
                 line("# CPU cache info:");
                 for (CacheTopology.Level c : ((CacheTopology) s).levels()) {
-                    line(String.format("#  L%d %-15s %8s [%s]", c.level(), c.type(), c.size(), c.map()));
+                    line("#  L" + Integer.toUnsignedString(c.level()) + " " + padRight(c.type(), 15) + " "
+                            + padLeft(c.size(), 8) + " [" + c.map() + "]");
                 }
             }
             case SAMPLE_TIME -> {
                 SampleTime t = (SampleTime) s;
                 line("# time of first sample : " + usec(t.first()));
                 line("# time of last sample : " + usec(t.last()));
-                line(String.format("# sample duration : %10.3f ms", (double) (t.last() - t.first()) / 1_000_000));
+                double ms = (double) (t.last() - t.first()) / 1_000_000;
+                // %10.3f: round the exact binary value half-even, as printf does
+                line("# sample duration : " + padLeft(new BigDecimal(ms).setScale(3, RoundingMode.HALF_EVEN).toPlainString(), 10) + " ms");
             }
             case MEM_TOPOLOGY -> {
                 MemTopology m = (MemTopology) s;
@@ -216,7 +222,8 @@ public final class HeaderReport {
                     String size = CpuMaps.unitNumber(m.blockSize() * CpuMaps.weight(words, n.size()));
                     String map = CpuMaps.bitmap(words, n.size());
                     // perf prints the map into a 100-byte buffer
-                    line(String.format("#  %3d [%s]: %s", n.node(), size, map.length() > 99 ? map.substring(0, 99) : map));
+                    line("#  " + padLeft(Long.toUnsignedString(n.node()), 3) + " [" + size + "]: "
+                            + (map.length() > 99 ? map.substring(0, 99) : map));
                 }
             }
             case CLOCKID -> line("# clockid frequency: " + Long.toUnsignedString(features.clockId().orElseThrow().resolutionNs() * 1000) + " MHz");
@@ -354,11 +361,12 @@ public final class HeaderReport {
         long todUsec = Long.remainderUnsigned(c.todNs(), 1_000_000_000L) / 1000;
         long clkSec = Long.divideUnsigned(c.clockidNs(), 1_000_000_000L);
         long clkNsec = Long.remainderUnsigned(c.clockidNs(), 1_000_000_000L);
-        String date = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.US)
-                .format(LocalDateTime.ofInstant(Instant.ofEpochSecond(todSec), zone));
+        LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochSecond(todSec), zone);
+        String date = t.getYear() + "-" + zeros(t.getMonthValue(), 2) + "-" + zeros(t.getDayOfMonth(), 2) + " "
+                + zeros(t.getHour(), 2) + ":" + zeros(t.getMinute(), 2) + ":" + zeros(t.getSecond(), 2);
         line("# clockid: " + name + " (" + Integer.toUnsignedString(c.clockid()) + ")");
-        line(String.format("# reference time: %s.%06d = %d.%06d (TOD) = %d.%09d (%s)", date, todUsec, todSec, todUsec,
-                clkSec, clkNsec, name));
+        line("# reference time: " + date + "." + zeros(todUsec, 6) + " = " + todSec + "." + zeros(todUsec, 6) + " (TOD) = "
+                + clkSec + "." + zeros(clkNsec, 9) + " (" + name + ")");
     }
 
     /** perf's clockid_name (util/clockid.c): the first name of its table for the id. */
@@ -376,6 +384,25 @@ public final class HeaderReport {
     /** timestamp__scnprintf_usec: seconds.microseconds. */
     private static String usec(long ns) {
         return Long.toUnsignedString(Long.divideUnsigned(ns, 1_000_000_000L)) + "."
-                + String.format("%06d", Long.remainderUnsigned(ns, 1_000_000_000L) / 1000);
+                + zeros(Long.remainderUnsigned(ns, 1_000_000_000L) / 1000, 6);
+    }
+
+    /** ctime(3) without the newline: "Sun Nov 22 10:49:29 2026" (day of month padded with a space). */
+    static String ctime(LocalDateTime t) {
+        return DAYS[t.getDayOfWeek().getValue() - 1] + " " + MONTHS[t.getMonthValue() - 1] + " "
+                + padLeft(Integer.toString(t.getDayOfMonth()), 2) + " " + zeros(t.getHour(), 2) + ":"
+                + zeros(t.getMinute(), 2) + ":" + zeros(t.getSecond(), 2) + " " + t.getYear();
+    }
+
+    private static String zeros(long v, int width) {
+        return padLeft(Long.toString(v), width).replace(' ', '0');
+    }
+
+    private static String padLeft(String s, int width) {
+        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+    }
+
+    private static String padRight(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
     }
 }
