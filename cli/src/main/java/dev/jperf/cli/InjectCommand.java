@@ -8,15 +8,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jperf inject -i IN -o OUT}: perf inject without options, rewriting a perf.data (file or
- * pipe mode) as a file-mode perf.data that perf 6.1 reads; a damaged input's readable part
- * becomes a sound file.
+ * {@code jperf inject [-i IN] -o OUT}: perf inject without options, rewriting a perf.data (file
+ * or pipe mode, or a pipe-mode stream on stdin) as a file-mode perf.data that perf 6.1 reads; a
+ * damaged input's readable part becomes a sound file.
  */
 @Command(name = "inject", sortOptions = false,
         description = "Copy a perf.data (file or pipe mode) to a file-mode perf.data that Linux perf 6.1 reads;"
                 + " what is readable of a damaged file is kept")
 final class InjectCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--input"}, paramLabel = "<file>", description = "input file name")
+    @Option(names = {"-i", "--input"}, paramLabel = "<file>",
+            description = "input file name, or - for a pipe-mode stream on stdin (the default)")
     String input = "-";
 
     @Option(names = {"-o", "--output"}, paramLabel = "<file>",
@@ -25,10 +26,12 @@ final class InjectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (input.equals("-") || output.equals("-")) {
-            throw new IllegalArgumentException("pipes are not supported: give -i <file> and -o <file>");
+        if (output.equals("-")) {
+            throw new IllegalArgumentException("a file-mode perf.data cannot be written to a pipe: give -o <file>");
         }
-        PerfDataCopier.Result r = PerfDataCopier.copy(Path.of(input), Path.of(output));
+        PerfDataCopier.Result r = input.equals("-")
+                ? PerfDataCopier.copy("stdin", System.in, Path.of(output))
+                : PerfDataCopier.copy(Path.of(input), Path.of(output));
         r.warnings().forEach(w -> System.err.println("warning: " + w));
         return 0;
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -88,8 +89,38 @@ class InjectTest {
         assertEquals("jperf inject: " + tmp.resolve("no-such-dir/perf.data") + ": cannot create: No such file or directory\n",
                 r.err());
 
-        r = Run.of("inject", "-o", out.toString());
+        r = Run.of("inject", "-i", bad.toString());
         assertEquals(1, r.rc());
-        assertEquals("jperf inject: pipes are not supported: give -i <file> and -o <file>\n", r.err());
+        assertEquals("jperf inject: a file-mode perf.data cannot be written to a pipe: give -o <file>\n", r.err());
+    }
+
+    /** {@code perf record -o - | jperf inject -o perf.data}: the stream on stdin becomes a file. */
+    @Test
+    void pipeOnStdinBecomesAFile() throws Exception {
+        Path in = Run.shared().resolve("corpus/f-pipe/perf.data");
+        Path fromFile = tmp.resolve("from-file.data");
+        assertEquals(0, Run.of("inject", "-i", in.toString(), "-o", fromFile.toString()).rc());
+        Path out = tmp.resolve("perf.data");
+        InputStream stdin = System.in;
+        Run r;
+        try (InputStream pipe = Files.newInputStream(in)) {
+            System.setIn(pipe);
+            r = Run.of("inject", "-o", out.toString());
+        } finally {
+            System.setIn(stdin);
+        }
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.err());
+        assertArrayEquals(Files.readAllBytes(fromFile), Files.readAllBytes(out));
+
+        try (InputStream fileMode = Files.newInputStream(Run.shared().resolve("corpus/c-process/perf.data"))) {
+            System.setIn(fileMode);
+            r = Run.of("inject", "-o", out.toString());
+        } finally {
+            System.setIn(stdin);
+        }
+        assertEquals(1, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("jperf inject: stdin: "), r.err());
     }
 }

@@ -2,28 +2,46 @@ package dev.jperf.format.writer;
 
 import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.RecordStream;
+import dev.jperf.format.feature.Feature;
 import dev.jperf.format.header.EventDesc;
-import dev.jperf.format.header.PerfFileSection;
 import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.AuxtraceRecord;
+import dev.jperf.format.record.CompressedRecord;
+import dev.jperf.format.record.HeaderAttrRecord;
+import dev.jperf.format.record.HeaderFeatureRecord;
+import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.TracingDataRecord;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.io.InputStream;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Rewrites a perf.data (file or pipe mode) as a file-mode perf.data, as {@code perf inject} without
- * options does: the same events with their ids, the same records byte for byte, the same feature
- * bodies (BPF_PROG_INFO normalised to what perf 6.1 reads). Pipe-mode HEADER_ATTR and
- * HEADER_FEATURE records become the attrs and feature sections. What the reader recovers from a
- * damaged file (records up to a cut, a data.size of 0 left by a killed recorder, features with
- * bad offsets dropped) is written as a sound file, with the reader's warnings passed on.
+ * Rewrites a perf.data (file or pipe mode, from a file or a stream) as a file-mode perf.data that
+ * perf 6.1 reads, as {@code perf inject} without options does: the same events with their ids,
+ * the records byte for byte, the same feature bodies. Pipe-mode HEADER_ATTR and HEADER_FEATURE
+ * records become the attrs and feature sections. What perf 6.1 would refuse is made acceptable:
+ * attrs are written with 128 bytes, BPF_PROG_INFO with 232-byte infos, compressed records
+ * (COMPRESSED, and COMPRESSED2 which perf 6.1 does not know) are written decompressed, and record
+ * types newer than perf 6.1 are left out (counted in a warning). What the reader recovers from a
+ * damaged input (records up to a cut, a data.size of 0 left by a killed recorder, features with
+ * bad offsets dropped) becomes a sound file, with the reader's warnings passed on.
+ *
+ * <p>The output is written through {@link PerfDataWriter}, checkpointed every second, so a
+ * long-running copy from a pipe ({@code perf record -o - | jperf inject -o perf.data}) is a
+ * readable file at every moment.
  */
 public final class PerfDataCopier {
     /** Records are handed to the writer in runs of about this many bytes. */
     private static final int CHUNK = 1 << 20;
+    private static final long CHECKPOINT_NS = 1_000_000_000L;
 
     /**
      * @param records records written (HEADER_TRACING_DATA and AUXTRACE with their payloads)
@@ -36,105 +54,161 @@ public final class PerfDataCopier {
         }
     }
 
-    private PerfDataCopier() {
+    private final PerfDataFile in;
+    private final PerfDataWriter out;
+    private final List<String> warnings = new ArrayList<>();
+    /** Records left out because perf 6.1 does not know their type, by type. */
+    private final Map<Integer, Long> newer = new TreeMap<>();
+    private byte[] chunk = new byte[CHUNK];
+    private int used;
+    private long records;
+    private boolean decompressed;
+
+    private PerfDataCopier(PerfDataFile in, PerfDataWriter out) {
+        this.in = in;
+        this.out = out;
     }
 
     /**
-     * Copies {@code in} to {@code out}; an existing non-empty {@code out} is first renamed
+     * Copies the file {@code in} to {@code out}; an existing non-empty {@code out} is first renamed
      * {@code out.old}, as perf does (so {@code in} may be {@code out}: it is read from the backup).
      *
      * @throws PerfDataException when {@code in} cannot be read as perf.data
      * @throws IOException when {@code out} cannot be written (one line naming it)
      */
     public static Result copy(Path in, Path out) throws IOException {
-        PerfDataFile file = PerfDataFile.open(in);
-        if (file.header().order() != ByteOrder.LITTLE_ENDIAN) {
-            throw new PerfDataException(in + ": a big-endian perf.data cannot be rewritten (only little-endian is written)");
+        try (PerfDataFile f = PerfDataFile.open(in)) {
+            return copy(f, out);
         }
-        ByteSource src = ByteSource.map(in);
-        PerfFileSection data = file.dataSection();
-        long start = data.offset();
-        List<String> warnings = new ArrayList<>();
-        long end = checkedEnd(in, src, start, start + data.size(), file.events().size(), warnings);
+    }
 
+    /** Copies a pipe-mode stream (stdin) to {@code out}, as {@link #copy(Path, Path)}. */
+    public static Result copy(String name, InputStream in, Path out) throws IOException {
+        try (PerfDataFile f = PerfDataFile.open(name, in)) {
+            return copy(f, out);
+        }
+    }
+
+    private static Result copy(PerfDataFile f, Path out) throws IOException {
+        if (f.header().order() != ByteOrder.LITTLE_ENDIAN) {
+            throw new PerfDataException(f.name() + ": a big-endian perf.data cannot be rewritten (only little-endian is written)");
+        }
         List<PerfDataWriter.EventAttr> events = new ArrayList<>();
-        for (EventDesc e : file.events()) {
+        for (EventDesc e : f.events()) {
             events.add(PerfDataWriter.EventAttr.of(e));
         }
+        if (events.isEmpty()) {
+            throw new PerfDataException(f.name() + ": defines no events: nothing a perf.data file could describe");
+        }
         PerfDataWriter.backupExisting(out);
-        long records = 0;
         try (PerfDataWriter w = PerfDataWriter.create(out, events)) {
-            for (int bit : file.featureBits()) {
-                file.featureBody(bit).ifPresent(b -> w.setFeature(bit, b.bytes(0, (int) b.size())));
-            }
-            byte[] chunk = new byte[CHUNK];
-            long run = start;
-            long p = start;
-            while (p < end) {
-                long unit = unit(src, p);
-                int type = (int) src.u32(p);
-                boolean header = type == RecordType.PERF_RECORD_HEADER_ATTR || type == RecordType.PERF_RECORD_HEADER_FEATURE;
-                if (header || p + unit - run > chunk.length) {
-                    chunk = append(w, src, run, p, chunk);
-                    run = p;
-                }
-                if (unit > chunk.length) {
-                    chunk = new byte[(int) unit];
-                }
-                p += unit;
-                if (header) {
-                    run = p;
-                } else {
-                    records++;
-                }
-            }
-            append(w, src, run, end, chunk);
+            PerfDataCopier c = new PerfDataCopier(f, w);
+            c.setFeatures();
+            c.copyRecords();
+            // Pipe-mode features may also come later in the stream.
+            c.setFeatures();
             w.close();
-            warnings.addAll(0, file.warnings());
-            return new Result(records, w.dataSize(), warnings);
+            return new Result(c.records, w.dataSize(), c.warnings());
         }
     }
 
-    /** Appends the records in [from, to) of {@code src}; returns the (possibly grown) chunk buffer. */
-    private static byte[] append(PerfDataWriter w, ByteSource src, long from, long to, byte[] chunk) throws IOException {
-        int n = (int) (to - from);
-        if (n > chunk.length) {
-            chunk = new byte[n];
-        }
-        if (n > 0) {
-            src.get(from, chunk, 0, n);
-            w.append(chunk, 0, n);
-        }
-        return chunk;
-    }
-
-    /** Bytes of the record at {@code p} with any payload that follows it (checked by {@link #checkedEnd}). */
-    private static long unit(ByteSource src, long p) {
-        byte[] head = src.bytes(p, (int) Math.min(16, src.size() - p));
-        return PerfDataWriter.unitSize(ByteBuffer.wrap(head), 0, head.length);
-    }
-
-    /**
-     * Walks the record framing of [start, end): returns where the last whole record ends (as the
-     * reader, the copy stops at a record that is cut or corrupt) and checks that every pipe-mode
-     * HEADER_ATTR is among the events the reader took from the start of the stream.
-     */
-    private static long checkedEnd(Path in, ByteSource src, long start, long end, int events, List<String> warnings) {
-        long p = start;
-        int attrs = 0;
-        while (p < end) {
-            long unit = end - p >= 8 ? unit(src, p) : -1;
-            if (unit < 0 || unit > end - p) {
-                warnings.add(in + ": records end at offset 0x" + Long.toHexString(p) + " (a cut or corrupt record follows): "
-                        + (end - p) + " bytes not copied");
-                return p;
+    private void setFeatures() {
+        for (int bit : in.featureBits()) {
+            if (bit == Feature.COMPRESSED.bit() && decompressed) {
+                out.setFeature(bit, null);
+                continue;
             }
-            if (src.u32(p) == RecordType.PERF_RECORD_HEADER_ATTR && ++attrs > events) {
-                throw new PerfDataException(in + ": HEADER_ATTR record at offset 0x" + Long.toHexString(p)
-                        + " defines an event after the start of the stream; rewriting such a stream is not supported");
-            }
-            p += unit;
+            in.featureBody(bit).ifPresent(b -> out.setFeature(bit, b.bytes(0, (int) b.size())));
         }
-        return p;
+    }
+
+    private void copyRecords() throws IOException {
+        int nEvents = in.events().size();
+        long lastCheckpoint = System.nanoTime();
+        try (RecordStream rs = in.records()) {
+            while (rs.hasNext()) {
+                PerfRecord r = rs.next();
+                if (r instanceof HeaderAttrRecord || r instanceof HeaderFeatureRecord) {
+                    if (in.events().size() > nEvents) {
+                        throw new PerfDataException(in.name() + ": HEADER_ATTR record at offset 0x" + Long.toHexString(r.offset())
+                                + " defines an event after the start of the stream; rewriting such a stream is not supported");
+                    }
+                    continue; // they are the attrs and feature sections now
+                }
+                if (r instanceof CompressedRecord) {
+                    decompressed = true; // its records follow, decompressed
+                    continue;
+                }
+                if (!knownToPerf61(r.type())) {
+                    newer.merge(r.type(), 1L, Long::sum);
+                    continue;
+                }
+                ByteSource raw = rs.raw();
+                if (r instanceof TracingDataRecord t) {
+                    add(r, raw, t.data(), t.dataSize());
+                } else if (r instanceof AuxtraceRecord a) {
+                    add(r, raw, a.data(), a.auxSize());
+                } else {
+                    add(r, raw, null, 0);
+                }
+                if (used >= CHUNK) {
+                    flushChunk();
+                    long now = System.nanoTime();
+                    if (now - lastCheckpoint >= CHECKPOINT_NS) {
+                        out.checkpoint();
+                        lastCheckpoint = now;
+                    }
+                }
+            }
+        }
+        flushChunk();
+    }
+
+    /** Kernel types 1..21 and user types 64..82: what perf 6.1 processes (it fails on the others). */
+    private static boolean knownToPerf61(int type) {
+        return type < RecordType.PERF_RECORD_MAX
+                || (type >= RecordType.PERF_RECORD_USER_TYPE_START && type < RecordType.PERF_RECORD_HEADER_MAX_6_1);
+    }
+
+    /** Adds one record (and the payload that follows a TRACING_DATA / AUXTRACE record) to the chunk. */
+    private void add(PerfRecord r, ByteSource raw, ByteSource payload, long payloadSize) {
+        String what = RecordType.name(r.type()) + " record at offset 0x" + Long.toHexString(r.offset());
+        if (payloadSize > 0 && (payload == null || payload.size() != payloadSize)) {
+            warnings.add(in.name() + ": the " + what + " has no payload to copy: left out");
+            return;
+        }
+        long n = raw.size() + payloadSize;
+        if (used + n > chunk.length) {
+            if (n > Integer.MAX_VALUE - 8 - used) {
+                warnings.add(in.name() + ": the " + what + " (" + n + " bytes) is too large to copy: left out");
+                return;
+            }
+            chunk = Arrays.copyOf(chunk, (int) Math.max(used + n, chunk.length));
+        }
+        raw.get(0, chunk, used, (int) raw.size());
+        used += (int) raw.size();
+        if (payloadSize > 0) {
+            payload.get(0, chunk, used, (int) payloadSize);
+            used += (int) payloadSize;
+        }
+        records++;
+    }
+
+    private void flushChunk() throws IOException {
+        if (used > 0) {
+            out.append(chunk, 0, used);
+            used = 0;
+            if (chunk.length > CHUNK) {
+                chunk = new byte[CHUNK];
+            }
+        }
+    }
+
+    private List<String> warnings() {
+        List<String> all = new ArrayList<>(in.warnings());
+        all.addAll(warnings);
+        newer.forEach((type, n) -> all.add(in.name() + ": " + n + " " + RecordType.name(type)
+                + " record(s) left out: perf 6.1 does not know type " + type));
+        return all;
     }
 }
