@@ -15,6 +15,7 @@ final class LineWriter {
     private final OutputStream out;
     private byte[] buf = new byte[1 << 16];
     private int n;
+    private long flushes;
 
     LineWriter(OutputStream out) {
         this.out = out;
@@ -30,6 +31,7 @@ final class LineWriter {
     }
 
     private void flushBuffer() {
+        flushes++;
         try {
             out.write(buf, 0, n);
         } catch (IOException e) {
@@ -46,6 +48,19 @@ final class LineWriter {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A position to copy from with {@link #since}. */
+    long mark() {
+        return (flushes << 32) | n;
+    }
+
+    /** The bytes written since {@code mark}, or null when the buffer was flushed in between. */
+    byte[] since(long mark) {
+        if ((mark >>> 32) != flushes) {
+            return null;
+        }
+        return java.util.Arrays.copyOfRange(buf, (int) mark, n);
     }
 
     LineWriter ch(char c) {
@@ -107,23 +122,53 @@ final class LineWriter {
         return spaces(width - utf8Length(s));
     }
 
+    private static final long[] POW10 = new long[19];
+    // "00".."99": two digits per division
+    private static final byte[] PAIRS = new byte[200];
+
+    static {
+        long p = 1;
+        for (int i = 0; i < POW10.length; i++) {
+            POW10[i] = p;
+            p *= 10;
+        }
+        for (int i = 0; i < 100; i++) {
+            PAIRS[2 * i] = (byte) ('0' + i / 10);
+            PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
+
+    /** Number of decimal digits of v >= 0. */
     private static int digits(long v) {
         int d = 1;
-        while (v >= 10) {
-            v /= 10;
+        while (d < POW10.length && v >= POW10[d]) {
             d++;
         }
         return d;
     }
 
-    /** Unsigned decimal, no padding (v must be >= 0). */
+    /** Decimal digits of v >= 0 into the next d bytes. */
     private void putDec(long v, int d) {
-        int end = n + d;
-        for (int i = end - 1; i >= n; i--) {
-            buf[i] = (byte) ('0' + (v % 10));
+        int i = n + d;
+        while (v >= Integer.MAX_VALUE) {
+            buf[--i] = (byte) ('0' + (v % 10));
             v /= 10;
         }
-        n = end;
+        int x = (int) v;
+        while (x >= 100) {
+            int q = x / 100;
+            int r = (x - q * 100) << 1;
+            buf[--i] = PAIRS[r + 1];
+            buf[--i] = PAIRS[r];
+            x = q;
+        }
+        if (x >= 10) {
+            buf[--i] = PAIRS[(x << 1) + 1];
+            buf[--i] = PAIRS[x << 1];
+        } else {
+            buf[--i] = (byte) ('0' + x);
+        }
+        n += d;
     }
 
     /** printf("%*ld", width, v). */
@@ -151,8 +196,12 @@ final class LineWriter {
         return spaces(width - d);
     }
 
-    /** printf("%0*lu", width, v) for v >= 0. */
+    /** printf("%0*ld", width, v). */
     LineWriter decZero(long v, int width) {
+        if (v < 0) {
+            ch('-');
+            return v == Long.MIN_VALUE ? str(Long.toString(v).substring(1)) : decZero(-v, width - 1);
+        }
         int d = digits(v);
         ensure(Math.max(d, width));
         for (int i = d; i < width; i++) {

@@ -53,9 +53,16 @@ public final class Script {
                 json.finish();
                 flush(bo);
             } else {
-                LineWriter w = new LineWriter(out);
-                session.run(new ScriptPrinter(w, session.machine(), file.events(), requested, useCallchain, o));
-                w.flush();
+                ScriptPrinter p = new ScriptPrinter(new LineWriter(out), session.machine(), file.events(), requested,
+                        useCallchain, o);
+                PipelinedPrinter pp = new PipelinedPrinter(p, session.machine(), file.events(), o);
+                try {
+                    session.run(pp);
+                } catch (RuntimeException e) {
+                    pp.abort();
+                    throw e;
+                }
+                pp.finish();
             }
             file.warnings().forEach(err::println);
         } catch (UncheckedIOException e) {

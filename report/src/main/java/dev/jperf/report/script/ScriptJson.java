@@ -14,12 +14,10 @@ import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordType;
-import dev.jperf.format.record.SampleId;
 import dev.jperf.format.record.SampleRecord;
 import dev.jperf.report.script.OutputFields.Field;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.Machine;
-import dev.jperf.report.session.PerfThread;
 import dev.jperf.report.session.ResolvedSample;
 import dev.jperf.report.session.SampleConsumer;
 import dev.jperf.report.symbol.Symbol;
@@ -141,38 +139,35 @@ final class ScriptJson implements SampleConsumer {
 
     @Override
     public void sideBand(PerfRecord r) {
+        if (!SideBandHeader.shown(r, options)) {
+            return;
+        }
         try {
-            if (r instanceof KsymbolRecord k && options.showBpfEvents()) {
-                header(r, k.sampleId(), k.sampleId().pid(), k.sampleId().tid(), true);
+            header(r, SideBandHeader.of(r, machine, events));
+            if (r instanceof KsymbolRecord k) {
                 g.writeStringField("addr", "0x" + Long.toHexString(k.addr()));
                 g.writeNumberField("len", Integer.toUnsignedLong(k.len()));
                 g.writeNumberField("ksym_type", k.ksymType());
                 g.writeNumberField("flags", k.flags());
                 g.writeStringField("name", k.name());
-            } else if (r instanceof BpfEventRecord b && options.showBpfEvents()) {
-                header(r, b.sampleId(), b.sampleId().pid(), b.sampleId().tid(), true);
+            } else if (r instanceof BpfEventRecord b) {
                 g.writeNumberField("bpf_event_type", b.bpfEventType());
                 g.writeNumberField("flags", b.flags());
                 g.writeNumberField("id", Integer.toUnsignedLong(b.id()));
                 g.writeStringField("tag", HexFormat.of().formatHex(b.tag()));
-            } else if (r instanceof CommRecord c && options.showTaskEvents()) {
-                header(r, c.sampleId(), c.pid(), c.tid(), false);
+            } else if (r instanceof CommRecord c) {
                 g.writeBooleanField("exec", c.exec());
                 g.writeStringField("new_comm", c.comm());
                 g.writeNumberField("record_pid", c.pid());
                 g.writeNumberField("record_tid", c.tid());
-            } else if (r instanceof ForkRecord k && options.showTaskEvents()) {
-                header(r, k.sampleId(), k.pid(), k.tid(), false);
+            } else if (r instanceof ForkRecord k) {
                 task(k.pid(), k.tid(), k.ppid(), k.ptid());
-            } else if (r instanceof ExitRecord x && options.showTaskEvents()) {
-                header(r, x.sampleId(), x.pid(), x.tid(), false);
+            } else if (r instanceof ExitRecord x) {
                 task(x.pid(), x.tid(), x.ppid(), x.ptid());
-            } else if (r instanceof MmapRecord m && options.showMmapEvents()) {
-                header(r, m.sampleId(), m.pid(), m.tid(), false);
+            } else if (r instanceof MmapRecord m) {
                 mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename());
                 g.writeBooleanField("exec", (m.misc() & PerfRecord.PERF_RECORD_MISC_MMAP_DATA) == 0);
-            } else if (r instanceof Mmap2Record m && options.showMmapEvents()) {
-                header(r, m.sampleId(), m.pid(), m.tid(), false);
+            } else if (r instanceof Mmap2Record m) {
                 mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename());
                 g.writeNumberField("prot", m.prot());
                 g.writeNumberField("flags", m.flags());
@@ -184,8 +179,6 @@ final class ScriptJson implements SampleConsumer {
                     g.writeNumberField("ino", m.ino());
                     g.writeNumberField("ino_generation", m.inoGeneration());
                 }
-            } else {
-                return;
             }
             g.writeEndObject();
         } catch (IOException e) {
@@ -209,19 +202,12 @@ final class ScriptJson implements SampleConsumer {
         g.writeStringField("filename", filename);
     }
 
-    /** Opens the object: type, then the prefix fields perf script would print (see ScriptPrinter#header). */
-    private void header(PerfRecord r, SampleId id, int recPid, int recTid, boolean threadFromTrailer) throws IOException {
+    /** Opens the object: type, then the prefix fields perf script would print. */
+    private void header(PerfRecord r, SideBandHeader h) throws IOException {
         g.writeStartObject();
         g.writeStringField("type", "PERF_RECORD_" + RecordType.name(r.type()));
-        EventDesc e = id.event() != null ? id.event() : events.size() == 1 ? events.get(0) : null;
-        boolean trailer = id.present() && e != null && e.attr().sampleIdAll();
-        int pid = trailer ? id.pid() : recPid;
-        int tid = trailer ? id.tid() : recTid;
-        int tp = threadFromTrailer ? pid : recPid;
-        int tt = threadFromTrailer ? tid : recTid;
-        PerfThread t = tt == -1 ? null : machine.findOrCreateThread(tp, tt);
-        if (e != null) {
-            start(fields[e.index()], t == null ? ":-1" : t.comm(), pid, tid, trailer ? id.cpu() : 0, trailer ? id.time() : 0);
+        if (h.event() != null) {
+            start(fields[h.event().index()], h.comm(), h.pid(), h.tid(), h.cpu(), h.time());
         }
     }
 }

@@ -10,16 +10,15 @@ import dev.jperf.format.record.KsymbolRecord;
 import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
 import dev.jperf.format.record.PerfRecord;
-import dev.jperf.format.record.SampleId;
 import dev.jperf.format.record.SampleRecord;
 import dev.jperf.report.script.OutputFields.Field;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.Machine;
-import dev.jperf.report.session.PerfThread;
 import dev.jperf.report.session.ResolvedSample;
 import dev.jperf.report.session.SampleConsumer;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Symbol;
+import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,13 +59,19 @@ final class ScriptPrinter implements SampleConsumer {
         this.nameWidth = width;
     }
 
+    /** Writes out what is buffered. */
+    void flush() {
+        w.flush();
+    }
+
     @Override
     public void sample(ResolvedSample rs) {
         SampleRecord s = rs.record();
         EventDesc e = rs.event();
         OutputFields f = fields[e.index()];
         boolean chain = callchain[e.index()] && rs.callchain() != null;
-        start(f, callchain[e.index()] && f.has(Field.IP), rs.comm(), s.pid(), s.tid(), s.cpu(), s.time());
+        prefix(e.index(), f, rs.comm(), s.pid(), s.tid(), s.cpu());
+        time(f, s.time());
         if (f.has(Field.PERIOD)) {
             w.decRight(s.period(), 10).ch(' ');
         }
@@ -79,13 +84,48 @@ final class ScriptPrinter implements SampleConsumer {
                 // the session gives perf report's caller order; perf script prints callee first
                 Frame[] cc = rs.callchain();
                 for (int i = cc.length - 1; i >= 0; i--) {
-                    w.bytes(chainText.computeIfAbsent(cc[i], x -> render(x, chainIp(x), f, "\t", "\n")));
+                    Frame fr = cc[i];
+                    if (fr.map() == null) {
+                        unmapped(fr.ip(), f, '\t');
+                        w.ch('\n');
+                        continue;
+                    }
+                    byte[] b = chainText.get(fr);
+                    if (b == null) {
+                        b = render(fr, chainIp(fr), f, "\t", "\n");
+                        chainText.put(fr, b);
+                    }
+                    w.bytes(b);
                 }
             } else {
-                w.bytes(sampleIpText.computeIfAbsent(rs.frame(), x -> render(x, x.ip(), f, " ", "")));
+                Frame fr = rs.frame();
+                if (fr.map() == null) {
+                    unmapped(fr.ip(), f, ' ');
+                } else {
+                    byte[] b = sampleIpText.get(fr);
+                    if (b == null) {
+                        b = render(fr, fr.ip(), f, " ", "");
+                        sampleIpText.put(fr, b);
+                    }
+                    w.bytes(b);
+                }
             }
         }
         w.ch('\n');
+    }
+
+    /**
+     * A frame outside every mapping (garbage frame-pointer walks make many): the session gives each
+     * a new Frame, so it is written directly instead of cached.
+     */
+    private void unmapped(long ip, OutputFields f, char prefix) {
+        w.ch(prefix).hexRight(ip, 16);
+        if (f.has(Field.SYM)) {
+            w.str(" [unknown]");
+        }
+        if (f.has(Field.DSO)) {
+            w.str(" ([unknown])");
+        }
     }
 
     /** perf prints a callchain frame of a user-space DSO as its offset in the DSO, kernel-space ones as is. */
@@ -116,11 +156,71 @@ final class ScriptPrinter implements SampleConsumer {
             Dso d = fr.dso();
             sb.append(" (").append(d == null ? "[unknown]" : d.longName()).append(')');
         }
-        return sb.append(suffix).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return sb.append(suffix).toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The comm/pid/tid/cpu part of a sample line, reused while a CPU keeps running the same thread. */
+    private static final class Prefix {
+        int event = -1;
+        String comm;
+        int pid;
+        int tid;
+        byte[] bytes;
+    }
+
+    private Prefix[] prefixes = new Prefix[0];
+
+    private void prefix(int event, OutputFields f, String comm, int pid, int tid, int cpu) {
+        int slot = cpu + 1;
+        if (slot < 0 || slot > 4096) {
+            start(f, callchain[event] && f.has(Field.IP), comm, pid, tid, cpu);
+            return;
+        }
+        if (slot >= prefixes.length) {
+            prefixes = java.util.Arrays.copyOf(prefixes, slot + 1);
+        }
+        Prefix p = prefixes[slot];
+        if (p == null) {
+            p = prefixes[slot] = new Prefix();
+        }
+        if (p.event == event && p.comm == comm && p.pid == pid && p.tid == tid && p.bytes != null) {
+            w.bytes(p.bytes);
+            return;
+        }
+        long mark = w.mark();
+        start(f, callchain[event] && f.has(Field.IP), comm, pid, tid, cpu);
+        p.event = event;
+        p.comm = comm;
+        p.pid = pid;
+        p.tid = tid;
+        p.bytes = w.since(mark);
+    }
+
+    private long lastSecs = -1;
+    private byte[] lastSecsText;
+
+    /** {@code %12s: } of timestamp__scnprintf_usec ("secs.usecs"); the seconds part is reused. */
+    private void time(OutputFields f, long time) {
+        if (!f.has(Field.TIME)) {
+            return;
+        }
+        long secs = Long.divideUnsigned(time, 1_000_000_000L);
+        long usecs = Long.remainderUnsigned(time, 1_000_000_000L) / 1000;
+        if (secs != lastSecs || lastSecsText == null) {
+            String t = Long.toUnsignedString(secs);
+            lastSecsText = (" ".repeat(Math.max(0, 12 - t.length() - 7)) + t + ".").getBytes(StandardCharsets.US_ASCII);
+            lastSecs = secs;
+        }
+        w.bytes(lastSecsText).decZero(usecs, 6).ch(':').ch(' ');
     }
 
     /** perf_sample__fprintf_start: comm, pid/tid, cpu, time. */
     private void start(OutputFields f, boolean unpaddedComm, String comm, int pid, int tid, int cpu, long time) {
+        start(f, unpaddedComm, comm, pid, tid, cpu);
+        time(f, time);
+    }
+
+    private void start(OutputFields f, boolean unpaddedComm, String comm, int pid, int tid, int cpu) {
         if (f.has(Field.COMM)) {
             if (unpaddedComm) {
                 w.str(comm);
@@ -139,44 +239,38 @@ final class ScriptPrinter implements SampleConsumer {
         if (f.has(Field.CPU)) {
             w.ch('[').decZero(cpu, 3).ch(']').ch(' ');
         }
-        if (f.has(Field.TIME)) {
-            // timestamp__scnprintf_usec, then %12s
-            long secs = Long.divideUnsigned(time, 1_000_000_000L);
-            long usecs = Long.remainderUnsigned(time, 1_000_000_000L) / 1000;
-            int len = Long.toUnsignedString(secs).length() + 7;
-            w.spaces(12 - len).udec(secs).ch('.').decZero(usecs, 6).ch(':').ch(' ');
-        }
     }
 
     @Override
     public void sideBand(PerfRecord r) {
-        if (r instanceof KsymbolRecord k && options.showBpfEvents()) {
-            header(k.sampleId(), k.sampleId().pid(), k.sampleId().tid(), true, -1, -1);
+        if (SideBandHeader.shown(r, options)) {
+            sideBand(r, SideBandHeader.of(r, machine, events));
+        }
+    }
+
+    /** Prints a side-band record chosen by the options, after its header. */
+    void sideBand(PerfRecord r, SideBandHeader h) {
+        header(h);
+        if (r instanceof KsymbolRecord k) {
             w.str("PERF_RECORD_KSYMBOL addr ").hexRight(k.addr(), 0).str(" len ").udec(Integer.toUnsignedLong(k.len()))
                     .str(" type ").udec(k.ksymType()).str(" flags 0x").hexRight(k.flags(), 0).str(" name ").str(k.name())
                     .ch('\n');
-        } else if (r instanceof BpfEventRecord b && options.showBpfEvents()) {
-            header(b.sampleId(), b.sampleId().pid(), b.sampleId().tid(), true, -1, -1);
+        } else if (r instanceof BpfEventRecord b) {
             w.str("PERF_RECORD_BPF_EVENT type ").udec(b.bpfEventType()).str(", flags ").udec(b.flags()).str(", id ")
                     .udec(Integer.toUnsignedLong(b.id())).ch('\n');
-        } else if (r instanceof CommRecord c && options.showTaskEvents()) {
-            header(c.sampleId(), c.pid(), c.tid(), false, c.pid(), c.tid());
+        } else if (r instanceof CommRecord c) {
             w.str("PERF_RECORD_COMM").str(c.exec() ? " exec" : "").str(": ").str(c.comm()).ch(':').decRight(c.pid(), 0)
                     .ch('/').decRight(c.tid(), 0).ch('\n');
-        } else if (r instanceof ForkRecord k && options.showTaskEvents()) {
-            header(k.sampleId(), k.pid(), k.tid(), false, k.pid(), k.tid());
+        } else if (r instanceof ForkRecord k) {
             task("PERF_RECORD_FORK", k.pid(), k.tid(), k.ppid(), k.ptid());
-        } else if (r instanceof ExitRecord x && options.showTaskEvents()) {
-            header(x.sampleId(), x.pid(), x.tid(), false, x.pid(), x.tid());
+        } else if (r instanceof ExitRecord x) {
             task("PERF_RECORD_EXIT", x.pid(), x.tid(), x.ppid(), x.ptid());
-        } else if (r instanceof MmapRecord m && options.showMmapEvents()) {
-            header(m.sampleId(), m.pid(), m.tid(), false, m.pid(), m.tid());
+        } else if (r instanceof MmapRecord m) {
             w.str("PERF_RECORD_MMAP ").decRight(m.pid(), 0).ch('/').decRight(m.tid(), 0).str(": [").hexAlt(m.addr())
                     .ch('(').hexAlt(m.len()).str(") @ ").hexAlt(m.pgoff()).str("]: ")
                     .ch((m.misc() & PerfRecord.PERF_RECORD_MISC_MMAP_DATA) != 0 ? 'r' : 'x').ch(' ').str(m.filename())
                     .ch('\n');
-        } else if (r instanceof Mmap2Record m && options.showMmapEvents()) {
-            header(m.sampleId(), m.pid(), m.tid(), false, m.pid(), m.tid());
+        } else if (r instanceof Mmap2Record m) {
             w.str("PERF_RECORD_MMAP2 ").decRight(m.pid(), 0).ch('/').decRight(m.tid(), 0).str(": [").hexAlt(m.addr())
                     .ch('(').hexAlt(m.len()).str(") @ ").hexAlt(m.pgoff()).ch(' ');
             if (m.buildId() != null) {
@@ -195,25 +289,12 @@ final class ScriptPrinter implements SampleConsumer {
                 .decRight(ptid, 0).str(")\n");
     }
 
-    /**
-     * The sample-like prefix of a side-band line. Its thread is the record's own (pid, tid) for
-     * task and mmap records, the trailer's for the others; without sample_id_all perf takes
-     * cpu 0, time 0 and the record's pid/tid.
-     */
-    private void header(SampleId id, int recPid, int recTid, boolean threadFromTrailer, int threadPid, int threadTid) {
-        EventDesc e = id.event() != null ? id.event() : events.size() == 1 ? events.get(0) : null;
-        boolean trailer = id.present() && e != null && e.attr().sampleIdAll();
-        int pid = trailer ? id.pid() : recPid;
-        int tid = trailer ? id.tid() : recTid;
-        int cpu = trailer ? id.cpu() : 0;
-        long time = trailer ? id.time() : 0;
-        int tp = threadFromTrailer ? pid : threadPid;
-        int tt = threadFromTrailer ? tid : threadTid;
-        PerfThread t = tt == -1 ? null : machine.findOrCreateThread(tp, tt);
-        if (e == null) {
-            return;
+    /** The sample-like prefix of a side-band line (none when the record maps to no event). */
+    private void header(SideBandHeader h) {
+        EventDesc e = h.event();
+        if (e != null) {
+            OutputFields f = fields[e.index()];
+            start(f, callchain[e.index()] && f.has(Field.IP), h.comm(), h.pid(), h.tid(), h.cpu(), h.time());
         }
-        OutputFields f = fields[e.index()];
-        start(f, callchain[e.index()] && f.has(Field.IP), t == null ? ":-1" : t.comm(), pid, tid, cpu, time);
     }
 }

@@ -1,0 +1,65 @@
+package dev.jperf.report.script;
+
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.record.BpfEventRecord;
+import dev.jperf.format.record.CommRecord;
+import dev.jperf.format.record.ExitRecord;
+import dev.jperf.format.record.ForkRecord;
+import dev.jperf.format.record.KsymbolRecord;
+import dev.jperf.format.record.Mmap2Record;
+import dev.jperf.format.record.MmapRecord;
+import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.record.SampleId;
+import dev.jperf.report.session.Machine;
+import dev.jperf.report.session.PerfThread;
+import java.util.List;
+
+/**
+ * What perf script prints before a side-band record (print_event_with_time): its event, the
+ * trailer's pid/tid/cpu/time (without sample_id_all: the record's pid/tid, cpu 0, time 0), and
+ * the name of its thread at that moment - the record's own (pid, tid) for task and mmap records,
+ * the trailer's for KSYMBOL and BPF_EVENT. Taken while the session holds that moment's state.
+ *
+ * @param event null when the record maps to no event (perf then prints no prefix)
+ */
+record SideBandHeader(EventDesc event, int pid, int tid, int cpu, long time, String comm) {
+
+    /** Which side-band records --show-bpf-events, --show-task-events and --show-mmap-events select. */
+    static boolean shown(PerfRecord r, Script.Options o) {
+        return (o.showBpfEvents() && (r instanceof KsymbolRecord || r instanceof BpfEventRecord))
+                || (o.showTaskEvents() && (r instanceof CommRecord || r instanceof ForkRecord || r instanceof ExitRecord))
+                || (o.showMmapEvents() && (r instanceof MmapRecord || r instanceof Mmap2Record));
+    }
+
+    static SideBandHeader of(PerfRecord r, Machine machine, List<EventDesc> events) {
+        int recPid = -1;
+        int recTid = -1;
+        if (r instanceof CommRecord c) {
+            recPid = c.pid();
+            recTid = c.tid();
+        } else if (r instanceof ForkRecord f) {
+            recPid = f.pid();
+            recTid = f.tid();
+        } else if (r instanceof ExitRecord x) {
+            recPid = x.pid();
+            recTid = x.tid();
+        } else if (r instanceof MmapRecord m) {
+            recPid = m.pid();
+            recTid = m.tid();
+        } else if (r instanceof Mmap2Record m) {
+            recPid = m.pid();
+            recTid = m.tid();
+        }
+        boolean ownThread = !(r instanceof KsymbolRecord || r instanceof BpfEventRecord);
+        SampleId id = r.sampleId();
+        EventDesc e = id.event() != null ? id.event() : events.size() == 1 ? events.get(0) : null;
+        boolean trailer = id.present() && e != null && e.attr().sampleIdAll();
+        int pid = trailer ? id.pid() : recPid;
+        int tid = trailer ? id.tid() : recTid;
+        int tp = ownThread ? recPid : pid;
+        int tt = ownThread ? recTid : tid;
+        PerfThread t = tt == -1 ? null : machine.findOrCreateThread(tp, tt);
+        return new SideBandHeader(e, pid, tid, trailer ? id.cpu() : 0, trailer ? id.time() : 0,
+                t == null ? ":-1" : t.comm());
+    }
+}
