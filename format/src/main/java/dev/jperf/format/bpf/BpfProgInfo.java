@@ -44,6 +44,7 @@ public final class BpfProgInfo {
     private final int[] funcLens;
     private final long[] jitedLines;
     private final List<BpfLineInfo> lines;
+    private final int[] linesByAddress;
 
     private BpfProgInfo(byte[] info, long arrays, byte[][] data) {
         this.info = info;
@@ -55,6 +56,7 @@ public final class BpfProgInfo {
         this.funcLens = decodeJitedFuncLens();
         this.jitedLines = decodeJitedLineInfo();
         this.lines = List.copyOf(decodeLineInfo());
+        this.linesByAddress = sortLinesByAddress();
     }
 
     /**
@@ -498,27 +500,44 @@ public final class BpfProgInfo {
             long start = ksyms[i];
             long end = start + Integer.toUnsignedLong(funcLens[i]);
             if (Long.compareUnsigned(ip, start) >= 0 && Long.compareUnsigned(ip, end) < 0) {
-                return Optional.of(new BpfLocation(i, lineAt(ip, start, end)));
+                return Optional.of(new BpfLocation(i, lineAt(ip, start)));
             }
         }
         return Optional.empty();
     }
 
     /** The last line record (by index) with the greatest JIT address in [start, ip] (libbpf's bpf_prog_linfo rule). */
-    private int lineAt(long ip, long start, long end) {
-        long[] jl = jitedLines;
-        if (jl.length != lines.size()) {
-            return -1;
-        }
-        int best = -1;
-        for (int k = 0; k < jl.length; k++) {
-            long a = jl[k];
-            if (Long.compareUnsigned(a, start) >= 0 && Long.compareUnsigned(a, ip) <= 0
-                    && (best < 0 || Long.compareUnsigned(a, jl[best]) >= 0)) {
-                best = k;
+    private int lineAt(long ip, long start) {
+        int[] order = linesByAddress;
+        int lo = 0;
+        int hi = order.length - 1;
+        int found = -1;
+        while (lo <= hi) { // last position whose address is <= ip
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(jitedLines[order[mid]], ip) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
             }
         }
-        return best;
+        if (found < 0 || Long.compareUnsigned(jitedLines[order[found]], start) < 0) {
+            return -1; // no line record between the function start and ip
+        }
+        return order[found];
+    }
+
+    /** Line record indexes sorted by JIT address, then index (so the last of equal addresses wins); empty if the counts disagree. */
+    private int[] sortLinesByAddress() {
+        if (jitedLines.length != lines.size()) {
+            return new int[0];
+        }
+        return java.util.stream.IntStream.range(0, jitedLines.length).boxed()
+                .sorted((a, b) -> {
+                    int c = Long.compareUnsigned(jitedLines[a], jitedLines[b]);
+                    return c != 0 ? c : Integer.compare(a, b);
+                })
+                .mapToInt(Integer::intValue).toArray();
     }
 
     /** The source line of {@code ip} resolved with the program's BTF, if there is one. */
