@@ -151,13 +151,14 @@ public final class PerfDataCopier {
                 } else {
                     add(r, raw, null, 0);
                 }
-                if (used >= CHUNK) {
+                long now = System.nanoTime();
+                if (now - lastCheckpoint >= CHECKPOINT_NS) {
+                    // A live pipe may trickle: what arrived is in the file within a second.
                     flushChunk();
-                    long now = System.nanoTime();
-                    if (now - lastCheckpoint >= CHECKPOINT_NS) {
-                        out.checkpoint();
-                        lastCheckpoint = now;
-                    }
+                    out.checkpoint();
+                    lastCheckpoint = now;
+                } else if (used >= CHUNK) {
+                    flushChunk();
                 }
             }
         }
