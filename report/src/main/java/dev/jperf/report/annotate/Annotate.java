@@ -1,6 +1,11 @@
 package dev.jperf.report.annotate;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.record.PerfRecord;
+import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.Session;
+import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.SymbolResolver;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,10 +31,22 @@ public final class Annotate {
     private Annotate() {
     }
 
-    /** Reads {@code file} and counts its samples in JITed BPF code. */
+    /**
+     * Reads {@code file} through the report session (records in time order, KSYMBOL state) and
+     * counts its samples in JITed BPF code by the symbol the session gives them, as perf names them.
+     */
     public static BpfAnnotation annotate(PerfDataFile file) {
         BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
-        KsymbolReplay.run(file, a::add);
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(null, null));
+        Session session = new Session(file, resolver, new Session.Options(false, null, null, null, null));
+        session.run(s -> {
+            Frame f = s.frame();
+            if (s.cpumode() == PerfRecord.PERF_RECORD_MISC_KERNEL && f.symbol() != null && f.dso() != null) {
+                String name = f.symbol().name();
+                a.add(s.event(), s.record().ip(), s.period(), name,
+                        f.dso().kind() == Dso.Kind.BPF || name.startsWith("bpf_prog_"));
+            }
+        });
         return a;
     }
 
