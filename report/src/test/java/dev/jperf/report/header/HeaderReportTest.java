@@ -77,7 +77,8 @@ class HeaderReportTest {
             try (Stream<Path> files = Files.list(SHARED.resolve("external").resolve(dir))) {
                 for (Path f : files.sorted().toList()) {
                     Path g = golden.resolve(f.getFileName() + ".header.txt");
-                    if (Files.exists(g) && Files.size(g) > 0 && Files.readString(g).startsWith("# ========")) {
+                    // two goldens start with perf's stderr (an Intel PT warning, "bad event header size"): compared from "# ========" on
+                    if (Files.exists(g) && Files.size(g) > 0 && Files.readString(g).contains("# ========\n")) {
                         out.add(Arguments.of(f.getFileName().toString(), f, g));
                     }
                 }
@@ -90,6 +91,7 @@ class HeaderReportTest {
     @MethodSource("goldens")
     void matchesPerf(String name, Path data, Path golden) throws IOException {
         List<String> want = Files.readAllLines(golden);
+        want = want.subList(want.indexOf("# ========"), want.size());
         String got;
         try (PerfDataFile f = PerfDataFile.open(data)) {
             got = HeaderReport.render(f, Instant.EPOCH, true, ZoneOffset.UTC);
