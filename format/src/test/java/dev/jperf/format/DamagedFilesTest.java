@@ -103,6 +103,28 @@ class DamagedFilesTest {
         }
     }
 
+    /** A killed recorder leaves data.size = 0 and no feature sections: read records up to EOF. */
+    @Test
+    void dataSizeZeroReadsToTheEndOfTheFile(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path orig = Corpus.shared().resolve("corpus/c-process/perf.data");
+        byte[] b;
+        long dataEnd;
+        try (PerfDataFile f = PerfDataFile.open(orig)) {
+            dataEnd = f.dataSection().end();
+        }
+        b = java.util.Arrays.copyOf(Files.readAllBytes(orig), (int) dataEnd);
+        java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(48, 0);
+        Path killed = dir.resolve("killed.data");
+        Files.write(killed, b);
+        try (PerfDataFile f = PerfDataFile.open(killed)) {
+            assertEquals(3818, samples(f));
+            assertTrue(f.featureBits().isEmpty());
+            assertEquals(1, f.warnings().size(), f.warnings().toString());
+            assertTrue(f.warnings().get(0).contains("data size is 0"), f.warnings().get(0));
+            assertEquals(Corpus.aggregated(orig.resolveSibling("stats.txt")).get("TOTAL"), RecordCountsTest.count(f).get("TOTAL"));
+        }
+    }
+
     @Test
     void unreadableFilesFailWithOneLine() {
         for (String n : List.of("short-header.data", "bad-magic.data")) {

@@ -1,0 +1,28 @@
+/**
+ * Reading perf.data: open a file (or a pipe-mode stream), look at its header, events and feature
+ * sections, and stream its records as typed values.
+ *
+ * <pre>{@code
+ * try (PerfDataFile f = PerfDataFile.open(Path.of("perf.data"));   // file or pipe mode, any byte order
+ *      RecordStream records = f.records()) {                      // PerfDataFile.open("stdin", System.in) for a pipe
+ *     for (EventDesc e : f.events()) { ... e.name(), e.attr().sampleType() ... }
+ *     f.featureBody(Feature.BPF_PROG_INFO.bit());                 // raw section, bounds-checked; f.features() decoded
+ *     while (records.hasNext()) {
+ *         PerfRecord r = records.next();
+ *         if (r instanceof SampleRecord s) { s.event().index(); s.time(); s.callchain(); }
+ *         else if (r instanceof KsymbolRecord k) { k.name(); k.sampleId().time(); }
+ *     }
+ *     f.warnings();                                               // damage found, one line each
+ * }
+ * }</pre>
+ *
+ * <p>Records are decoded straight from the memory-mapped file (windows of 512 MiB + 1 MiB
+ * overlap, so files over 2 GiB work); a stream is read forward through a buffer that holds only
+ * the records not yet returned. Records inside PERF_RECORD_COMPRESSED(2) follow the compressed
+ * record itself. Records are in file order, which is not time order.
+ *
+ * <p>A file that cannot be read at all raises {@link dev.jperf.format.PerfDataException} (one
+ * line naming the file and the problem); damage past the point where reading can start is a
+ * warning, and everything sound before it is returned.
+ */
+package dev.jperf.format;
