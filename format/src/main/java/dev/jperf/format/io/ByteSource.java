@@ -150,9 +150,8 @@ public final class ByteSource {
         ByteBuffer b = windows[(int) (a >>> STRIDE_SHIFT)];
         int i = (int) (a & STRIDE_MASK);
         if (i + 8L * n <= b.limit()) {
-            for (int k = 0; k < n; k++) {
-                out[k] = b.getLong(i + 8 * k);
-            }
+            // a bulk copy (the JDK copies memory, swapping bytes if needed) beats n getLong calls
+            b.slice(i, 8 * n).order(order).asLongBuffer().get(out);
         } else {
             for (int k = 0; k < n; k++) {
                 out[k] = u64(off + 8L * k);
