@@ -232,6 +232,99 @@ public final class Btf {
         return base == null ? -1 : base.findByName(name, kind);
     }
 
+    /** Deepest type chain followed when naming a type: BTF from a file may contain cycles. */
+    private static final int MAX_DEPTH = 32;
+
+    /**
+     * A C-like name of type {@code id}: {@code void}, {@code int}, {@code struct task_struct *},
+     * {@code const char *}, {@code __u64[4]}, {@code int (*)(void *)}. Anonymous composites print
+     * as {@code struct {...}}.
+     */
+    public String typeName(int id) {
+        return typeName(id, 0);
+    }
+
+    private String typeName(int id, int depth) {
+        if (id == 0) {
+            return "void";
+        }
+        if (depth > MAX_DEPTH || id < 0 || id > lastId()) {
+            return "?";
+        }
+        BtfType t = type(id);
+        String n = t.name();
+        return switch (t.kind()) {
+            case INT, FLOAT, TYPEDEF, FUNC, VAR, DATASEC -> n;
+            case STRUCT -> "struct " + (n.isEmpty() ? "{...}" : n);
+            case UNION -> "union " + (n.isEmpty() ? "{...}" : n);
+            case ENUM, ENUM64 -> "enum " + (n.isEmpty() ? "{...}" : n);
+            case FWD -> (((BtfType.Fwd) t).union() ? "union " : "struct ") + n;
+            case PTR -> {
+                int target = ((BtfType.Ref) t).type();
+                if (target > 0 && target <= lastId() && kind(target) == BtfKind.FUNC_PROTO) {
+                    BtfType.FuncProto p = (BtfType.FuncProto) type(target);
+                    yield typeName(p.returnType(), depth + 1) + " (*)(" + params(p, false, depth + 1) + ")";
+                }
+                String inner = typeName(target, depth + 1);
+                yield inner.endsWith("*") ? inner + "*" : inner + " *";
+            }
+            case CONST -> "const " + typeName(((BtfType.Ref) t).type(), depth + 1);
+            case VOLATILE -> "volatile " + typeName(((BtfType.Ref) t).type(), depth + 1);
+            case RESTRICT -> typeName(((BtfType.Ref) t).type(), depth + 1) + " restrict";
+            case TYPE_TAG, DECL_TAG -> typeName(((t instanceof BtfType.Ref r) ? r.type() : ((BtfType.DeclTag) t).type()), depth + 1);
+            case ARRAY -> {
+                BtfType.Array a = (BtfType.Array) t;
+                yield typeName(a.elemType(), depth + 1) + "[" + Integer.toUnsignedString(a.nelems()) + "]";
+            }
+            case FUNC_PROTO -> {
+                BtfType.FuncProto p = (BtfType.FuncProto) t;
+                yield typeName(p.returnType(), depth + 1) + " (" + params(p, false, depth + 1) + ")";
+            }
+            default -> "?";
+        };
+    }
+
+    private String params(BtfType.FuncProto p, boolean names, int depth) {
+        if (p.params().isEmpty()) {
+            return "void";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < p.params().size(); i++) {
+            BtfType.Param prm = p.params().get(i);
+            if (i > 0) {
+                sb.append(", ");
+            }
+            if (prm.type() == 0 && i == p.params().size() - 1) {
+                sb.append("..."); // a last parameter of type void marks varargs
+                continue;
+            }
+            String type = typeName(prm.type(), depth);
+            sb.append(type);
+            if (names && !prm.name().isEmpty()) {
+                sb.append(type.endsWith("*") ? "" : " ").append(prm.name());
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The C declaration of a FUNC: {@code static __u64 mix_a(__u64 x)} (static for linkage 0);
+     * empty when {@code funcId} is not a FUNC with a FUNC_PROTO.
+     */
+    public Optional<String> funcSignature(int funcId) {
+        if (funcId <= 0 || funcId > lastId() || kind(funcId) != BtfKind.FUNC) {
+            return Optional.empty();
+        }
+        BtfType.Func f = (BtfType.Func) type(funcId);
+        if (f.type() <= 0 || f.type() > lastId() || kind(f.type()) != BtfKind.FUNC_PROTO) {
+            return Optional.empty();
+        }
+        BtfType.FuncProto p = (BtfType.FuncProto) type(f.type());
+        String ret = typeName(p.returnType());
+        return Optional.of((f.linkage() == 0 ? "static " : "") + ret + (ret.endsWith("*") ? "" : " ") + f.name()
+                + "(" + params(p, true, 1) + ")");
+    }
+
     /** Decodes type {@code id} with its trailing data. */
     public BtfType type(int id) {
         if (id < firstId) {

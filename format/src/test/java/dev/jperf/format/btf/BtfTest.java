@@ -163,4 +163,32 @@ class BtfTest {
             assertTrue(btf.findByName("license", BtfKind.DATASEC) > 0, e.getKey() + ": DATASEC license");
         }
     }
+
+    /** C declarations from BTF, compared with the corpus sources. */
+    @Test
+    void signaturesAndTypeNames() throws IOException {
+        Btf btf = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"))
+                .bpfBtfs().orElseThrow().blobs().get(0).parse();
+        assertEquals("static __u64 mix_a(__u64 x)", btf.funcSignature(btf.findByName("mix_a", BtfKind.FUNC)).orElseThrow());
+        assertEquals("static __u64 fold_c(__u64 x, __u64 y)",
+                btf.funcSignature(btf.findByName("fold_c", BtfKind.FUNC)).orElseThrow());
+        assertEquals("int subprogs_main(void *ctx)",
+                btf.funcSignature(btf.findByName("subprogs_main", BtfKind.FUNC)).orElseThrow());
+        assertTrue(btf.funcSignature(btf.findByName("__u64", BtfKind.TYPEDEF)).isEmpty());
+        assertEquals("char[4]", btf.typeName(((BtfType.Var) btf.type(btf.findByName("LICENSE", BtfKind.VAR))).type()));
+
+        assumeTrue(Files.isReadable(VMLINUX), "no readable /sys/kernel/btf/vmlinux on this machine");
+        Btf vmlinux = Btf.load(VMLINUX);
+        // pahole records linkage as it found it (static here): the signature says so
+        assertTrue(vmlinux.funcSignature(vmlinux.findByName("schedule", BtfKind.FUNC)).orElseThrow().endsWith("void schedule(void)"));
+        BtfType.Composite task = (BtfType.Composite) vmlinux.type(vmlinux.findByName("task_struct", BtfKind.STRUCT));
+        Map<String, String> members = new java.util.HashMap<>();
+        task.members().forEach(m -> members.put(m.name(), vmlinux.typeName(m.type())));
+        assertEquals("pid_t", members.get("pid"));
+        assertEquals("struct mm_struct *", members.get("mm"));
+        assertEquals("char[16]", members.get("comm"));
+        for (int id = 1; id <= vmlinux.lastId(); id++) {
+            vmlinux.typeName(id); // never throws, whatever the kind
+        }
+    }
 }
