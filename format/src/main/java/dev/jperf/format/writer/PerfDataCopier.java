@@ -18,9 +18,11 @@ import java.io.InputStream;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -59,6 +61,8 @@ public final class PerfDataCopier {
     private final List<String> warnings = new ArrayList<>();
     /** Records left out because perf 6.1 does not know their type, by type. */
     private final Map<Integer, Long> newer = new TreeMap<>();
+    /** Feature bits whose body could not be written. */
+    private final Set<Integer> rejected = new HashSet<>();
     private byte[] chunk = new byte[CHUNK];
     private int used;
     private long records;
@@ -118,7 +122,16 @@ public final class PerfDataCopier {
                 out.setFeature(bit, null);
                 continue;
             }
-            in.featureBody(bit).ifPresent(b -> out.setFeature(bit, b.bytes(0, (int) b.size())));
+            in.featureBody(bit).ifPresent(b -> {
+                try {
+                    out.setFeature(bit, b.bytes(0, (int) b.size()));
+                } catch (IllegalArgumentException e) {
+                    // a body the writer must rewrite (BPF_PROG_INFO) and cannot parse; perf would drop it too
+                    if (rejected.add(bit)) {
+                        warnings.add(in.name() + ": " + e.getMessage() + ": feature left out");
+                    }
+                }
+            });
         }
     }
 

@@ -72,6 +72,28 @@ class DamagedCopyTest {
         assertEquals(PerfOracle.reportSortSym(PerfOracle.corpus().resolve("c-process/perf.data")).out(), rep.out());
     }
 
+    /** A BPF_PROG_INFO body whose entries run past its end is left out with a warning; the rest is copied. */
+    @Test
+    void aMalformedBpfProgInfoIsLeftOut() throws Exception {
+        CorpusInput c = CorpusInput.read(PerfOracle.corpus().resolve("c-process/perf.data"));
+        Path in = tmp.resolve("in.data");
+        try (PerfDataWriter w = PerfDataWriter.create(in, c.events())) {
+            w.append(c.records().duplicate());
+            w.setFeature(3, c.features()[3]);
+            w.setFeature(24, new byte[] {5, 0, 0, 0, (byte) 232, 0, 0, 0}); // count 5, one cut entry
+        }
+        // Make the bogus section BPF_PROG_INFO (bit 25) behind the writer's back.
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(in, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0, (1L << 3) | (1L << 25)), 72);
+        }
+        Path out = tmp.resolve("out.data");
+        PerfDataCopier.Result r = PerfDataCopier.copy(in, out);
+        assertEquals(List.of(in + ": HEADER_BPF_PROG_INFO at byte 4: entry 0 of 5 is cut off: feature left out"), r.warnings());
+        try (PerfDataFile f = PerfDataFile.open(out)) {
+            assertEquals(List.of(3), f.featureBits());
+        }
+    }
+
     @Test
     void unreadableInputIsOneLine() {
         Path out = tmp.resolve("perf.data");
