@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.Report;
+import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.dump.RawDump;
 import dev.jperf.report.header.HeaderReport;
@@ -60,9 +61,15 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--symfs", paramLabel = "DIR", description = "look for symbol files relative to this directory")
     Path symfs;
 
-    @Option(names = {"-g", "--call-graph"}, paramLabel = "MODE", arity = "0..1", fallbackValue = "graph",
-            description = "call graph display; 'none' prints no graph (perf: graph,0.5,caller)")
-    String callGraph = "graph";
+    @Option(names = {"-g", "--call-graph"}, paramLabel = "print_type,threshold[,print_limit],order,sort_key,value",
+            arity = "0..1", fallbackValue = CallchainParams.DEFAULT_ARG,
+            description = "call graph: graph|fractal|flat|folded|none, threshold %%, print limit, caller|callee, "
+                    + "function, percent|period|count (default: graph,0.5,callee; caller with --children; "
+                    + "-g alone: " + CallchainParams.DEFAULT_ARG + ")")
+    String callGraph;
+
+    @Option(names = {"-G", "--inverted"}, description = "alias for inverted call graph (caller order)")
+    boolean inverted;
 
     @Option(names = "--children", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "accumulate callchains of children into parent entries (default when the file has callchains)")
@@ -102,8 +109,13 @@ public final class ReportCommand implements Callable<Integer> {
             commSet = commSet == null ? new HashSet<>() : new HashSet<>(commSet);
             commSet.addAll(comm);
         }
-        Report.Options o = new Report.Options(input, SortKey.parse(sort), children,
-                !"none".equals(callGraph), percentLimit, commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json);
+        CallchainParams graph = callGraph == null ? CallchainParams.DEFAULT : CallchainParams.parse(callGraph);
+        if (inverted) {
+            graph = new CallchainParams(graph.mode(), graph.minPercent(), graph.printLimit(),
+                    CallchainParams.Order.CALLER, true, graph.value());
+        }
+        Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, commSet,
+                pids, tids, parseCpus(cpus), kallsyms, symfs, json);
         Report.run(o, System.out);
         return 0;
     }

@@ -2,6 +2,7 @@ package dev.jperf.report;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
@@ -22,12 +23,19 @@ public final class Report {
      * The report options, named as perf names them.
      *
      * @param children --children (cumulate callchains; perf's default when the file has callchains)
-     * @param callGraph false for -g none (no call graph printed)
+     * @param callGraph -g (perf's callchain_param; {@link CallchainParams#NO_GRAPH} for -g none)
      * @param percentLimit --percent-limit
      */
-    public record Options(Path input, List<SortKey> sort, boolean children, boolean callGraph, double percentLimit,
-            Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus, Path kallsyms, Path symfs,
-            boolean json) {
+    public record Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
+            double percentLimit, Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus,
+            Path kallsyms, Path symfs, boolean json) {
+        /** With perf's default graph (callGraph true) or none. */
+        public Options(Path input, List<SortKey> sort, boolean children, boolean callGraph, double percentLimit,
+                Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus, Path kallsyms, Path symfs,
+                boolean json) {
+            this(input, sort, children, callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH, percentLimit,
+                    comms, pids, tids, cpus, kallsyms, symfs, json);
+        }
     }
 
     private Report() {
@@ -43,20 +51,23 @@ public final class Report {
             hasCallchains |= (e.attr().sampleType() & (1L << 5)) != 0;
         }
         boolean children = o.children() && hasCallchains;
+        // perf's use_callchain: a graph is kept only when the file has callchains
+        CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains
+                ? o.callGraph().effectiveOrder(children) : null;
         SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()));
         Session session = new Session(file, resolver,
-                new Session.Options(children, o.comms(), o.pids(), o.tids(), o.cpus()));
+                new Session.Options(children || graph != null, o.comms(), o.pids(), o.tids(), o.cpus()));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
-            Hists h = new Hists(e, o.sort(), children);
+            Hists h = new Hists(e, o.sort(), children, graph);
             byEvent.put(e, h);
             ordered.add(h);
         }
         session.run(s -> {
             Hists h = byEvent.get(s.event());
             if (h == null) {
-                h = new Hists(s.event(), o.sort(), children);
+                h = new Hists(s.event(), o.sort(), children, graph);
                 byEvent.put(s.event(), h);
                 ordered.add(h);
             }
@@ -71,7 +82,7 @@ public final class Report {
             if (o.json()) {
                 new JsonReport(out, o.percentLimit()).print(r.hists(), r.session().totalLostSamples());
             } else {
-                new StdioReport(out, o.percentLimit()).print(r.hists(), r.session().totalLostSamples());
+                new StdioReport(out, o.percentLimit(), o.callGraph(), o.sort().get(0) == SortKey.SYM).print(r.hists(), r.session().totalLostSamples());
             }
             out.flush();
         }

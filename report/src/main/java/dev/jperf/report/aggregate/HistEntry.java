@@ -22,6 +22,8 @@ public final class HistEntry {
     long period;
     long periodAcc;
     long samples;
+    /** The entry's call graph when one is printed (perf's he->callchain), else null. */
+    Callchain callchain;
 
     HistEntry(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
         this.comm = comm;
@@ -77,6 +79,11 @@ public final class HistEntry {
 
     public long samples() {
         return samples;
+    }
+
+    /** The call graph of the entry, or null when call graphs are off (-g none). */
+    public Callchain callchain() {
+        return callchain;
     }
 
     /** What perf prints in the Symbol column. */

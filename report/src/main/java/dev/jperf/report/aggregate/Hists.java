@@ -28,6 +28,8 @@ public final class Hists {
     private final boolean hasComm;
     private final boolean hasThread;
     private final boolean hasCpu;
+    /** The order chains are walked and stored in, or null when no call graph is kept (-g none). */
+    private final CallchainParams.Order graphOrder;
     private final Map<Key, HistEntry> entries = new HashMap<>();
     private long totalPeriod;
     private long samples;
@@ -40,6 +42,15 @@ public final class Hists {
     }
 
     public Hists(EventDesc event, List<SortKey> keys, boolean children) {
+        this(event, keys, children, null);
+    }
+
+    /**
+     * @param graphOrder the call-graph order when call graphs are kept (perf's use_callchain, with
+     *     callchain_param.order in effect), or null
+     */
+    public Hists(EventDesc event, List<SortKey> keys, boolean children, CallchainParams.Order graphOrder) {
+        this.graphOrder = graphOrder;
         this.event = event;
         this.keys = List.copyOf(keys);
         this.children = children;
@@ -60,6 +71,11 @@ public final class Hists {
 
     public boolean children() {
         return children;
+    }
+
+    /** The order of the kept call graphs, or null when there are none. */
+    public CallchainParams.Order graphOrder() {
+        return graphOrder;
     }
 
     /** Total period of the samples counted (perf's "Event count"). */
@@ -84,22 +100,34 @@ public final class Hists {
         self.period += period;
         self.periodAcc += period;
         self.samples++;
-        if (!children || s.callchain() == null) {
+        Frame[] chain = s.callchain();
+        if (chain == null) {
             return;
         }
-        Frame[] chain = s.callchain();
+        if (graphOrder == CallchainParams.Order.CALLEE) {
+            chain = reversed(chain);
+        }
+        if (graphOrder != null) {
+            graph(self).append(chain, 0, period);
+        }
+        if (!children) {
+            return;
+        }
+        // perf's hist_entry_iter cumulative walk: every distinct entry of the chain once, in the
+        // chain's order, each getting the chain from its own frame on
         HistEntry[] seen = new HistEntry[chain.length + 1];
         seen[0] = self;
         int nSeen = 1;
         char level = f.level();
-        for (Frame c : chain) {
+        for (int i = 0; i < chain.length; i++) {
+            Frame c = chain[i];
             if (c.symbol() != null || c.map() != null) {
                 level = c.kernelSpace() ? 'k' : '.';
             }
             Key k = key(s, c, c.ip());
             boolean dup = false;
-            for (int i = 0; i < nSeen; i++) {
-                if (keyOf(seen[i]).equals(k)) {
+            for (int j = 0; j < nSeen; j++) {
+                if (keyOf(seen[j]).equals(k)) {
                     dup = true;
                     break;
                 }
@@ -113,8 +141,32 @@ public final class Hists {
                 entries.put(k, e);
             }
             e.periodAcc += period;
+            if (graphOrder != null) {
+                graph(e).append(chain, i, period);
+            }
             seen[nSeen++] = e;
         }
+    }
+
+    private static int maxDepth(HistEntry e) {
+        return e.callchain == null ? 0 : e.callchain.maxDepth();
+    }
+
+    private static Callchain graph(HistEntry e) {
+        Callchain c = e.callchain;
+        if (c == null) {
+            c = new Callchain();
+            e.callchain = c;
+        }
+        return c;
+    }
+
+    private static Frame[] reversed(Frame[] chain) {
+        Frame[] r = new Frame[chain.length];
+        for (int i = 0; i < chain.length; i++) {
+            r[i] = chain[chain.length - 1 - i];
+        }
+        return r;
     }
 
     private HistEntry findOrCreate(ResolvedSample s, Frame f, long ip, char level) {
@@ -158,9 +210,33 @@ public final class Hists {
         if (keys.contains(SortKey.COMM)) {
             in = replay(in);
         }
-        List<HistEntry> out = new ArrayList<>(in);
-        out.sort(outputOrder());
-        return out;
+        // perf's output_resort: each entry, in input-tree order, inserted into the output rb-tree,
+        // going left when hist_entry__sort(new, node) > 0 (not a total order: see perfSort)
+        Comparator<HistEntry> sort = outputOrder();
+        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> perfSort(sort, n, node) > 0 ? -1 : 1);
+        for (HistEntry e : in) {
+            tree.put(e, e);
+        }
+        return new ArrayList<>(tree.keySet());
+    }
+
+    /**
+     * perf's hist_entry__sort(a, b): positive when a goes first. With call graphs, entries of equal
+     * children period of the same thread put the caller first (__hpp__sort_acc: the deeper
+     * callchain in caller order, the shallower in callee order) before self and the keys decide;
+     * between threads that rule does not apply, so the order is perf's insertion order.
+     */
+    private int perfSort(Comparator<HistEntry> sort, HistEntry a, HistEntry b) {
+        if (children && graphOrder != null && a.periodAcc == b.periodAcc && a.thread == b.thread) {
+            int d = maxDepth(b) - maxDepth(a);
+            if (graphOrder == CallchainParams.Order.CALLER) {
+                d = -d;
+            }
+            if (d != 0) {
+                return d;
+            }
+        }
+        return -sort.compare(a, b);
     }
 
     /** Inserts into a red-black tree (same shapes as the kernel's rbtree) as perf does; in-order result. */

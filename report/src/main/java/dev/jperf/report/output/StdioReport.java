@@ -1,5 +1,6 @@
 package dev.jperf.report.output;
 
+import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
@@ -15,10 +16,23 @@ import java.util.Locale;
 public final class StdioReport {
     private final PrintStream out;
     private final double percentLimit;
+    private final CallchainParams callGraph;
+    private final boolean sortStartsWithSym;
 
     public StdioReport(PrintStream out, double percentLimit) {
+        this(out, percentLimit, CallchainParams.NO_GRAPH, false);
+    }
+
+    /**
+     * @param callGraph how graphs are printed under entries that have one
+     * @param sortStartsWithSym the --sort list starts with sym (perf then leaves the entry's own
+     *     symbol out of a lone graph root)
+     */
+    public StdioReport(PrintStream out, double percentLimit, CallchainParams callGraph, boolean sortStartsWithSym) {
         this.out = out;
         this.percentLimit = percentLimit;
+        this.callGraph = callGraph;
+        this.sortStartsWithSym = sortStartsWithSym;
     }
 
     public void print(List<Hists> sections, long totalLostSamples) {
@@ -88,6 +102,11 @@ public final class StdioReport {
         out.println(dots);
         out.println("#");
         StringBuilder b = new StringBuilder(256);
+        boolean graph = callGraph.enabled() && h.graphOrder() != null;
+        StringBuilder g = new StringBuilder();
+        CallGraphPrinter printer = new CallGraphPrinter(g, callGraph, sortStartsWithSym);
+        // perf's min_callchain_hits: the threshold of the whole event, as an integer period
+        long minHit = (long) (h.totalPeriod() * (callGraph.minPercent() / 100));
         for (HistEntry e : rows) {
             b.setLength(0);
             b.append("  ");
@@ -101,6 +120,11 @@ public final class StdioReport {
                 cell(b, keys.get(i), e, width[i], last);
             }
             out.println(b);
+            if (graph) {
+                g.setLength(0);
+                printer.print(e.callchain(), h.totalPeriod(), h.children() ? e.periodAcc() : e.period(), minHit);
+                out.print(g);
+            }
         }
     }
 

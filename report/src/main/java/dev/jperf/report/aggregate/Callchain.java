@@ -1,0 +1,42 @@
+package dev.jperf.report.aggregate;
+
+import dev.jperf.report.session.Frame;
+
+/**
+ * The call graph of one report entry (perf's struct callchain_root): every chain appended to the
+ * entry, merged into a tree of frame positions with the period of the samples that went through
+ * and ended at each position, and the longest chain appended (perf's max_depth, which orders
+ * entries of equal children period: callers first).
+ */
+public final class Callchain {
+    private final CallchainNode root = new CallchainNode(null);
+    private int maxDepth;
+
+    /** The root: no frame, its children are the first frames of the chains. */
+    public CallchainNode root() {
+        return root;
+    }
+
+    public int maxDepth() {
+        return maxDepth;
+    }
+
+    /** perf's callchain_append with the cursor at {@code from}: chain[from..] with {@code period}. */
+    public void append(Frame[] chain, int from, long period) {
+        int n = chain.length - from;
+        if (n <= 0) {
+            return;
+        }
+        CallchainNode node = root;
+        for (int i = from; i < chain.length; i++) {
+            node.childrenHit += period;
+            node.childrenCount++;
+            node = node.childFor(chain[i]);
+        }
+        node.hit += period;
+        node.count++;
+        if (n > maxDepth) {
+            maxDepth = n;
+        }
+    }
+}
