@@ -117,15 +117,28 @@ public final class OutputFields {
     }
 
     /**
+     * The fields of each event (by index). perf keeps one field set per event type, checked
+     * against the first event of that type only (perf_session__check_output_opt).
+     */
+    public OutputFields[] perEvent(List<EventDesc> events) {
+        OutputFields[] out = new OutputFields[events.size()];
+        java.util.Map<Integer, OutputFields> byType = new java.util.HashMap<>();
+        for (EventDesc e : events) {
+            out[e.index()] = byType.computeIfAbsent(e.attr().type(), t -> forEvent(e));
+        }
+        return out;
+    }
+
+    /**
      * The fields for one event: perf drops default fields the event does not sample, and refuses
-     * user-requested ones ("Samples for 'E' event do not have CPU attribute set...").
+     * user-requested ones ("Samples for 'E' event do not have CPU attribute set..."). Not the
+     * period: without PERF_SAMPLE_PERIOD it is the attr's fixed one, and perf prints that.
      */
     public OutputFields forEvent(EventDesc e) {
         long st = e.attr().sampleType();
         int b = bits;
         b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_TIME, Field.TIME, "TIME");
         b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_CPU, Field.CPU, "CPU");
-        b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_PERIOD, Field.PERIOD, "PERIOD");
         b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_IP, Field.IP, "IP");
         if (!has(b, Field.IP)) {
             b &= ~(Field.SYM.bit() | Field.SYMOFFSET.bit() | Field.DSO.bit());

@@ -52,10 +52,9 @@ final class ScriptJson implements SampleConsumer {
         this.machine = machine;
         this.events = events;
         this.options = options;
-        this.fields = new OutputFields[events.size()];
+        this.fields = requested.perEvent(events);
         this.callchain = new boolean[events.size()];
         for (EventDesc e : events) {
-            fields[e.index()] = requested.forEvent(e);
             callchain[e.index()] = useCallchain && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
         }
     }

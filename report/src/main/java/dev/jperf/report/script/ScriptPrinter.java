@@ -48,11 +48,10 @@ final class ScriptPrinter implements SampleConsumer {
         this.machine = machine;
         this.events = events;
         this.options = options;
-        this.fields = new OutputFields[events.size()];
+        this.fields = requested.perEvent(events);
         this.callchain = new boolean[events.size()];
         int width = 0;
         for (EventDesc e : events) {
-            fields[e.index()] = requested.forEvent(e);
             callchain[e.index()] = useCallchain && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
             width = Math.max(width, LineWriter.utf8Length(e.name()));
         }
