@@ -142,4 +142,37 @@ class PerfReadsOurFeaturesTest {
         }
         return file;
     }
+
+    /**
+     * Without -I (the short form), on every file of {@link HeaderReportTest#goldens()}: perf run
+     * here, now, on the same file; every line equal, "captured on" included (same mtime, TZ=UTC),
+     * except the intended differences of {@link HeaderReportTest#DIFFERENT}.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("dev.jperf.report.header.HeaderReportTest#goldens")
+    void shortFormEqualsPerfsOnEveryFile(String name, Path data, Path golden) throws Exception {
+        assumeTrue(perfInstalled(), "Linux perf is not installed (apt-get install linux-perf): no oracle");
+        ProcessBuilder pb = new ProcessBuilder("perf", "report", "-i", data.toString(), "--header-only");
+        pb.environment().put("TZ", "UTC");
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        Process proc = pb.start();
+        String perfOut = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        proc.waitFor(60, TimeUnit.SECONDS);
+        assumeTrue(proc.exitValue() == 0, name + ": perf exits " + proc.exitValue());
+        List<String> perf = perfOut.lines().toList();
+        if (perf.indexOf("# ========") > 0) {
+            perf = perf.subList(perf.indexOf("# ========"), perf.size()); // stderr-like preamble some perf paths print on stdout
+        }
+        String ours;
+        try (PerfDataFile f = PerfDataFile.open(data)) {
+            ours = HeaderReport.render(f, Files.getLastModifiedTime(data).toInstant(), false, ZoneOffset.UTC);
+        }
+        List<String> have = ours.lines().toList();
+        HeaderReportTest.Difference d = HeaderReportTest.DIFFERENT.get(name);
+        if (d != null) {
+            perf = perf.stream().filter(l -> d.perfOnly().stream().noneMatch(l::matches)).toList();
+            have = have.stream().filter(l -> d.jperfOnly().stream().noneMatch(l::matches)).toList();
+        }
+        assertEquals(String.join("\n", perf), String.join("\n", have), name);
+    }
 }
