@@ -160,6 +160,16 @@ class ScriptCorpusTest {
     }
 
     @Test
+    void fixedPeriodIsPrintedLikeASampledOne() {
+        Path dir = CORPUS.resolve("g-fixed-period");
+        String asked = run(dir, "comm,period,ip", false).lines().findFirst().orElseThrow();
+        assertEquals("         swapper     100000  ffffffff821f4dab", asked);
+        String dflt = run(dir, null, false).lines().findFirst().orElseThrow();
+        assertEquals("         swapper     0 [000]  5534.159731:     100000 task-clock:  ffffffff821f4dab pv_native_safe_halt+0xb"
+                + " ([kernel.kallsyms])", dflt);
+    }
+
+    @Test
     void unknownFieldIsRefusedInOneLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> OutputFields.parse("comm,bogus"));
         assertTrue(e.getMessage().startsWith("-F: invalid field requested: bogus"), e.getMessage());
