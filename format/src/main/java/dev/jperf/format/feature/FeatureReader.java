@@ -25,10 +25,6 @@ public final class FeatureReader {
         return buf.remaining();
     }
 
-    public int position() {
-        return buf.position();
-    }
-
     public ByteBuffer buffer() {
         return buf;
     }
@@ -92,12 +88,5 @@ public final class FeatureReader {
         buf.get(start, b);
         buf.position(limit);
         return new String(b, StandardCharsets.UTF_8);
-    }
-
-    /** Fails unless the body has been consumed exactly. */
-    public void end() {
-        if (buf.hasRemaining()) {
-            throw error(buf.remaining() + " unexpected trailing bytes");
-        }
     }
 }
