@@ -62,6 +62,25 @@ class DumpTest {
         assertTrue(r.out().contains("\nAggregated stats:\n"));
     }
 
+    static java.util.stream.Stream<Path> external() throws IOException {
+        return java.util.stream.Stream.concat(
+                java.nio.file.Files.list(Run.shared().resolve("external/perf_data_converter")),
+                java.nio.file.Files.list(Run.shared().resolve("external/linux-perf-data")))
+                .filter(p -> !p.getFileName().toString().startsWith("LICENSE") && !p.getFileName().toString().endsWith(".md"))
+                .sorted();
+    }
+
+    /** Every record type of the external vectors prints (with its hex dump); problems are warnings, one line each. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("external")
+    void dumpsEveryExternalVector(Path file) {
+        Run r = Run.of("report", "-D", "-i", file.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("Aggregated stats:"));
+        r.err().lines().forEach(l -> assertTrue(l.startsWith("warning: " + file), l));
+        assertTrue(r.err().lines().count() <= 1, r.err());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"c-process", "f-pipe"})
     void dumpPrintsEveryRecord(String kase) throws Exception {
