@@ -73,7 +73,9 @@ class BtfTest {
         assertEquals(232, info.size(), "sizeof(struct bpf_prog_info) on this kernel");
         System.out.printf("vmlinux BTF: %d types, parse %.1f ms, decode all %.1f ms%n", btf.typeCount(),
                 parseNs / 1e6, decodeNs / 1e6);
-        assertTrue(parseNs < 2_000_000_000L, "parse took " + parseNs / 1e6 + " ms");
+        // ~20 ms parse / ~130 ms decode-all on an idle 2-CPU VM; the bound only catches a
+        // non-linear walk, it must not trip on a machine busy with parallel builds
+        assertTrue(parseNs < 20_000_000_000L, "parse took " + parseNs / 1e6 + " ms");
     }
 
     @Test
