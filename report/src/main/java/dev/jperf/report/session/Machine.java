@@ -1,5 +1,6 @@
 package dev.jperf.report.session;
 
+import dev.jperf.report.symbol.BpfProgSymbols;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Kallsyms;
 import dev.jperf.report.symbol.Symbol;
@@ -7,6 +8,7 @@ import dev.jperf.report.symbol.SymbolResolver;
 import dev.jperf.report.symbol.SymbolTable;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The host as the recording saw it (perf's struct machine): threads by tid with their address
@@ -29,6 +31,8 @@ public final class Machine {
     private final Map<String, byte[]> buildIds = new HashMap<>();
     private Mapping kernelMap;
     private boolean modulesCreated;
+    private Supplier<BpfProgSymbols> bpfProgSource = () -> BpfProgSymbols.EMPTY;
+    private BpfProgSymbols bpfProgs;
 
     public Machine(SymbolResolver resolver) {
         this.resolver = resolver;
@@ -38,6 +42,15 @@ public final class Machine {
 
     public SymbolResolver resolver() {
         return resolver;
+    }
+
+    /**
+     * Where JITed BPF functions no KSYMBOL record named come from (HEADER_BPF_PROG_INFO); asked
+     * once, on the first kernel address that needs it.
+     */
+    public void setBpfProgSymbols(Supplier<BpfProgSymbols> source) {
+        this.bpfProgSource = source;
+        this.bpfProgs = null;
     }
 
     public MapGroup kernelMaps() {
@@ -231,6 +244,9 @@ public final class Machine {
             }
         }
         Mapping m = maps.find(ip);
+        if (level == 'k' && (m == null || m == kernelMap)) {
+            m = bpfProgInfoFallback(ip, m);
+        }
         if (m == null) {
             return new Frame(ip, ip, null, null, level);
         }
@@ -241,6 +257,31 @@ public final class Machine {
             m.cacheFrame(ip, f);
         }
         return f;
+    }
+
+    /**
+     * A kernel address in JITed BPF code that no KSYMBOL named (no mapping, or the kernel map
+     * without a symbol there): the function from HEADER_BPF_PROG_INFO is registered as its
+     * KSYMBOL would have been, with perf's synthesized name.
+     */
+    private Mapping bpfProgInfoFallback(long ip, Mapping m) {
+        if (bpfProgs == null) {
+            try {
+                bpfProgs = bpfProgSource.get();
+            } catch (RuntimeException e) {
+                // a malformed BPF_PROG_INFO names nothing; the rest of the report stands
+                bpfProgs = BpfProgSymbols.EMPTY;
+            }
+        }
+        if (bpfProgs.size() == 0) {
+            return m;
+        }
+        BpfProgSymbols.JitedFunction fn = bpfProgs.find(ip);
+        if (fn == null || (m != null && (m.cachedFrame(ip) != null || resolver.find(m.dso(), m.mapIp(ip)) != null))) {
+            return m;
+        }
+        ksymbol(fn.start(), (int) fn.len(), fn.name(), false);
+        return kernelMaps.find(ip);
     }
 
     static boolean isGuest(int cpumode) {

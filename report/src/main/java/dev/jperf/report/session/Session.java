@@ -15,6 +15,7 @@ import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.SampleRecord;
+import dev.jperf.report.symbol.BpfProgSymbols;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -54,6 +55,7 @@ public final class Session {
     public Session(PerfDataFile file, SymbolResolver resolver, Options options) {
         this.file = file;
         this.machine = new Machine(resolver);
+        machine.setBpfProgSymbols(() -> BpfProgSymbols.of(file.features().bpfPrograms()));
         this.options = options;
         readBuildIds();
     }
