@@ -101,7 +101,7 @@ final class LineWriter {
         for (int i = 0; i < len; i++) {
             char c = s.charAt(i);
             if (c >= 0x80) {
-                n -= i;
+                // what was copied so far is overwritten: n has not moved
                 return bytes(s.getBytes(StandardCharsets.UTF_8));
             }
             buf[n + i] = (byte) c;
