@@ -7,6 +7,7 @@ import com.sun.jna.Pointer;
 public final class Sched {
     static final long SYS_SCHED_SETSCHEDULER = 144;
     static final long SYS_SCHED_SETAFFINITY = 203;
+    public static final int SCHED_OTHER = 0;
     public static final int SCHED_FIFO = 1;
     public static final int SIGKILL = 9;
     public static final int SIGTERM = 15;
@@ -19,10 +20,20 @@ public final class Sched {
      * moment it wakes, even with every CPU busy. Needs CAP_SYS_NICE.
      */
     public static void setFifo(int priority) {
+        setScheduler(SCHED_FIFO, priority);
+    }
+
+    /** Back to the ordinary time-sharing policy. */
+    public static void setNormal() {
+        setScheduler(SCHED_OTHER, 0);
+    }
+
+    private static void setScheduler(int policy, int priority) {
         Memory param = new Memory(4);
         param.setInt(0, priority);
-        if (LibC.syscall(SYS_SCHED_SETSCHEDULER, 0, SCHED_FIFO, Pointer.nativeValue(param), 0, 0) < 0) {
-            throw new NativeException("sched_setscheduler(SCHED_FIFO " + priority + ")", Errno.last());
+        if (LibC.syscall(SYS_SCHED_SETSCHEDULER, 0, policy, Pointer.nativeValue(param), 0, 0) < 0) {
+            throw new NativeException("sched_setscheduler(" + (policy == SCHED_FIFO ? "SCHED_FIFO " : "SCHED_OTHER ")
+                    + priority + ")", Errno.last());
         }
     }
 

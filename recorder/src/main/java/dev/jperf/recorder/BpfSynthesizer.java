@@ -7,11 +7,6 @@ import dev.jperf.format.btf.BtfException;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * BPF programs that are loaded when recording starts, as perf synthesizes them (bpf-metadata.md
@@ -91,31 +86,10 @@ final class BpfSynthesizer {
         return true;
     }
 
-    /**
-     * KSYMBOLs (one page each) for the BPF trampoline and dispatcher images, which kallsyms lists
-     * in module {@code [bpf]} as {@code bpf_trampoline_<n>} / {@code bpf_dispatcher_<name>}.
-     */
-    void images(Path kallsyms, int pageSize) throws IOException {
-        try (BufferedReader r = Files.newBufferedReader(kallsyms, StandardCharsets.ISO_8859_1)) {
-            for (String line; (line = r.readLine()) != null; ) {
-                if (!line.endsWith("\t[bpf]")) {
-                    continue;
-                }
-                int s1 = line.indexOf(' ');
-                int s2 = line.indexOf(' ', s1 + 1);
-                if (s1 < 0 || s2 < 0) {
-                    continue;
-                }
-                String name = line.substring(s2 + 1, line.length() - "\t[bpf]".length());
-                boolean trampoline = name.startsWith("bpf_trampoline_")
-                        && name.length() > 15 && name.substring(15).chars().allMatch(Character::isDigit);
-                if (trampoline || name.startsWith("bpf_dispatcher_") && name.length() > 15) {
-                    long addr = Long.parseUnsignedLong(line.substring(0, s1), 16);
-                    if (addr != 0) {
-                        out.ksymbol(addr, pageSize, name);
-                    }
-                }
-            }
+    /** KSYMBOLs (one page each) for the BPF trampoline and dispatcher images. */
+    void images(Kallsyms kallsyms, int pageSize) {
+        for (Kallsyms.Image i : kallsyms.images()) {
+            out.ksymbol(i.addr(), pageSize, i.name());
         }
     }
 }

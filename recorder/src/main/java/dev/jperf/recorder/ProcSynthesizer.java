@@ -1,6 +1,5 @@
 package dev.jperf.recorder;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -31,18 +30,9 @@ final class ProcSynthesizer {
     }
 
     /** The kernel text map (pid -1, "[kernel.kallsyms]_text") and one MMAP per loaded module. */
-    void kernel(Path kallsyms) throws IOException {
-        long text = 0;
-        long etext = 0;
-        try (BufferedReader r = Files.newBufferedReader(kallsyms, StandardCharsets.ISO_8859_1)) {
-            for (String line; (line = r.readLine()) != null && (text == 0 || etext == 0); ) {
-                if (line.endsWith(" _text")) {
-                    text = Long.parseUnsignedLong(line.substring(0, line.indexOf(' ')), 16);
-                } else if (line.endsWith(" _etext")) {
-                    etext = Long.parseUnsignedLong(line.substring(0, line.indexOf(' ')), 16);
-                }
-            }
-        }
+    void kernel(Kallsyms kallsyms) throws IOException {
+        long text = kallsyms.text();
+        long etext = kallsyms.etext();
         if (text != 0 && Long.compareUnsigned(etext, text) > 0) {
             out.mmap(SyntheticRecords.PERF_RECORD_MISC_KERNEL, -1, 0, text, etext - text, text, "[kernel.kallsyms]_text");
         }

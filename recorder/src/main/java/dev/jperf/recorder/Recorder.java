@@ -8,6 +8,7 @@ import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
+import dev.jperf.nativeshim.Sched;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -33,6 +34,8 @@ public final class Recorder {
     private static final int PAGE_SIZE = 4096;
     /** Highest fd the table is grown to before recording: room for many programs pinned at once. */
     private static final int PINNED_FD_ROOM = 1023;
+    /** Real-time priority of the draining loop: below the side-band threads'. */
+    private static final int MAIN_PRIORITY = 1;
 
     /** What a recording produced. */
     public record Result(Path output, long bytes, long samples, long lost, int bpfCaptured, int bpfMissed,
@@ -209,7 +212,7 @@ public final class Recorder {
             int trailer) throws IOException {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
-        Path kallsyms = Path.of("/proc/kallsyms");
+        Kallsyms kallsyms = Kallsyms.read(Path.of("/proc/kallsyms"));
         ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s);
         proc.kernel(kallsyms);
         int[] tids = threads.stream().mapToInt(Integer::intValue).toArray();
@@ -274,12 +277,26 @@ public final class Recorder {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         long lastCheckpoint = System.nanoTime();
-        while (!done.getAsBoolean()) {
-            poll.poll(POLL_MS);
-            pass(events.samplingRings(), sideBands, copier, round);
-            if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
-                checkpoint(copier, writer);
-                lastCheckpoint = System.nanoTime();
+        boolean realtime = false;
+        try {
+            // a busy machine must not keep the rings from being drained (lost samples)
+            Sched.setFifo(MAIN_PRIORITY);
+            realtime = true;
+        } catch (NativeException e) {
+            // no CAP_SYS_NICE: drain as an ordinary thread
+        }
+        try {
+            while (!done.getAsBoolean()) {
+                poll.poll(POLL_MS);
+                pass(events.samplingRings(), sideBands, copier, round);
+                if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
+                    checkpoint(copier, writer);
+                    lastCheckpoint = System.nanoTime();
+                }
+            }
+        } finally {
+            if (realtime) {
+                Sched.setNormal();
             }
         }
     }

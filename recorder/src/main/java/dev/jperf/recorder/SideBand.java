@@ -25,6 +25,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class SideBand implements Runnable {
     /** How long one poll may sleep: bounds the latency of stop(). */
     private static final int POLL_MS = 100;
+    /** Above the recorder's main loop (which is real-time too), so a pin never waits for a copy. */
+    static final int PRIORITY = 2;
     /**
      * Pending buffers are allocated up front (their pages touched by the zeroing) and recycled:
      * a page fault takes the process-wide mmap lock, which any preempted JVM thread may hold.
@@ -119,7 +121,7 @@ final class SideBand implements Runnable {
     public void run() {
         try {
             Sched.setAffinity(ring.cpu());
-            Sched.setFifo(1);
+            Sched.setFifo(PRIORITY);
         } catch (NativeException e) {
             // no CAP_SYS_NICE (or CPU hot-unplugged): an ordinary thread still wakes on every record
         }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The command after {@code --}. The JVM cannot fork-and-wait-before-exec as perf does, so the
@@ -43,7 +44,7 @@ final class Workload {
                 p.destroyForcibly();
                 throw new RecordException("workload '" + exe + "' did not start");
             }
-            Thread.onSpinWait();
+            LockSupport.parkNanos(100_000L); // the shell stops itself within a millisecond or so
         }
         return w;
     }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Benchmarks `jperf record` against Linux perf record on the same workload: system-wide,
+# callchains, 20 kHz (`-a -g -F 20000`), and prints the ratios (jperf / perf) of the recorders'
+# own CPU time (user + sys, workload excluded), lost samples and file size.
+#
+# Usage: bench/record.sh [SECONDS] [RUNS]      (as root; needs perf and ../shared/corpus/src)
+#   SECONDS  length of each recording (default 10)
+#   RUNS     recordings per recorder, alternating; the medians count (default 3)
+# Targets: CPU time ratio <= 1.0, zero lost samples, size within 5 % of perf's.
+#
+# The workload (one `workload SECONDS mixed` per CPU, from the corpus) runs beside the recorder,
+# not under it, so /usr/bin/time's user+sys of the recorder are the recorder's alone (its child
+# is `sleep`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECS=${1:-10}
+RUNS=${2:-3}
+SHARED=$(cd ../shared && pwd)
+BIN=/tmp/corpus/src
+mkdir -p $BIN && cp -n "$SHARED"/corpus/src/* $BIN/ 2>/dev/null || true
+command -v perf >/dev/null || { echo "bench: perf not installed (apt-get install linux-perf)"; exit 2; }
+./jperf --version >/dev/null   # build outside the measurement
+OUT=$(mktemp -d /tmp/bench-record.XXXXXX)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT
+NCPU=$(nproc)
+
+# one recording: prints "cpu_seconds lost_samples bytes"
+one() {
+	local name=$1; shift
+	local file=$OUT/$name.data pids=() i
+	for ((i = 0; i < NCPU; i++)); do $BIN/workload $((SECS + 2)) mixed > /dev/null & pids+=($!); done
+	sleep 0.5
+	/usr/bin/time -o "$OUT/$name.time" -f "%U %S" "$@" -a -g -F 20000 -o "$file" -- sleep "$SECS" > /dev/null 2> "$OUT/$name.err"
+	wait "${pids[@]}"
+	local t
+	t=$(tail -1 "$OUT/$name.time")
+	# LOST records carry how many records the kernel dropped; LOST_SAMPLES too
+	local lost
+	lost=$(perf report -i "$file" -D 2>/dev/null | awk '
+		/PERF_RECORD_LOST: / { if (match($0, /lost:[0-9]+/)) s += substr($0, RSTART + 5, RLENGTH - 5) }
+		/PERF_RECORD_LOST_SAMPLES: / { if (match($0, /lost samples :[0-9]+/)) s += substr($0, RSTART + 14, RLENGTH - 14) }
+		END { print s + 0 }')
+	local samples
+	samples=$(perf report -i "$file" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
+	echo "$(awk -v u="${t% *}" -v s="${t#* }" 'BEGIN{print u+s}') $lost $(stat -c %s "$file") ${samples:-0}"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+: > "$OUT/perf.rows"; : > "$OUT/jperf.rows"
+for ((r = 0; r < RUNS; r++)); do
+	one perf perf record -q >> "$OUT/perf.rows"
+	one jperf ./jperf record -q >> "$OUT/jperf.rows"
+done
+pc=$(cut -d' ' -f1 "$OUT/perf.rows" | median); jc=$(cut -d' ' -f1 "$OUT/jperf.rows" | median)
+pl=$(cut -d' ' -f2 "$OUT/perf.rows" | median); jl=$(cut -d' ' -f2 "$OUT/jperf.rows" | median)
+ps=$(cut -d' ' -f3 "$OUT/perf.rows" | median); js=$(cut -d' ' -f3 "$OUT/jperf.rows" | median)
+# bytes per sample: the files hold what the (shared, noisy) machine ran, so compare per sample too
+pb=$(awk '$4 > 0 {print $3 / $4}' "$OUT/perf.rows" | median); jb=$(awk '$4 > 0 {print $3 / $4}' "$OUT/jperf.rows" | median)
+echo "record -a -g -F 20000, ${SECS} s, median of $RUNS runs each (workload: $NCPU x workload mixed)"
+printf "%-22s %12s %12s %8s\n" "" "perf" "jperf" "ratio"
+awk -v p="$pc" -v j="$jc" 'BEGIN{printf "%-22s %12.2f %12.2f %8.2f\n", "recorder CPU s", p, j, (p > 0 ? j / p : 0)}'
+awk -v p="$pl" -v j="$jl" 'BEGIN{printf "%-22s %12d %12d %8s\n", "lost samples", p, j, (p > 0 ? sprintf("%.2f", j / p) : "-")}'
+awk -v p="$ps" -v j="$js" 'BEGIN{printf "%-22s %12.1f %12.1f %8.3f\n", "file MB", p / 1048576, j / 1048576, j / p}'
+awk -v p="$pb" -v j="$jb" 'BEGIN{printf "%-22s %12.1f %12.1f %8.3f\n", "bytes per sample", p, j, j / p}'
