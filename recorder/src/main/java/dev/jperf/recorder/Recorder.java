@@ -286,9 +286,15 @@ public final class Recorder {
             // no CAP_SYS_NICE: drain as an ordinary thread
         }
         try {
+            Idle idle = new Idle();
             while (!done.getAsBoolean()) {
-                poll.poll(POLL_MS);
+                boolean woken = poll.poll(POLL_MS) > 0;
+                if (woken && allHungUp(poll, events.samplingRings().size()) && !options.systemWide()) {
+                    break; // every target task is gone, as perf record -p stops when its process exits
+                }
+                long before = copier.records() + copier.ownBytes();
                 pass(events.samplingRings(), sideBands, copier, round);
+                idle.after(woken, copier.records() + copier.ownBytes() != before);
                 if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
                     checkpoint(copier, writer);
                     lastCheckpoint = System.nanoTime();
@@ -299,6 +305,15 @@ public final class Recorder {
                 Sched.setNormal();
             }
         }
+    }
+
+    private static boolean allHungUp(Poll poll, int n) {
+        for (int i = 0; i < n; i++) {
+            if ((poll.revents(i) & Poll.POLLHUP) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -127,14 +127,16 @@ final class SideBand implements Runnable {
         }
         BpfCapture.warmUp(bpf);
         try {
+            Idle idle = new Idle();
             while (!stop) {
-                poll.poll(POLL_MS);
+                boolean woken = poll.poll(POLL_MS) > 0;
                 scanned = ring.scan(Math.max(scanned, ring.tail()), pinner);
-                ring.drain(copier);
+                long n = ring.drain(copier);
                 if (wanted) {
                     wanted = false;
                     publish();
                 }
+                idle.after(woken, n > 0);
             }
         } catch (RuntimeException | Error e) {
             crash = e;
