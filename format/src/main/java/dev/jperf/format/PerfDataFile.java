@@ -356,7 +356,7 @@ public final class PerfDataFile implements AutoCloseable {
 
     /** The events (perf's evsels) in file order; in pipe mode, those defined so far. */
     public List<EventDesc> events() {
-        return decoder.events();
+        return List.copyOf(decoder.events());
     }
 
     /** The event a sample id belongs to (perf's rule: single event or id 0 = the first); null if none. */

@@ -5,7 +5,6 @@ import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.AuxtraceRecord;
 import dev.jperf.format.record.CompressedRecord;
 import dev.jperf.format.record.EventUpdateRecord;
-import dev.jperf.format.record.HeaderAttrRecord;
 import dev.jperf.format.record.HeaderFeatureRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordDecoder;

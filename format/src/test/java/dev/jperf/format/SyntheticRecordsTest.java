@@ -198,6 +198,13 @@ class SyntheticRecordsTest {
         assertEquals(List.of(), w);
         assertEquals(3, rs.size());
         assertTrue(rs.get(0) instanceof UnknownRecord u && u.type() == 200 && u.size() == 24);
+        try (PerfDataFile f = PerfDataFile.open("test", ByteSource.wrap("test", good)); RecordStream s2 = f.records()) {
+            while (s2.hasNext()) {
+                s2.next();
+            }
+            assertEquals(1, s2.unknown());
+            assertEquals(0, s2.skipped());
+        }
         SampleRecord s = (SampleRecord) rs.get(1);
         assertEquals(0x1234, s.ip());
         assertEquals(6, s.tid());

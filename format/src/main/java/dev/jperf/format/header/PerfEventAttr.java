@@ -135,12 +135,4 @@ public record PerfEventAttr(int type, int size, long config, long samplePeriod, 
         return (int) (flags >>> FLAG_PRECISE_IP) & 3;
     }
 
-    public boolean hasSample(long bit) {
-        return (sampleType & bit) != 0;
-    }
-
-    /** The sample period when fixed, 0 in frequency mode. */
-    public long fixedPeriod() {
-        return freq() ? 0 : samplePeriod;
-    }
 }

@@ -9,6 +9,7 @@ import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.io.ByteSource;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -23,6 +24,7 @@ public final class RecordDecoder {
 
     private final String name;
     private final List<EventDesc> events = new ArrayList<>();
+    private final List<EventDesc> view = Collections.unmodifiableList(events);
     private Layout[] layouts = new Layout[0];
     private final IdMap ids = new IdMap();
     /** perf's evlist id_pos / is_pos, from the first event: where a record's id is. */
@@ -60,8 +62,9 @@ public final class RecordDecoder {
         layouts[index] = new Layout(d);
     }
 
+    /** The events so far, as an unmodifiable live view (no copy: it is read per record). */
     public List<EventDesc> events() {
-        return List.copyOf(events);
+        return view;
     }
 
     /** The event with this id: perf's rule (single event, id 0 = first event); null if unknown. */
