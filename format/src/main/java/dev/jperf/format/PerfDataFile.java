@@ -247,18 +247,30 @@ public final class PerfDataFile implements AutoCloseable {
             return;
         }
         PerfFileSection data = new PerfFileSection(dataStart, dataEnd - dataStart);
+        List<String> bad = new ArrayList<>();
+        List<String> badNames = new ArrayList<>();
         for (int i = 0; i < bits.length; i++) {
             PerfFileSection sec = new PerfFileSection(src.u64(table + 16L * i), src.u64(table + 16L * i + 8));
             featureBits.add(bits[i]);
+            String where = "feature " + featureName(bits[i]) + " (offset 0x" + Long.toHexString(sec.offset()) + ", size "
+                    + Long.toUnsignedString(sec.size()) + ")";
             if (!sec.within(src.size())) {
-                warnings.add(name + ": feature " + featureName(bits[i]) + " (offset 0x" + Long.toHexString(sec.offset())
-                        + ", size " + Long.toUnsignedString(sec.size()) + ") lies past the end of the file: unavailable");
+                bad.add(name + ": " + where + " lies past the end of the file: unavailable");
+                badNames.add(featureName(bits[i]));
             } else if (sec.overlaps(data)) {
-                warnings.add(name + ": feature " + featureName(bits[i]) + " (offset 0x" + Long.toHexString(sec.offset())
-                        + ", size " + sec.size() + ") points into the data section: unavailable");
+                bad.add(name + ": " + where + " points into the data section: unavailable");
+                badNames.add(featureName(bits[i]));
             } else {
                 features.put(bits[i], src.slice(sec.offset(), sec.size()));
             }
+        }
+        if (bad.size() <= 2) {
+            warnings.addAll(bad);
+        } else {
+            // many at once: the table itself is off (e.g. a wrong data.size), say so in one line
+            warnings.add(name + ": " + bad.size() + " of " + bits.length + " feature sections lie outside the file or inside"
+                    + " the data (" + String.join(", ", badNames) + "): the feature index table at 0x"
+                    + Long.toHexString(table) + " looks damaged, those features are unavailable");
         }
     }
 

@@ -100,6 +100,9 @@ class DamagedFilesTest {
             List<String> w = f.warnings();
             oneLine(w, p.toString());
             assertTrue(w.stream().anyMatch(x -> x.contains("0x25980")), w.toString());
+            // the shifted feature table is one line, not one per feature
+            assertEquals(2, w.size(), w.toString());
+            assertTrue(w.get(0).contains("feature index table") && w.get(0).contains("looks damaged"), w.get(0));
         }
     }
 
