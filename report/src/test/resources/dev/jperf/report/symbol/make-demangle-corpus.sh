@@ -1,0 +1,26 @@
+#!/bin/sh
+# Rebuilds demangle-corpus.tsv.gz: C++ symbols sampled from real binaries on the build machine
+# (libjvm.so incl. clone suffixes, libstdc++, libLLVM, libclang-cpp, ICU, x265, gprofng, apt-pkg,
+# opencsd), plus hand-written special cases and Rust symbols (SPECIAL, one per line), each with what
+# binutils' c++filt prints in three modes. c++filt is a test oracle only; jperf never runs it.
+# usage: make-demangle-corpus.sh SPECIAL > /dev/null   (writes next to this script)
+set -eu
+out=$(dirname "$0")/demangle-corpus.tsv.gz
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+L=/usr/lib/x86_64-linux-gnu
+J=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+syms() { nm "$@" 2>/dev/null | awk '{print $NF}' | grep '^_Z' | sed 's/@.*//' | sort -u; }
+pick() { shuf -n "$2" --random-source=<(yes 42) "$1"; }
+syms "$J" > "$tmp/jvm"
+syms -D $L/libstdc++.so.6 > "$tmp/stdcxx"
+syms -D $L/libLLVM-15.so.1 > "$tmp/llvm"
+syms -D $L/libclang-cpp.so.14 > "$tmp/clang"
+for f in libicui18n.so.72 libx265.so.199 libgprofng.so.0 libapt-pkg.so.6.0 libopencsd.so.1; do syms -D $L/$f; done | sort -u > "$tmp/misc"
+{ grep '\.' "$tmp/jvm" | pick /dev/stdin 300; pick "$tmp/jvm" 1700; pick "$tmp/stdcxx" 1500
+  pick "$tmp/llvm" 1500; pick "$tmp/clang" 1000; pick "$tmp/misc" 800; cat "$1"; } | awk '!seen[$0]++' > "$tmp/in"
+xargs -d '\n' c++filt < "$tmp/in" > "$tmp/full"
+xargs -d '\n' c++filt -p -i < "$tmp/in" > "$tmp/perf"
+xargs -d '\n' c++filt -i < "$tmp/in" > "$tmp/perfv"
+{ echo "# mangled<TAB>c++filt<TAB>c++filt -p -i (perf)<TAB>c++filt -i (perf -v); $(c++filt --version | head -1)"
+  paste "$tmp/in" "$tmp/full" "$tmp/perf" "$tmp/perfv"; } | gzip -9 > "$out"
