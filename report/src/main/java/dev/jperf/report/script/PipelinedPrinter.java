@@ -44,7 +44,7 @@ final class PipelinedPrinter implements SampleConsumer {
 
     @Override
     public void sample(ResolvedSample s) {
-        add(s);
+        add(DeepChains.scriptOrder(s, machine));
     }
 
     @Override

@@ -73,7 +73,8 @@ final class ScriptJson implements SampleConsumer {
     }
 
     @Override
-    public void sample(ResolvedSample rs) {
+    public void sample(ResolvedSample sample) {
+        ResolvedSample rs = DeepChains.scriptOrder(sample, machine);
         try {
             SampleRecord s = rs.record();
             OutputFields f = fields[rs.event().index()];
