@@ -40,6 +40,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--percent-limit", paramLabel = "PERCENT", description = "don't show entries under this percentage")
     double percentLimit;
 
+    @Option(names = "--percentage", paramLabel = "relative|absolute",
+            description = "percentages of the samples --comm/--pid/--tid keep (relative) or of all (absolute, default)")
+    String percentage = "absolute";
+
     @Option(names = {"-c", "--comms"}, split = ",", paramLabel = "COMM[,COMM...]", description = "only consider these comms")
     Set<String> comms;
 
@@ -114,8 +118,16 @@ public final class ReportCommand implements Callable<Integer> {
             graph = new CallchainParams(graph.mode(), graph.minPercent(), graph.printLimit(),
                     CallchainParams.Order.CALLER, true, graph.value());
         }
-        Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, commSet,
-                pids, tids, parseCpus(cpus), kallsyms, symfs, json);
+        boolean relative;
+        if ("relative".startsWith(percentage) && !percentage.isEmpty()) {
+            relative = true;
+        } else if ("absolute".startsWith(percentage) && !percentage.isEmpty()) {
+            relative = false;
+        } else {
+            throw new IllegalArgumentException("--percentage " + percentage + ": expected relative or absolute");
+        }
+        Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, relative,
+                commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json);
         Report.run(o, System.out);
         return 0;
     }

@@ -25,16 +25,18 @@ public final class Report {
      * @param children --children (cumulate callchains; perf's default when the file has callchains)
      * @param callGraph -g (perf's callchain_param; {@link CallchainParams#NO_GRAPH} for -g none)
      * @param percentLimit --percent-limit
+     * @param relative --percentage relative: percentages (and the header's totals) of the samples
+     *     --comm/--pid/--tid keep, not of all
      */
     public record Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
-            double percentLimit, Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus,
-            Path kallsyms, Path symfs, boolean json) {
-        /** With perf's default graph (callGraph true) or none. */
+            double percentLimit, boolean relative, Set<String> comms, Set<Integer> pids, Set<Integer> tids,
+            Set<Integer> cpus, Path kallsyms, Path symfs, boolean json) {
+        /** With perf's default graph (callGraph true) or none, absolute percentages. */
         public Options(Path input, List<SortKey> sort, boolean children, boolean callGraph, double percentLimit,
                 Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus, Path kallsyms, Path symfs,
                 boolean json) {
             this(input, sort, children, callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH, percentLimit,
-                    comms, pids, tids, cpus, kallsyms, symfs, json);
+                    false, comms, pids, tids, cpus, kallsyms, symfs, json);
         }
     }
 
@@ -80,9 +82,9 @@ public final class Report {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
             Result r = aggregate(file, o);
             if (o.json()) {
-                new JsonReport(out, o.percentLimit()).print(r.hists(), r.session().totalLostSamples());
+                new JsonReport(out, o.percentLimit(), o.relative()).print(r.hists(), r.session().totalLostSamples());
             } else {
-                new StdioReport(out, o.percentLimit(), o.callGraph(), o.sort().get(0) == SortKey.SYM).print(r.hists(), r.session().totalLostSamples());
+                new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM).print(r.hists(), r.session().totalLostSamples());
             }
             out.flush();
         }

@@ -22,6 +22,8 @@ public final class HistEntry {
     long period;
     long periodAcc;
     long samples;
+    /** Created by a sample --comm/--pid/--tid exclude: not printed (perf's he->filtered). */
+    boolean filtered;
     /** The entry's call graph when one is printed (perf's he->callchain), else null. */
     Callchain callchain;
 
@@ -79,6 +81,11 @@ public final class HistEntry {
 
     public long samples() {
         return samples;
+    }
+
+    /** Whether the sample that created the entry was excluded by --comm/--pid/--tid (not printed). */
+    public boolean filtered() {
+        return filtered;
     }
 
     /** The call graph of the entry, or null when call graphs are off (-g none). */

@@ -33,6 +33,8 @@ public final class Hists {
     private final Map<Key, HistEntry> entries = new HashMap<>();
     private long totalPeriod;
     private long samples;
+    private long nonFilteredPeriod;
+    private long nonFilteredSamples;
 
     /** The identity of an entry: the values of the sort keys that apply, others null / -1. */
     private record Key(String comm, int tid, String dso, SymId sym, long ip, int cpu) {
@@ -78,25 +80,41 @@ public final class Hists {
         return graphOrder;
     }
 
-    /** Total period of the samples counted (perf's "Event count"). */
+    /** Total period of the samples counted, filtered ones included (perf's "Event count"). */
     public long totalPeriod() {
         return totalPeriod;
     }
 
-    /** Samples counted (perf's "Samples"). */
+    /** Samples counted, filtered ones included (perf's "Samples"). */
     public long samples() {
         return samples;
     }
 
+    /** Period of the samples whose entry is not filtered (perf's total_non_filtered_period). */
+    public long nonFilteredPeriod() {
+        return nonFilteredPeriod;
+    }
+
+    /** Samples whose entry is not filtered (perf's nr_non_filtered_samples). */
+    public long nonFilteredSamples() {
+        return nonFilteredSamples;
+    }
+
+    /**
+     * Adds a sample. A sample --comm/--pid/--tid exclude still counts, as in perf: it adds to the
+     * entries of its keys, and an entry it creates is filtered (not printed) whatever samples
+     * follow; the totals include it unless --percentage relative.
+     */
     public void add(ResolvedSample s) {
-        if (s.filtered()) {
-            return;
-        }
         long period = s.period();
         samples++;
         totalPeriod += period;
         Frame f = s.frame();
         HistEntry self = findOrCreate(s, f, f.addr(), f.level());
+        if (!self.filtered) {
+            nonFilteredSamples++;
+            nonFilteredPeriod += period;
+        }
         self.period += period;
         self.periodAcc += period;
         self.samples++;
@@ -138,6 +156,7 @@ public final class Hists {
             HistEntry e = entries.get(k);
             if (e == null) {
                 e = new HistEntry(s.comm(), s.thread(), c, c.ip(), level, s.record().cpu(), entries.size());
+                e.filtered = s.filtered();
                 entries.put(k, e);
             }
             e.periodAcc += period;
@@ -174,6 +193,7 @@ public final class Hists {
         HistEntry e = entries.get(k);
         if (e == null) {
             e = new HistEntry(s.comm(), s.thread(), f, ip, level, s.record().cpu(), entries.size());
+            e.filtered = s.filtered();
             entries.put(k, e);
         }
         return e;

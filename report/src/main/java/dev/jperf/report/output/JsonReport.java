@@ -19,9 +19,17 @@ public final class JsonReport {
     private final OutputStream out;
     private final double percentLimit;
 
+    private final boolean relative;
+
     public JsonReport(OutputStream out, double percentLimit) {
+        this(out, percentLimit, false);
+    }
+
+    /** @param relative --percentage relative: of the samples the filters keep, not of all */
+    public JsonReport(OutputStream out, double percentLimit, boolean relative) {
         this.out = out;
         this.percentLimit = percentLimit;
+        this.relative = relative;
     }
 
     public void print(List<Hists> sections, long totalLostSamples) {
@@ -37,8 +45,9 @@ public final class JsonReport {
                 }
                 g.writeStartObject();
                 g.writeStringField("event", h.event().name());
-                g.writeNumberField("samples", h.samples());
-                g.writeNumberField("event_count", h.totalPeriod());
+                long total = relative ? h.nonFilteredPeriod() : h.totalPeriod();
+                g.writeNumberField("samples", relative ? h.nonFilteredSamples() : h.samples());
+                g.writeNumberField("event_count", total);
                 g.writeArrayFieldStart("sort");
                 for (SortKey k : h.keys()) {
                     g.writeString(k.name().toLowerCase(java.util.Locale.ROOT));
@@ -46,8 +55,11 @@ public final class JsonReport {
                 g.writeEndArray();
                 g.writeArrayFieldStart("rows");
                 for (HistEntry e : h.sorted()) {
-                    double self = StdioReport.percent(e.period(), h.totalPeriod());
-                    double acc = StdioReport.percent(e.periodAcc(), h.totalPeriod());
+                    double self = StdioReport.percent(e.period(), total);
+                    double acc = StdioReport.percent(e.periodAcc(), total);
+                    if (e.filtered()) {
+                        continue;
+                    }
                     if (percentLimit > 0 && (h.children() ? acc : self) < percentLimit) {
                         continue;
                     }
@@ -59,9 +71,16 @@ public final class JsonReport {
                     g.writeNumberField("overhead", round2(self));
                     g.writeNumberField("period", e.period());
                     g.writeNumberField("samples", e.samples());
+                    // one "comm" per row: comm, pid and tid all show it
+                    boolean commWritten = false;
                     for (SortKey k : h.keys()) {
                         switch (k) {
-                            case COMM -> g.writeStringField("comm", e.comm());
+                            case COMM -> {
+                                if (!commWritten) {
+                                    g.writeStringField("comm", e.comm());
+                                    commWritten = true;
+                                }
+                            }
                             case DSO -> g.writeStringField("dso", e.dsoText());
                             case SYM -> {
                                 g.writeStringField("sym", e.symbol() == null ? null : e.symbol().name());
@@ -72,7 +91,10 @@ public final class JsonReport {
                             }
                             case PID, TID -> {
                                 g.writeNumberField(k == SortKey.PID ? "pid" : "tid", e.thread().tid());
-                                g.writeStringField("comm", e.comm());
+                                if (!commWritten) {
+                                    g.writeStringField("comm", e.comm());
+                                    commWritten = true;
+                                }
                             }
                             case CPU -> g.writeNumberField("cpu", e.cpu());
                         }

@@ -19,17 +19,22 @@ public final class StdioReport {
     private final CallchainParams callGraph;
     private final boolean sortStartsWithSym;
 
+    private final boolean relative;
+
     public StdioReport(PrintStream out, double percentLimit) {
-        this(out, percentLimit, CallchainParams.NO_GRAPH, false);
+        this(out, percentLimit, false, CallchainParams.NO_GRAPH, false);
     }
 
     /**
+     * @param relative --percentage relative: of the samples the filters keep, not of all
      * @param callGraph how graphs are printed under entries that have one
      * @param sortStartsWithSym the --sort list starts with sym (perf then leaves the entry's own
      *     symbol out of a lone graph root)
      */
-    public StdioReport(PrintStream out, double percentLimit, CallchainParams callGraph, boolean sortStartsWithSym) {
+    public StdioReport(PrintStream out, double percentLimit, boolean relative, CallchainParams callGraph,
+            boolean sortStartsWithSym) {
         this.out = out;
+        this.relative = relative;
         this.percentLimit = percentLimit;
         this.callGraph = callGraph;
         this.sortStartsWithSym = sortStartsWithSym;
@@ -73,13 +78,16 @@ public final class StdioReport {
     }
 
     private void section(Hists h) {
-        out.println("# Samples: " + samplesText(h.samples()) + " of event '" + h.event().name() + "'");
-        out.println("# Event count (approx.): " + Long.toUnsignedString(h.totalPeriod()));
+        // perf's hists__total_period: filtered samples count unless --percentage relative
+        long total = relative ? h.nonFilteredPeriod() : h.totalPeriod();
+        long samples = relative ? h.nonFilteredSamples() : h.samples();
+        out.println("# Samples: " + samplesText(samples) + " of event '" + h.event().name() + "'");
+        out.println("# Event count (approx.): " + Long.toUnsignedString(total));
         out.println("#");
         List<HistEntry> rows = new ArrayList<>();
         for (HistEntry e : h.sorted()) {
-            double pct = percent(h.children() ? e.periodAcc() : e.period(), h.totalPeriod());
-            if (pct >= percentLimit || percentLimit <= 0) {
+            double pct = percent(h.children() ? e.periodAcc() : e.period(), total);
+            if (!e.filtered() && (pct >= percentLimit || percentLimit <= 0)) {
                 rows.add(e);
             }
         }
@@ -106,14 +114,14 @@ public final class StdioReport {
         StringBuilder g = new StringBuilder();
         CallGraphPrinter printer = new CallGraphPrinter(g, callGraph, sortStartsWithSym);
         // perf's min_callchain_hits: the threshold of the whole event, as an integer period
-        long minHit = (long) (h.totalPeriod() * (callGraph.minPercent() / 100));
+        long minHit = (long) (total * (callGraph.minPercent() / 100));
         for (HistEntry e : rows) {
             b.setLength(0);
             b.append("  ");
             if (h.children()) {
-                b.append(pct(e.periodAcc(), h.totalPeriod())).append("  ");
+                b.append(pct(e.periodAcc(), total)).append("  ");
             }
-            b.append(pct(e.period(), h.totalPeriod()));
+            b.append(pct(e.period(), total));
             for (int i = 0; i < keys.size(); i++) {
                 b.append("  ");
                 boolean last = i == keys.size() - 1;
@@ -122,6 +130,7 @@ public final class StdioReport {
             out.println(b);
             if (graph) {
                 g.setLength(0);
+                // perf prints graph percentages of the whole event (stats.total_period) even when relative
                 printer.print(e.callchain(), h.totalPeriod(), h.children() ? e.periodAcc() : e.period(), minHit);
                 out.print(g);
             }
