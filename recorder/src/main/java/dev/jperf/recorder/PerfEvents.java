@@ -218,6 +218,16 @@ final class PerfEvents implements AutoCloseable {
         return trackingRings;
     }
 
+    /**
+     * Every ring, tracking rings first: within a pass their KSYMBOL/MMAP2/COMM then precede, in
+     * the file, the samples that need them (readers that trust file order within a round).
+     */
+    List<RingBuffer> allRings() {
+        List<RingBuffer> all = new ArrayList<>(trackingRings);
+        all.addAll(samplingRings);
+        return all;
+    }
+
     List<Integer> cpus() {
         return cpus;
     }

@@ -105,7 +105,7 @@ public final class Recorder {
         RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()));
         List<SideBand> sideBands = new ArrayList<>();
         for (RingBuffer r : events.trackingRings()) {
-            sideBands.add(new SideBand(r, capture, trailer));
+            sideBands.add(new SideBand(r, capture));
         }
         int workloadExit = -1;
         try {
@@ -123,7 +123,7 @@ public final class Recorder {
                     : System.nanoTime() + options.duration().toNanos();
             BooleanSupplier done = () -> stopRequested || System.nanoTime() >= deadline
                     || (workload != null && !workload.alive()) || copier.failure() != null;
-            loop(events, sideBands, copier, writer, done);
+            loop(events, copier, writer, done);
         } finally {
             events.disableAll();
             for (SideBand sb : sideBands) {
@@ -136,7 +136,7 @@ public final class Recorder {
             if (workload != null) {
                 workloadExit = workload.waitFor(2000);
             }
-            finish(events, sideBands, copier, writer);
+            finish(events, copier, writer);
         }
         for (SideBand sb : sideBands) {
             if (sb.crash() != null) {
@@ -269,11 +269,11 @@ public final class Recorder {
         }
     }
 
-    private void loop(PerfEvents events, List<SideBand> sideBands, RecordCopier copier, PerfDataWriter writer,
-            BooleanSupplier done)
+    private void loop(PerfEvents events, RecordCopier copier, PerfDataWriter writer, BooleanSupplier done)
             throws IOException {
         Poll poll = new Poll(
                 events.samplingRings().stream().mapToInt(RingBuffer::fd).toArray(), Poll.POLLIN);
+        List<RingBuffer> all = events.allRings();
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         long lastCheckpoint = System.nanoTime();
@@ -293,7 +293,7 @@ public final class Recorder {
                     break; // every target task is gone, as perf record -p stops when its process exits
                 }
                 long before = copier.records() + copier.ownBytes();
-                pass(events.samplingRings(), sideBands, copier, round);
+                pass(all, copier, round);
                 idle.after(woken, copier.records() + copier.ownBytes() != before);
                 if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
                     checkpoint(copier, writer);
@@ -316,19 +316,13 @@ public final class Recorder {
         return true;
     }
 
-    /**
-     * One pass over the rings and the side-band threads' pending records; a FINISHED_ROUND after
-     * it if anything was copied (ring-buffer.md §8).
-     */
-    private void pass(List<RingBuffer> rings, List<SideBand> sideBands, RecordCopier copier, SyntheticRecords round) {
+    /** One pass over the rings; a FINISHED_ROUND after it if anything was copied (ring-buffer.md §8). */
+    private void pass(List<RingBuffer> rings, RecordCopier copier, SyntheticRecords round) {
         fileLock.lock();
         try {
             long before = copier.records() + copier.ownBytes();
             for (RingBuffer r : rings) {
                 r.drain(copier);
-            }
-            for (SideBand sb : sideBands) {
-                sb.takePending(copier);
             }
             if (copier.records() + copier.ownBytes() != before) {
                 copier.appendOwn(round.records());
@@ -353,13 +347,11 @@ public final class Recorder {
     }
 
     /** Drains everything left (side-band thread stopped), fetches the last pinned programs, closes the file. */
-    private void finish(PerfEvents events, List<SideBand> sideBands, RecordCopier copier, PerfDataWriter writer)
+    private void finish(PerfEvents events, RecordCopier copier, PerfDataWriter writer)
             throws IOException, InterruptedException {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
-        List<RingBuffer> all = new ArrayList<>(events.samplingRings());
-        all.addAll(events.trackingRings());
-        pass(all, sideBands, copier, round);
+        pass(events.allRings(), copier, round);
         capture.stopFetcher();
         fileLock.lock();
         try {

@@ -1,0 +1,163 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jperf record} as users run it, in its own JVM: stopped by SIGINT, SIGTERM and killed with
+ * SIGKILL mid-recording, the file must be one that Linux perf and jperf both read; and on a BPF
+ * recording jperf report must agree with perf report.
+ */
+class RecordTest {
+    @TempDir
+    Path dir;
+
+    private Path perf;
+
+    @BeforeEach
+    void machine() throws IOException {
+        boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"));
+        assumeTrue(root, "recording needs root (CAP_PERFMON + CAP_BPF) on a real kernel");
+        perf = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator))
+                .map(d -> Path.of(d, "perf")).filter(Files::isExecutable).findFirst().orElse(null);
+        assumeTrue(perf != null, "Linux perf is not in PATH (install linux-perf): it is the oracle here");
+    }
+
+    /** jperf record in a JVM of its own, as the launcher starts it. */
+    private Process startRecord(Path out, String... rest) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "record", "-q", "-o", out.toString()));
+        cmd.addAll(List.of(rest));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("record.log").toFile()).start();
+    }
+
+    /** Waits until the recording has written records and refreshed its header at least once. */
+    private void awaitRecording(Process p, Path out) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(out) && Files.size(out) > 64 * 1024)) {
+            assertTrue(p.isAlive(), "jperf record exited early: " + Files.readString(dir.resolve("record.log")));
+            assertTrue(System.nanoTime() < deadline, "no data after 60 s");
+            Thread.sleep(100);
+        }
+        Thread.sleep(1500);
+    }
+
+    private String perf(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(perf.toString()));
+        cmd.addAll(List.of(args));
+        Path log = dir.resolve("perf.log");
+        Path err = dir.resolve("perf.err");
+        Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).redirectOutput(log.toFile()).start();
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "perf timed out: " + cmd);
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        String warnings = Files.readString(err, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), "perf " + String.join(" ", args) + ":\n" + out + warnings);
+        // perf's own consistency checks: out-of-order or unprocessable records are our bug
+        assertTrue(!warnings.contains("out of order") && !warnings.contains("failed to process"), warnings);
+        return out;
+    }
+
+    private void bothRead(Path out) throws Exception {
+        String stats = perf("report", "-i", out.toString(), "--stats");
+        long samples = stats.lines().filter(l -> l.contains("SAMPLE events:")).findFirst()
+                .map(l -> Long.parseLong(l.replaceAll(".*SAMPLE events:\\s*(\\d+).*", "$1"))).orElse(0L);
+        assertTrue(samples > 0, "perf sees no samples:\n" + stats);
+        String report = perf("report", "-i", out.toString(), "--stdio", "--sort", "comm");
+        assertTrue(report.contains("# Samples: "), report);
+        Run jr = Run.of("report", "-i", out.toString(), "--stdio", "--sort", "comm");
+        assertEquals(0, jr.rc(), jr.err());
+        assertTrue(jr.out().contains("# Samples: "), jr.out());
+    }
+
+    private void signalled(String signal) throws Exception {
+        Path out = dir.resolve(signal + ".data");
+        Process p = startRecord(out, "-a");
+        try {
+            awaitRecording(p, out);
+            new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "jperf record did not stop on SIG" + signal);
+            if (!signal.equals("KILL")) {
+                assertEquals(0, p.exitValue(), Files.readString(dir.resolve("record.log")));
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+        bothRead(out);
+    }
+
+    @Test
+    void sigintLeavesACompleteFile() throws Exception {
+        signalled("INT");
+    }
+
+    @Test
+    void sigtermLeavesACompleteFile() throws Exception {
+        signalled("TERM");
+    }
+
+    @Test
+    void killMinus9LeavesAReadableFile() throws Exception {
+        signalled("KILL");
+    }
+
+    @Test
+    void jperfReportAgreesWithPerfOnABpfRecording() throws Exception {
+        Path shared = Run.shared();
+        Path bin = Path.of("/tmp/corpus/src");
+        Files.createDirectories(bin);
+        for (String sub : List.of("src", "scripts")) {
+            Path to = Path.of("/tmp/corpus", sub);
+            Files.createDirectories(to);
+            try (Stream<Path> s = Files.list(shared.resolve("corpus").resolve(sub))) {
+                for (Path f : s.collect(Collectors.toList())) {
+                    Files.copy(f, to.resolve(f.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING,
+                            StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        Path out = dir.resolve("bpf.data");
+        Process p = startRecord(out, "-a", "--", "/tmp/corpus/scripts/scenario.sh", "bpf", "subprogs.bpf.o", "1");
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "recording did not end");
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("record.log")));
+
+        String theirs = perf("report", "-i", out.toString(), "--stdio", "--sort", "sym");
+        Run ours = Run.of("report", "-i", out.toString(), "--stdio", "--sort", "sym");
+        assertEquals(0, ours.rc(), ours.err());
+        List<String> theirRows = rows(theirs);
+        assertTrue(theirRows.stream().anyMatch(r -> r.matches(".*bpf_prog_[0-9a-f]{16}_mix_a")), theirs);
+        assertEquals(theirRows, rows(ours.out()), "jperf report --sort sym differs from perf's on the same file");
+        assertEquals(samplesLine(theirs), samplesLine(ours.out()));
+    }
+
+    /**
+     * The rows this recording is about: the BPF program's functions and the workload's own
+     * symbols (other processes' rows depend on the machine's C++ demangler, not on the file).
+     */
+    private static List<String> rows(String report) {
+        return report.lines().filter(l -> !l.startsWith("#"))
+                .filter(l -> l.matches(".*\\[k\\] bpf_prog_.*|.*\\[\\.\\] (crunch_primes|scramble\\.constprop\\.0|sum_series|hash_mix|syscall_burst)"))
+                .map(String::stripTrailing).collect(Collectors.toList());
+    }
+
+    private static String samplesLine(String report) {
+        return report.lines().filter(l -> l.startsWith("# Samples: ")).findFirst().orElse("no samples line");
+    }
+}
