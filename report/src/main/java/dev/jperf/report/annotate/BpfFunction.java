@@ -28,11 +28,6 @@ public record BpfFunction(BpfProgInfo prog, int index, long start, long len, Str
         return lineAddrs.length > 0;
     }
 
-    /** Whether perf could have named a sample in this function {@code ksym} (either naming of function 0). */
-    public boolean namedBy(String ksym) {
-        return ksym.equals(kernelName) || ksym.equals(perfName);
-    }
-
     /**
      * The line record holding {@code ip}: the one with the greatest JIT address &lt;= ip, the last
      * of equal ones (libbpf's bpf_prog_linfo__lfind_addr_func); -1 before the first record.

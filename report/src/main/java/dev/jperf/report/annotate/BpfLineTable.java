@@ -55,11 +55,6 @@ public final class BpfLineTable {
         return new BpfLineTable(progs, btfs);
     }
 
-    /** Builds the table from decoded sections (tests, a recorder's in-memory features). */
-    public static BpfLineTable of(List<BpfProgInfo> programs, Map<Integer, Btf> btfs) {
-        return new BpfLineTable(programs, btfs);
-    }
-
     private static BpfFunction function(BpfProgInfo p, int i, Btf btf) {
         long start = p.jitedKsyms()[i];
         long len = Integer.toUnsignedLong(p.jitedFuncLens()[i]);
@@ -119,16 +114,12 @@ public final class BpfLineTable {
         return null;
     }
 
-    /** JITed function {@code i} of {@code prog} (one of {@link #programs()}). */
+    /** JITed function {@code i} of {@code prog} (a program of this table). */
     public BpfFunction function(BpfProgInfo prog, int i) {
         return byProgram.get(prog)[i];
     }
 
-    /** The programs of HEADER_BPF_PROG_INFO, in file order. */
-    public List<BpfProgInfo> programs() {
-        return programs;
-    }
-
+    /** True when the file describes no program (no or empty HEADER_BPF_PROG_INFO). */
     public boolean isEmpty() {
         return programs.isEmpty();
     }

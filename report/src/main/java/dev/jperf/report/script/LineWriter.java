@@ -116,12 +116,6 @@ final class LineWriter {
         return str(s);
     }
 
-    /** printf("%-*s", width, s). */
-    LineWriter strLeft(String s, int width) {
-        str(s);
-        return spaces(width - utf8Length(s));
-    }
-
     private static final long[] POW10 = new long[19];
     // "00".."99": two digits per division
     private static final byte[] PAIRS = new byte[200];

@@ -21,10 +21,6 @@ public final class OutputFields {
             this.name = name;
         }
 
-        public String optionName() {
-            return name;
-        }
-
         static Field of(String s) {
             for (Field f : values()) {
                 if (f.name.equals(s)) {
