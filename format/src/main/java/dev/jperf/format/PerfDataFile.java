@@ -85,6 +85,14 @@ public final class PerfDataFile implements AutoCloseable {
         if (!Files.isReadable(file)) {
             throw new PerfDataException(name + ": Permission denied");
         }
+        if (!Files.isRegularFile(file)) {
+            // a FIFO or device (-i /dev/stdin): cannot be mapped, read it as a stream
+            try {
+                return open(name, Files.newInputStream(file));
+            } catch (java.io.IOException e) {
+                throw new PerfDataException(name + ": cannot open: " + e.getMessage(), e);
+            }
+        }
         ByteSource s;
         try {
             s = ByteSource.map(file);
