@@ -287,10 +287,11 @@ public final class Recorder {
         }
         try {
             Idle idle = new Idle();
+            boolean targetsOnly = !options.systemWide() && options.command().isEmpty();
             while (!done.getAsBoolean()) {
                 boolean woken = poll.poll(POLL_MS) > 0;
-                if (woken && allHungUp(poll, events.samplingRings().size()) && !options.systemWide()) {
-                    break; // every target task is gone, as perf record -p stops when its process exits
+                if (woken && targetsOnly && allHungUp(poll, events.samplingRings().size())) {
+                    break; // every -p/-t target is gone: perf record -p stops when its process exits
                 }
                 long before = copier.records() + copier.ownBytes();
                 pass(all, copier, round);
