@@ -21,6 +21,9 @@ final class AnnotateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON instead")
     boolean json;
 
+    @Option(names = {"-k", "--kallsyms"}, paramLabel = "<file>", description = "kallsyms file to resolve kernel symbols")
+    Path kallsyms;
+
     @Parameters(paramLabel = "SYMBOL", arity = "0..1",
             description = "only this function (KSYMBOL name, BTF function name) or program (name)")
     String symbol;
@@ -30,6 +33,6 @@ final class AnnotateCommand implements Callable<Integer> {
         if (stdio && json) {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }
-        return Annotate.run(new Annotate.Options(input, symbol, json), System.out, System.err);
+        return Annotate.run(new Annotate.Options(input, symbol, json, kallsyms), System.out, System.err);
     }
 }

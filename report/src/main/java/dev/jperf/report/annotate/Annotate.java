@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * {@code jperf annotate}: samples inside JITed BPF functions per BPF source line, from the line
@@ -24,9 +25,13 @@ public final class Annotate {
      * @param input the perf.data file
      * @param symbol only this function (KSYMBOL name, BTF function name) or program (name); null for all
      * @param json JSON instead of perf annotate's stdio layout
+     * @param kallsyms --kallsyms (kernel symbols; they tell BPF programs from kernel functions), or null
      */
-    public record Options(Path input, String symbol, boolean json) {
+    public record Options(Path input, String symbol, boolean json, Path kallsyms) {
     }
+
+    /** A JITed BPF function's kernel name (a KSYMBOL that landed in the kernel map has a kernel DSO). */
+    private static final Pattern BPF_PROG_NAME = Pattern.compile("bpf_prog_[0-9a-f]{16}(_.*)?");
 
     private Annotate() {
     }
@@ -35,16 +40,16 @@ public final class Annotate {
      * Reads {@code file} through the report session (records in time order, KSYMBOL state) and
      * counts its samples in JITed BPF code by the symbol the session gives them, as perf names them.
      */
-    public static BpfAnnotation annotate(PerfDataFile file) {
+    public static BpfAnnotation annotate(PerfDataFile file, Path kallsyms) {
         BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
-        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(null, null));
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null));
         Session session = new Session(file, resolver, new Session.Options(false, null, null, null, null));
         session.run(s -> {
             Frame f = s.frame();
             if (s.cpumode() == PerfRecord.PERF_RECORD_MISC_KERNEL && f.symbol() != null && f.dso() != null) {
                 String name = f.symbol().name();
                 a.add(s.event(), s.record().ip(), s.period(), name,
-                        f.dso().kind() == Dso.Kind.BPF || name.startsWith("bpf_prog_"));
+                        f.dso().kind() == Dso.Kind.BPF || BPF_PROG_NAME.matcher(name).matches());
             }
         });
         return a;
@@ -53,7 +58,7 @@ public final class Annotate {
     /** Runs the command; returns the exit code. Warnings go to {@code err}, one line each. */
     public static int run(Options o, OutputStream stdout, PrintStream err) {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
-            BpfAnnotation a = annotate(file);
+            BpfAnnotation a = annotate(file, o.kallsyms());
             file.warnings().forEach(err::println);
             Selection sel = new Selection(o.symbol());
             PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);

@@ -20,7 +20,7 @@ class AnnotateOutputTest {
 
     private static String run(String kase, String symbol, boolean json, ByteArrayOutputStream err) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int rc = Annotate.run(new Annotate.Options(CORPUS.resolve(kase).resolve("perf.data"), symbol, json), out,
+        int rc = Annotate.run(new Annotate.Options(CORPUS.resolve(kase).resolve("perf.data"), symbol, json, CorpusKallsyms.path()), out,
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, rc);
         return out.toString(StandardCharsets.UTF_8);
@@ -78,7 +78,7 @@ class AnnotateOutputTest {
     @Test
     void missingFileIsOneLineError() {
         PerfDataException e = assertThrows(PerfDataException.class,
-                () -> Annotate.run(new Annotate.Options(Path.of("/nonexistent/perf.data"), null, false),
+                () -> Annotate.run(new Annotate.Options(Path.of("/nonexistent/perf.data"), null, false, null),
                         new ByteArrayOutputStream(), new PrintStream(new ByteArrayOutputStream())));
         assertEquals("/nonexistent/perf.data: No such file or directory", e.getMessage());
     }
