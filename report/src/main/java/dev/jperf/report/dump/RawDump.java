@@ -6,7 +6,13 @@ import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.HeaderAttrRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.report.stats.EventStats;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * {@code perf report -D} and {@code jperf dump}: every record in file order, decoded as perf
@@ -25,26 +31,36 @@ public final class RawDump {
         RecordPrinter printer = new RecordPrinter(file.events(), base);
         int knownEvents = file.events().size();
         long n = 0;
-        if (hex) {
-            out.print("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-        }
-        try (RecordStream rs = file.records()) {
-            while (rs.hasNext()) {
-                PerfRecord r = rs.next();
-                n++;
-                if (r instanceof HeaderAttrRecord && file.events().size() != knownEvents) {
-                    knownEvents = file.events().size();
-                    printer = new RecordPrinter(file.events(), base);
-                }
-                if (hex) {
-                    stats.add(r);
-                    out.print("\n" + RecordPrinter.hex(r.offset() - base) + "@" + where + " [" + RecordPrinter.hex(r.size())
-                            + "]: event: " + r.type() + "\n.\n. ... raw event: size " + r.size() + " bytes\n");
-                    hexDump(out, rs.raw());
-                    out.print("\n");
-                }
-                out.print(printer.format(r));
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        StringBuilder sb = new StringBuilder(4096);
+        try {
+            if (hex) {
+                w.write("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
             }
+            try (RecordStream rs = file.records()) {
+                while (rs.hasNext()) {
+                    PerfRecord r = rs.next();
+                    n++;
+                    if (r instanceof HeaderAttrRecord && file.events().size() != knownEvents) {
+                        knownEvents = file.events().size();
+                        printer = new RecordPrinter(file.events(), base);
+                    }
+                    sb.setLength(0);
+                    if (hex) {
+                        stats.add(r);
+                        sb.append('\n').append(RecordPrinter.hex(r.offset() - base)).append('@').append(where).append(" [")
+                                .append(RecordPrinter.hex(r.size())).append("]: event: ").append(r.type())
+                                .append("\n.\n. ... raw event: size ").append(r.size()).append(" bytes\n");
+                        hexDump(sb, rs.raw());
+                        sb.append('\n');
+                    }
+                    printer.format(r, sb);
+                    w.append(sb);
+                }
+            }
+            w.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         if (hex) {
             stats.finish(file);
@@ -55,28 +71,35 @@ public final class RawDump {
     }
 
     /** perf's trace_event(): ".  0000:  45 00 ... 00  E..............." 16 bytes a line. */
-    static void hexDump(PrintStream out, ByteSource b) {
+    static void hexDump(StringBuilder sb, ByteSource b) {
         if (b == null) {
             return;
         }
-        StringBuilder sb = new StringBuilder(80);
         long n = b.size();
         for (long i = 0; i < n; i += 16) {
-            sb.setLength(0);
-            sb.append(".  ").append(String.format("%04x", i)).append(": ");
-            StringBuilder text = new StringBuilder(16);
+            sb.append(".  ");
+            for (int shift = 12; shift >= 0; shift -= 4) {
+                sb.append(Character.forDigit((int) (i >>> shift) & 15, 16));
+            }
+            sb.append(": ");
             for (int j = 0; j < 16; j++) {
                 if (i + j < n) {
                     int c = b.u8(i + j);
                     sb.append(' ').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
-                    text.append(c >= 0x20 && c < 0x7f ? (char) c : '.');
                 } else {
                     sb.append("   ");
-                    text.append(' ');
                 }
             }
-            sb.append("  ").append(text).append('\n');
-            out.print(sb);
+            sb.append("  ");
+            for (int j = 0; j < 16; j++) {
+                if (i + j < n) {
+                    int c = b.u8(i + j);
+                    sb.append(c >= 0x20 && c < 0x7f ? (char) c : '.');
+                } else {
+                    sb.append(' ');
+                }
+            }
+            sb.append('\n');
         }
     }
 }

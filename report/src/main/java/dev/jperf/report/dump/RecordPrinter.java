@@ -35,14 +35,20 @@ public final class RecordPrinter {
     /** The record's lines, each ending in '\n'. */
     public String format(PerfRecord r) {
         StringBuilder sb = new StringBuilder(128);
+        format(r, sb);
+        return sb.toString();
+    }
+
+    /** Appends the record's lines, each ending in '\n', to {@code sb}. */
+    public void format(PerfRecord r, StringBuilder sb) {
+        int start = sb.length();
         prefix(sb, r);
         sb.append(hex(r.offset() - offsetBase)).append(" [").append(hex(r.size())).append("]: PERF_RECORD_")
                 .append(RecordType.name(r.type()));
         body(sb, r);
-        if (sb.charAt(sb.length() - 1) != '\n') {
+        if (sb.length() > start && sb.charAt(sb.length() - 1) != '\n') {
             sb.append('\n');
         }
-        return sb.toString();
     }
 
     /** perf's evlist__print_tstamp: "-1 -1 " without sample_id_all, else CPU and TIME when sampled. */
@@ -218,11 +224,8 @@ public final class RecordPrinter {
                     sb.append(' ');
                 }
                 sb.append(idx).append(": ");
-                String h = Long.toHexString(chain[i]);
-                for (int k = h.length(); k < 16; k++) {
-                    sb.append('0');
-                }
-                sb.append(h).append('\n');
+                hex16(sb, chain[i]);
+                sb.append('\n');
             }
         }
         BranchStack b = s.branchStack();
@@ -244,6 +247,13 @@ public final class RecordPrinter {
         }
         if (s.raw() != null) {
             sb.append("... raw size: ").append(s.raw().length).append('\n');
+        }
+    }
+
+    /** 16 lower-case hex digits, zero-padded ("%016lx"), without garbage. */
+    static void hex16(StringBuilder sb, long v) {
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            sb.append(Character.forDigit((int) (v >>> shift) & 15, 16));
         }
     }
 
