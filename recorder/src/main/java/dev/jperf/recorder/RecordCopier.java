@@ -16,6 +16,9 @@ import java.nio.ByteOrder;
  */
 final class RecordCopier implements RingBuffer.Visitor {
     static final int PERF_RECORD_LOST = 2;
+    static final int PERF_RECORD_COMM = 3;
+    static final int PERF_RECORD_FORK = 7;
+    static final int PERF_RECORD_MMAP2 = 10;
     static final int PERF_RECORD_SAMPLE = 9;
     static final int PERF_RECORD_KSYMBOL = 17;
     static final int PERF_RECORD_BPF_EVENT = 18;
@@ -27,6 +30,7 @@ final class RecordCopier implements RingBuffer.Visitor {
     private final PinQueue queue;
     private final int trailerSize;
     private final int sampleTimeOffset;
+    private final DsoHits hits;
     private final ByteBuffer fixed = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
 
     private ByteBuffer runBuf;
@@ -45,7 +49,8 @@ final class RecordCopier implements RingBuffer.Visitor {
      * @param trailerSize      sample_id trailer bytes of the records' event
      * @param sampleTimeOffset where a SAMPLE's time sits (from the record start), -1 if not sampled
      */
-    RecordCopier(PerfDataWriter writer, BpfCapture capture, int trailerSize, int sampleTimeOffset) {
+    RecordCopier(PerfDataWriter writer, BpfCapture capture, int trailerSize, int sampleTimeOffset, DsoHits hits) {
+        this.hits = hits;
         this.writer = writer;
         this.capture = capture;
         this.queue = capture.newQueue();
@@ -59,6 +64,7 @@ final class RecordCopier implements RingBuffer.Visitor {
         switch (type) {
             case PERF_RECORD_SAMPLE -> {
                 samples++;
+                hits.sample(buf, offset, size, buf.getShort(offset + 4) & 0xffff);
                 if (sampleTimeOffset > 0 && sampleTimeOffset + 8 <= size) {
                     long t = buf.getLong(offset + sampleTimeOffset);
                     if (t < firstSampleTime) {
@@ -88,6 +94,9 @@ final class RecordCopier implements RingBuffer.Visitor {
                     return;
                 }
             }
+            case PERF_RECORD_MMAP2 -> hits.mmap2(buf, offset, size);
+            case PERF_RECORD_FORK -> hits.fork(buf, offset);
+            case PERF_RECORD_COMM -> hits.comm(buf, offset, buf.getShort(offset + 4) & 0xffff);
             default -> { }
         }
         if (buf != runBuf || offset != runEnd) {
@@ -126,9 +135,22 @@ final class RecordCopier implements RingBuffer.Visitor {
         runStart = runEnd = 0;
     }
 
-    /** Appends records the recorder built or copied itself. */
+    /** Appends records the recorder built itself (their maps and forks are followed too). */
     void appendOwn(ByteBuffer records) {
         endOfBatch();
+        for (int p = records.position(); p + 8 <= records.limit(); ) {
+            int size = records.getShort(p + 6) & 0xffff;
+            int type = records.getInt(p);
+            if (size < 8) {
+                break;
+            }
+            if (type == PERF_RECORD_MMAP2) {
+                hits.mmap2(records, p, size);
+            } else if (type == PERF_RECORD_FORK) {
+                hits.fork(records, p);
+            }
+            p += size;
+        }
         ownBytes += records.remaining();
         append(records, records.position(), records.remaining());
     }

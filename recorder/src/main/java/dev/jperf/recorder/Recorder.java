@@ -2,6 +2,7 @@ package dev.jperf.recorder;
 
 import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
 
+import dev.jperf.format.feature.BuildIds;
 import dev.jperf.format.feature.Feature;
 import dev.jperf.format.feature.SampleTime;
 import dev.jperf.format.writer.PerfDataWriter;
@@ -47,6 +48,8 @@ public final class Recorder {
     private final BpfCapture capture = new BpfCapture();
     private volatile boolean stopRequested;
     private long bpfVersion = -1;
+    /** Read once at start; also what the build-id cache keeps of the kernel. */
+    private Kallsyms kallsyms;
 
     public Recorder(RecordOptions options, PrintStream err) {
         this.options = options;
@@ -102,7 +105,8 @@ public final class Recorder {
         PerfDataWriter writer = createWriter(out, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
-        RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()));
+        DsoHits hits = new DsoHits(sampleIpOffset(events.sampleType()), samplePidOffset(events.sampleType()));
+        RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()), hits);
         List<SideBand> sideBands = new ArrayList<>();
         for (RingBuffer r : events.trackingRings()) {
             sideBands.add(new SideBand(r, capture));
@@ -136,7 +140,7 @@ public final class Recorder {
             if (workload != null) {
                 workloadExit = workload.waitFor(2000);
             }
-            finish(events, copier, writer);
+            finish(events, copier, writer, hits);
         }
         for (SideBand sb : sideBands) {
             if (sb.crash() != null) {
@@ -212,7 +216,7 @@ public final class Recorder {
             int trailer) throws IOException {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
-        Kallsyms kallsyms = Kallsyms.read(Path.of("/proc/kallsyms"));
+        kallsyms = Kallsyms.read(Path.of("/proc/kallsyms"));
         ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s);
         proc.kernel(kallsyms);
         int[] tids = threads.stream().mapToInt(Integer::intValue).toArray();
@@ -348,15 +352,18 @@ public final class Recorder {
     }
 
     /** Drains everything left (side-band thread stopped), fetches the last pinned programs, closes the file. */
-    private void finish(PerfEvents events, RecordCopier copier, PerfDataWriter writer)
+    private void finish(PerfEvents events, RecordCopier copier, PerfDataWriter writer, DsoHits hits)
             throws IOException, InterruptedException {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         pass(events.allRings(), copier, round);
         capture.stopFetcher();
+        List<BuildIds.Entry> buildIds = kallsyms == null ? List.of()
+                : BuildIdCache.forUser().entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
         fileLock.lock();
         try {
             updateFeatures(copier, writer);
+            writer.setFeature(Feature.BUILD_ID.bit(), new BuildIds(buildIds).encode());
             writer.close();
         } catch (IOException e) {
             if (copier.failure() == null) {
@@ -397,6 +404,19 @@ public final class Recorder {
                 | PERF_SAMPLE_CPU
                 | PERF_SAMPLE_IDENTIFIER;
         return 8 * Long.bitCount(sampleType & bits);
+    }
+
+    /** Offset of a SAMPLE's ip from the record start, or -1 without PERF_SAMPLE_IP. */
+    static int sampleIpOffset(long sampleType) {
+        return (sampleType & PERF_SAMPLE_IP) == 0 ? -1 : 8 + 8 * Long.bitCount(sampleType & PERF_SAMPLE_IDENTIFIER);
+    }
+
+    /** Offset of a SAMPLE's pid, or -1 without PERF_SAMPLE_TID. */
+    static int samplePidOffset(long sampleType) {
+        if ((sampleType & PERF_SAMPLE_TID) == 0) {
+            return -1;
+        }
+        return 8 + 8 * Long.bitCount(sampleType & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP));
     }
 
     /** Offset of a SAMPLE's time field from the record start, or -1 without PERF_SAMPLE_TIME. */

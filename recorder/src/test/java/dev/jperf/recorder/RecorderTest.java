@@ -147,6 +147,25 @@ class RecorderTest {
     }
 
     @Test
+    void hitDsosGetBuildIdsAndGoToTheBuildIdCache() throws Exception {
+        Path out = dir.resolve("bid.data");
+        record(systemWide(out, List.of(Oracle.CORPUS_BIN.resolve("workload").toString(), "1", "cpu"), null));
+        Oracle.Result list = Oracle.perf("buildid-list", "-i", out.toString());
+        assertEquals(0, list.rc(), list.out());
+        // the corpus README gives the workload's build-id
+        assertTrue(Pattern.compile("(?m)^5d58802d[0-9a-f]{32} /tmp/corpus/src/workload$").matcher(list.out()).find(), list.out());
+        assertTrue(list.out().contains(" [kernel.kallsyms]"), list.out());
+        Path cache = Path.of(System.getProperty("user.home"), ".debug");
+        String bid = list.out().lines().filter(l -> l.endsWith(" /tmp/corpus/src/workload")).findFirst().orElseThrow()
+                .substring(0, 40);
+        Path link = cache.resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2));
+        assertTrue(Files.isRegularFile(link.resolve("elf")), "no cached ELF behind " + link);
+        String kernel = list.out().lines().filter(l -> l.endsWith(" [kernel.kallsyms]")).findFirst().orElseThrow()
+                .substring(0, 40);
+        assertTrue(Files.size(cache.resolve("[kernel.kallsyms]").resolve(kernel).resolve("kallsyms")) > 0);
+    }
+
+    @Test
     void unknownEventIsOneClearLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EventSpec.parse("cyclez"));
         assertTrue(e.getMessage().startsWith("unknown event 'cyclez'"), e.getMessage());

@@ -1,0 +1,148 @@
+package dev.jperf.recorder;
+
+import dev.jperf.format.elf.ElfFile;
+import dev.jperf.format.feature.BuildIds;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * HEADER_BUILD_ID entries for the DSOs with samples, and perf's build-id cache under
+ * {@code ~/.debug} so the file can be reported after the binaries change or the machine reboots:
+ * {@code ~/.debug/PATH/BUILD_ID/elf} (a hard link, else a copy), the kernel's symbols as
+ * {@code ~/.debug/[kernel.kallsyms]/BUILD_ID/kallsyms}, and the index
+ * {@code ~/.debug/.build-id/XX/REST -> ../../PATH/BUILD_ID}. A DSO that cannot be read or cached
+ * is left out, as perf leaves it out.
+ */
+final class BuildIdCache {
+    static final String KERNEL = "[kernel.kallsyms]";
+    private static final int MISC_KERNEL = 1;
+    private static final int MISC_USER = 2;
+
+    private final Path root;
+
+    BuildIdCache(Path root) {
+        this.root = root;
+    }
+
+    static BuildIdCache forUser() {
+        return new BuildIdCache(Path.of(System.getProperty("user.home"), ".debug"));
+    }
+
+    /** Entries for the kernel (when hit) and every user DSO with samples that has a build-id; caches each. */
+    List<BuildIds.Entry> entries(DsoHits hits, Kallsyms kallsyms, Path kernelNotes) {
+        List<BuildIds.Entry> out = new ArrayList<>();
+        if (hits.kernelHit()) {
+            kernelBuildId(kernelNotes).ifPresent(bid -> {
+                out.add(new BuildIds.Entry(MISC_KERNEL | BuildIds.MISC_BUILD_ID_SIZE, -1, bid, KERNEL));
+                cacheBytes(KERNEL, bid, "kallsyms", kallsyms.bytes());
+            });
+        }
+        for (String dso : hits.userDsos()) {
+            if (dso.startsWith("[") || dso.startsWith("//") || dso.endsWith(" (deleted)") || !dso.startsWith("/")) {
+                continue;
+            }
+            Path file = Path.of(dso);
+            try {
+                Optional<byte[]> bid = ElfFile.open(file).buildId();
+                if (bid.isPresent()) {
+                    out.add(new BuildIds.Entry(MISC_USER | BuildIds.MISC_BUILD_ID_SIZE, -1, bid.get(), dso));
+                    cacheFile(dso, bid.get(), file);
+                }
+            } catch (IOException | RuntimeException e) {
+                // unreadable or not ELF: no build-id, as for perf
+            }
+        }
+        return out;
+    }
+
+    private void cacheBytes(String name, byte[] bid, String fileName, byte[] content) {
+        try {
+            Path dir = dir(name, bid);
+            Path target = dir.resolve(fileName);
+            if (!Files.exists(target)) {
+                Files.createDirectories(dir);
+                Path tmp = Files.createTempFile(dir, fileName, ".tmp");
+                Files.write(tmp, content);
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            }
+            link(name, bid);
+        } catch (IOException e) {
+            // a read-only or full home: the recording itself is complete without the cache
+        }
+    }
+
+    private void cacheFile(String name, byte[] bid, Path file) {
+        try {
+            Path dir = dir(name, bid);
+            Path target = dir.resolve("elf");
+            if (!Files.exists(target)) {
+                Files.createDirectories(dir);
+                try {
+                    Files.createLink(target, file);
+                } catch (IOException | UnsupportedOperationException e) {
+                    Path tmp = Files.createTempFile(dir, "elf", ".tmp");
+                    Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
+                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+            link(name, bid);
+        } catch (IOException e) {
+            // as above
+        }
+    }
+
+    private Path dir(String name, byte[] bid) {
+        return root.resolve(name.startsWith("/") ? name.substring(1) : name).resolve(HexFormat.of().formatHex(bid));
+    }
+
+    private void link(String name, byte[] bid) throws IOException {
+        String hex = HexFormat.of().formatHex(bid);
+        Path link = root.resolve(".build-id").resolve(hex.substring(0, 2)).resolve(hex.substring(2));
+        if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.createDirectories(link.getParent());
+        try {
+            Files.createSymbolicLink(link, Path.of("../..").resolve(name.startsWith("/") ? name.substring(1) : name).resolve(hex));
+        } catch (FileAlreadyExistsException e) {
+            // another recording linked it meanwhile
+        }
+    }
+
+    /** The running kernel's GNU build-id from /sys/kernel/notes (ELF notes). */
+    static Optional<byte[]> kernelBuildId(Path notes) {
+        byte[] n;
+        try {
+            n = Files.readAllBytes(notes);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        ByteBuffer b = ByteBuffer.wrap(n).order(ByteOrder.LITTLE_ENDIAN);
+        int p = 0;
+        while (p + 12 <= n.length) {
+            long namesz = Integer.toUnsignedLong(b.getInt(p));
+            long descsz = Integer.toUnsignedLong(b.getInt(p + 4));
+            int type = b.getInt(p + 8);
+            long desc = p + 12 + ((namesz + 3) & ~3L);
+            long next = desc + ((descsz + 3) & ~3L);
+            if (next > n.length) {
+                return Optional.empty();
+            }
+            if (type == ElfFile.NT_GNU_BUILD_ID && namesz == 4 && n[p + 12] == 'G' && n[p + 13] == 'N' && n[p + 14] == 'U') {
+                return Optional.of(Arrays.copyOfRange(n, (int) desc, (int) (desc + descsz)));
+            }
+            p = (int) next;
+        }
+        return Optional.empty();
+    }
+}
