@@ -187,6 +187,27 @@ class RecorderTest {
         assertTrue(e.getMessage().startsWith("cannot write output file /proc/jperf-cannot-write/perf.data: "), e.getMessage());
     }
 
+    /** A full disk stops the recording with one line and leaves the records written so far readable. */
+    @Test
+    void fullDiskStopsAndKeepsTheFileReadable() throws Exception {
+        Path mnt = dir.resolve("small");
+        Files.createDirectories(mnt);
+        Oracle.Result mount = Oracle.run(List.of("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt.toString()), 30);
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.rc() == 0, "cannot mount a small tmpfs: " + mount.out());
+        try {
+            Path out = mnt.resolve("perf.data");
+            RecordOptions o = new RecordOptions(true, List.of(), List.of(), List.of(), List.of(), List.of(), 20000, 0, true,
+                    RecordOptions.DEFAULT_MMAP_PAGES, out, Duration.ofSeconds(60), true, List.of("jperf", "record"));
+            long t0 = System.nanoTime();
+            Recorder.Result r = record(o);
+            assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(50), "did not stop on the full disk");
+            assertTrue(r.writeFailure() != null && r.writeFailure().contains("No space left on device"), r.writeFailure());
+            assertEquals(0, Oracle.perf("report", "-i", out.toString(), "--stats").rc());
+        } finally {
+            Oracle.run(List.of("umount", "-l", mnt.toString()), 30);
+        }
+    }
+
     @Test
     void existingOutputIsKeptAsOld() throws Exception {
         Path out = dir.resolve("again.data");
