@@ -132,6 +132,30 @@ class CallGraphReportTest {
         assertTrue(e.getMessage().contains("bogus"), e.getMessage());
     }
 
+    /**
+     * KASLR: the same kallsyms with every address moved by 0x1c000000 (as if taken on a boot that
+     * put _text elsewhere) gives the same report, every line (perf 6.1 does too: its kallsyms__delta).
+     */
+    @Test
+    void kallsymsFromAnotherKaslrBootGivesTheSameReport(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path shifted = tmp.resolve("kallsyms-shifted");
+        try (var w = Files.newBufferedWriter(shifted, StandardCharsets.ISO_8859_1);
+                var lines = Files.lines(CorpusReportTest.kallsyms, StandardCharsets.ISO_8859_1)) {
+            for (String l : (Iterable<String>) lines::iterator) {
+                int sp = l.indexOf(' ');
+                long a = Long.parseUnsignedLong(l.substring(0, sp), 16) + 0x1c000000L;
+                w.write(String.format("%016x", a) + l.substring(sp));
+                w.newLine();
+            }
+        }
+        Report.Options o = options(CASE, "--sort sym");
+        o = new Report.Options(o.input(), o.sort(), o.children(), o.callGraph(), 0, false, null, null, null, null,
+                shifted, null, false);
+        List<String> golden = xz("/callgraph/sort-sym.txt.xz");
+        List<String> ours = withoutTip(report(o));
+        assertEquals(golden, ours);
+    }
+
     @Test
     void jsonWritesEachFieldOnceAndKeepsFilteredEntriesOut() throws Exception {
         Report.Options o = options(CorpusReportTest.CORPUS.resolve("a-system-wide-bpf"),

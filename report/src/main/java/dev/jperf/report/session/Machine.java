@@ -6,7 +6,9 @@ import dev.jperf.report.symbol.Kallsyms;
 import dev.jperf.report.symbol.Symbol;
 import dev.jperf.report.symbol.SymbolResolver;
 import dev.jperf.report.symbol.SymbolTable;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -31,6 +33,8 @@ public final class Machine {
     private final Map<String, byte[]> buildIds = new HashMap<>();
     private Mapping kernelMap;
     private boolean modulesCreated;
+    /** Module maps taken from kallsyms (no MMAP for them yet): a module's MMAP record replaces them. */
+    private final List<Mapping> kallsymsModuleMaps = new ArrayList<>();
     private Supplier<BpfProgSymbols> bpfProgSource = () -> BpfProgSymbols.EMPTY;
     private BpfProgSymbols bpfProgs;
 
@@ -157,13 +161,15 @@ public final class Machine {
             long lo = start;
             long hi = start == 0 && end == 0 ? -1L : end;
             Kallsyms ks = resolver.kallsyms(k.buildId());
+            long delta = 0;
             if (ks != null && ks.kernel().size() > 0) {
+                delta = kaslrDelta(ks, filename, pgoff);
                 // perf's map__fixup_start/end after loading kallsyms: the map spans the symbols
-                // (init text and data beyond _etext included)
-                lo = ks.kernel().symbols().get(0).start();
-                hi = ks.kernel().symbols().get(ks.kernel().size() - 1).end();
+                // (init text and data beyond _etext included), in the recording's addresses
+                lo = ks.kernel().symbols().get(0).start() - delta;
+                hi = ks.kernel().symbols().get(ks.kernel().size() - 1).end() - delta;
             }
-            kernelMap = new Mapping(lo, hi, 0, k, true, true);
+            kernelMap = delta == 0 ? new Mapping(lo, hi, 0, k, true, true) : new Mapping(lo, hi, lo + delta, k, false, true);
             kernelMaps.insert(kernelMap);
             createModuleMaps();
             return;
@@ -173,8 +179,29 @@ public final class Machine {
             int dot = base.indexOf('.');
             String mod = "[" + (dot > 0 ? base.substring(0, dot) : base).replace('-', '_') + "]";
             Dso d = resolver.dso(mod, Dso.Kind.KERNEL_MODULE);
+            // the recording's own module map wins over one guessed from kallsyms
+            for (Mapping guessed : List.copyOf(kallsymsModuleMaps)) {
+                if (Long.compareUnsigned(guessed.start(), end) < 0 && Long.compareUnsigned(start, guessed.end()) < 0) {
+                    kernelMaps.remove(guessed);
+                    kallsymsModuleMaps.remove(guessed);
+                }
+            }
             kernelMaps.insert(new Mapping(start, end, 0, d, true, true));
         }
+    }
+
+    /**
+     * KASLR: the kernel MMAP's pgoff is where the recording's kernel had its reference symbol
+     * ("[kernel.kallsyms]_text": _text); a kallsyms file from another boot has it elsewhere, and
+     * every kernel symbol is off by the same amount (perf's kallsyms__delta).
+     */
+    private static long kaslrDelta(Kallsyms ks, String filename, long pgoff) {
+        String ref = filename.startsWith(SymbolResolver.KERNEL_NAME) ? filename.substring(SymbolResolver.KERNEL_NAME.length()) : "";
+        if (ref.isEmpty() || pgoff == 0) {
+            return 0;
+        }
+        Long at = ks.refSymbol(ref);
+        return at == null ? 0 : at - pgoff;
     }
 
     /** Module maps from the kallsyms in use (perf takes them from /proc/modules; offline, kallsyms is what we have). */
@@ -197,7 +224,9 @@ public final class Machine {
             long lo = t.symbols().get(0).start();
             long hi = t.symbols().get(t.size() - 1).end();
             if (kernelMaps.find(lo) == null) {
-                kernelMaps.insert(new Mapping(lo, hi, 0, resolver.dso(name, Dso.Kind.KERNEL_MODULE), true, true));
+                Mapping m = new Mapping(lo, hi, 0, resolver.dso(name, Dso.Kind.KERNEL_MODULE), true, true);
+                kernelMaps.insert(m);
+                kallsymsModuleMaps.add(m);
             }
         }
     }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,17 +17,23 @@ import java.util.Map;
  * each module's symbols apart.
  */
 public final class Kallsyms {
+    /** The names perf's kernel MMAP can refer to ("[kernel.kallsyms]_text"): kept for KASLR. */
+    private static final List<String> REF_NAMES = List.of("_text", "_stext");
+
     private final SymbolTable kernel;
     private final Map<String, SymbolTable> modules;
+    private final Map<String, Long> refs;
 
-    private Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules) {
+    private Kallsyms(SymbolTable kernel, Map<String, SymbolTable> modules, Map<String, Long> refs) {
         this.kernel = kernel;
         this.modules = modules;
+        this.refs = refs;
     }
 
     public static Kallsyms parse(Path file) throws IOException {
         List<Symbol> kernel = new ArrayList<>(1 << 17);
         Map<String, List<Symbol>> mods = new LinkedHashMap<>();
+        Map<String, Long> refs = new HashMap<>();
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
             String line;
             int lineNo = 0;
@@ -61,6 +68,9 @@ public final class Kallsyms {
                 Symbol s = new Symbol(addr, addr, name, stype, binding);
                 if (tab < 0) {
                     kernel.add(s);
+                    if (REF_NAMES.contains(name)) {
+                        refs.putIfAbsent(name, addr);
+                    }
                 } else {
                     String mod = rest.substring(tab + 1).trim();
                     mods.computeIfAbsent(mod, k -> new ArrayList<>()).add(s);
@@ -69,7 +79,16 @@ public final class Kallsyms {
         }
         Map<String, SymbolTable> modTables = new LinkedHashMap<>();
         mods.forEach((m, l) -> modTables.put(m, SymbolTable.ofKallsyms(l)));
-        return new Kallsyms(SymbolTable.ofKallsyms(kernel), modTables);
+        return new Kallsyms(SymbolTable.ofKallsyms(kernel), modTables, refs);
+    }
+
+    /**
+     * The address of a kernel reference symbol ({@code _text}, {@code _stext}) as the file has it
+     * (symbols sharing an address are merged in {@link #kernel()}, so it may not be found there),
+     * or null.
+     */
+    public Long refSymbol(String name) {
+        return refs.get(name);
     }
 
     public SymbolTable kernel() {
