@@ -79,6 +79,10 @@ public final class ReportCommand implements Callable<Integer> {
             description = "accumulate callchains of children into parent entries (default when the file has callchains)")
     boolean children;
 
+    @Option(names = "--demangle", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "demangle C++ and Rust symbol names (default; --no-demangle shows them as in the file)")
+    boolean demangle;
+
     @Option(names = "--json", description = "print the rows as JSON instead of the table")
     boolean json;
 
@@ -127,7 +131,7 @@ public final class ReportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--percentage " + percentage + ": expected relative or absolute");
         }
         Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, relative,
-                commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json);
+                commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json, demangle);
         Report.run(o, System.out);
         return 0;
     }

@@ -37,6 +37,10 @@ final class ScriptCommand implements Callable<Integer> {
     @Option(names = "--show-task-events", description = "show task related events (COMM, FORK, EXIT)")
     boolean showTaskEvents;
 
+    @Option(names = "--demangle", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "demangle C++ and Rust symbol names (default; --no-demangle shows them as in the file)")
+    boolean demangle;
+
     @Option(names = "--json", description = "one JSON object per line instead of text")
     boolean json;
 
@@ -45,7 +49,7 @@ final class ScriptCommand implements Callable<Integer> {
         // System.out is a PrintStream that flushes on newlines; script writes its own buffered bytes
         FileOutputStream stdout = new FileOutputStream(FileDescriptor.out);
         Script.run(new Script.Options(input, kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents,
-                showTaskEvents, json), stdout, System.err);
+                showTaskEvents, json, demangle), stdout, System.err);
         return 0;
     }
 }

@@ -30,7 +30,15 @@ public final class Report {
      */
     public record Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
             double percentLimit, boolean relative, Set<String> comms, Set<Integer> pids, Set<Integer> tids,
-            Set<Integer> cpus, Path kallsyms, Path symfs, boolean json) {
+            Set<Integer> cpus, Path kallsyms, Path symfs, boolean json, boolean demangle) {
+        /** Demangling user-space names, as perf does by default. */
+        public Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
+                double percentLimit, boolean relative, Set<String> comms, Set<Integer> pids, Set<Integer> tids,
+                Set<Integer> cpus, Path kallsyms, Path symfs, boolean json) {
+            this(input, sort, children, callGraph, percentLimit, relative, comms, pids, tids, cpus, kallsyms, symfs,
+                    json, true);
+        }
+
         /** With perf's default graph (callGraph true) or none, absolute percentages. */
         public Options(Path input, List<SortKey> sort, boolean children, boolean callGraph, double percentLimit,
                 Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus, Path kallsyms, Path symfs,
@@ -56,7 +64,8 @@ public final class Report {
         // perf's use_callchain: a graph is kept only when the file has callchains
         CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains
                 ? o.callGraph().effectiveOrder(children) : null;
-        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()));
+        SymbolResolver resolver = new SymbolResolver(
+                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
         Session session = new Session(file, resolver,
                 new Session.Options(children || graph != null, o.comms(), o.pids(), o.tids(), o.cpus()));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();

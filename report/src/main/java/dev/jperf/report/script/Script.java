@@ -22,7 +22,12 @@ public final class Script {
      * @param json one JSON object per line instead of text
      */
     public record Options(Path input, Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
-            boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json) {
+            boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json, boolean demangle) {
+        /** Demangling user-space names, as perf script does by default. */
+        public Options(Path input, Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
+                boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json) {
+            this(input, kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents, showTaskEvents, json, true);
+        }
     }
 
     private Script() {
@@ -44,7 +49,8 @@ public final class Script {
             for (EventDesc e : file.events()) {
                 useCallchain |= !o.hideCallGraph() && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
             }
-            SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()));
+            SymbolResolver resolver = new SymbolResolver(
+                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
             Session session = new Session(file, resolver, new Session.Options(useCallchain, null, null, null, null));
             if (o.json()) {
                 BufferedOutputStream bo = new BufferedOutputStream(out, 1 << 16);

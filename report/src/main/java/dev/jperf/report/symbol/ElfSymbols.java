@@ -22,8 +22,9 @@ public final class ElfSymbols {
     /**
      * @param syms the image with the best symbol table (a debug file, or the binary itself)
      * @param runtime the image that ran (program headers, .dynsym, .plt); may equal {@code syms}
+     * @param demangler how names are shown (perf demangles user-space ELF names), or null for as-is
      */
-    public static SymbolTable load(ElfFile syms, ElfFile runtime) throws java.io.IOException {
+    public static SymbolTable load(ElfFile syms, ElfFile runtime, Demangler demangler) throws java.io.IOException {
         Optional<ElfSection> table = syms.section(".symtab").filter(s -> s.type() == ElfSection.SHT_SYMTAB);
         ElfFile symsFile = syms;
         if (table.isEmpty()) {
@@ -32,16 +33,16 @@ public final class ElfSymbols {
         List<Symbol> out = new ArrayList<>();
         if (table.isPresent()) {
             for (ElfSymbol sym : symsFile.symbols(table.get())) {
-                Symbol s = convert(sym, symsFile, runtime);
+                Symbol s = convert(sym, symsFile, runtime, demangler);
                 if (s != null) {
                     out.add(s);
                 }
             }
         }
-        return SymbolTable.ofElf(out, pltSymbols(runtime));
+        return SymbolTable.ofElf(out, pltSymbols(runtime, demangler));
     }
 
-    private static Symbol convert(ElfSymbol sym, ElfFile syms, ElfFile runtime) {
+    private static Symbol convert(ElfSymbol sym, ElfFile syms, ElfFile runtime, Demangler demangler) {
         int type = sym.type();
         boolean named = !sym.name().isEmpty() && sym.shndx() != ElfSymbol.SHN_UNDEF;
         boolean function = (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_GNU_IFUNC) && named;
@@ -69,11 +70,14 @@ public final class ElfSymbols {
             return null;
         }
         long start = sym.value() - (ph.get().vaddr() - ph.get().offset());
-        return new Symbol(start, start + sym.size(), sym.name(), type, sym.bind());
+        return new Symbol(start, start + sym.size(), sym.name(), type, sym.bind(), demangler);
     }
 
-    /** perf 6.1's dso__synthesize_plt_symbols: one {@code name@plt} per .rela.plt entry, in order. */
-    static List<Symbol> pltSymbols(ElfFile elf) throws java.io.IOException {
+    /**
+     * perf 6.1's dso__synthesize_plt_symbols: one {@code name@plt} per .rela.plt entry, in order,
+     * the name demangled before the suffix is added (few entries: done here, not lazily).
+     */
+    static List<Symbol> pltSymbols(ElfFile elf, Demangler demangler) throws java.io.IOException {
         Optional<ElfSection> dynsym = elf.section(".dynsym").filter(s -> s.type() == ElfSection.SHT_DYNSYM);
         if (dynsym.isEmpty()) {
             return List.of();
@@ -109,6 +113,9 @@ public final class ElfSymbols {
         long off = plt.get().offset() + header;
         for (int i : idx) {
             String name = i >= 0 && i < dsyms.size() ? dsyms.get(i).name() : "";
+            if (demangler != null) {
+                name = demangler.demangle(name);
+            }
             out.add(new Symbol(off, off + entry, name + "@plt", ElfSymbol.STT_FUNC, ElfSymbol.STB_GLOBAL));
             off += entry;
         }

@@ -15,13 +15,26 @@ public final class Symbol {
     private final String name;
     private final int type;
     private final int binding;
+    private final Demangler demangler;
+    private String shown;
 
+    /** A symbol whose name is shown as given. */
     public Symbol(long start, long end, String name, int type, int binding) {
+        this(start, end, name, type, binding, null);
+    }
+
+    /**
+     * A symbol whose name is shown demangled by {@code demangler} (null: as given). Demangling
+     * happens once, when the name is first asked for, so only symbols that samples hit pay for it.
+     */
+    public Symbol(long start, long end, String name, int type, int binding, Demangler demangler) {
         this.start = start;
         this.end = end;
         this.name = name;
         this.type = type;
         this.binding = binding;
+        this.demangler = demangler;
+        this.shown = demangler == null ? name : null;
     }
 
     public long start() {
@@ -36,8 +49,15 @@ public final class Symbol {
         this.end = end;
     }
 
+    /** The name as perf prints it (demangled when this symbol came from an ELF symbol table). */
     public String name() {
-        return name;
+        String s = shown;
+        if (s == null) {
+            // a race only computes the same immutable String twice
+            s = demangler.demangle(name);
+            shown = s;
+        }
+        return s;
     }
 
     /** ELF symbol type (STT_*). */

@@ -45,13 +45,27 @@ public final class SymbolResolver {
      * @param procKallsyms the running kernel's symbols ({@code /proc/kallsyms})
      * @param kernelNotes the running kernel's notes, for its build-id ({@code /sys/kernel/notes})
      * @param perfMapDir where {@code perf-PID.map} files are ({@code /tmp})
+     * @param demangler how user-space ELF symbol names are shown, or null for as in the file
+     *     ({@code --no-demangle}); kernel, BPF and perf-map names are never demangled, as in perf 6.1
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
-            Path kernelNotes, Path perfMapDir) {
+            Path kernelNotes, Path perfMapDir, Demangler demangler) {
+        /** With perf's default demangling. */
+        public Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
+                Path kernelNotes, Path perfMapDir) {
+            this(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir, Demangler.PERF);
+        }
+
         public static Options defaults(Path kallsyms, Path symfs) {
             String home = System.getProperty("user.home", "/root");
             return new Options(kallsyms, symfs, Path.of(home, ".debug"), Path.of("/usr/lib/debug"),
                     Path.of("/proc/kallsyms"), Path.of("/sys/kernel/notes"), Path.of("/tmp"));
+        }
+
+        /** These options with user-space names demangled ({@code true}, perf's default) or not ({@code --no-demangle}). */
+        public Options withDemangle(boolean demangle) {
+            return new Options(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir,
+                    demangle ? Demangler.PERF : null);
         }
     }
 
@@ -220,7 +234,7 @@ public final class SymbolResolver {
                 options.buildIdDir().resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2)).resolve("elf"))) {
             ElfFile f = openMatching(p, dso.buildId());
             if (f != null) {
-                return ElfSymbols.load(f, f);
+                return ElfSymbols.load(f, f, options.demangler());
             }
         }
         return SymbolTable.EMPTY;
@@ -261,7 +275,7 @@ public final class SymbolResolver {
         if (syms == null) {
             return SymbolTable.EMPTY;
         }
-        return ElfSymbols.load(syms, runtime != null ? runtime : syms);
+        return ElfSymbols.load(syms, runtime != null ? runtime : syms, options.demangler());
     }
 
     /** Candidate images for a user DSO, in perf's binary_type_symtab order. */

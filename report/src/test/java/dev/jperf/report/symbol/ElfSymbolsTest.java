@@ -16,7 +16,7 @@ class ElfSymbolsTest {
     @Test
     void symtabSymbolsAreFileOffsets() throws Exception {
         ElfFile f = ElfFile.open(SRC.resolve("workload"));
-        SymbolTable t = ElfSymbols.load(f, f);
+        SymbolTable t = ElfSymbols.load(f, f, null);
         assertEquals("crunch_primes", t.find(0x1440).name());
         assertEquals("crunch_primes", t.find(0x1440 + 76).name());
         assertEquals("scramble.constprop.0", t.find(0x1400).name());
@@ -26,7 +26,7 @@ class ElfSymbolsTest {
     @Test
     void strippedBinaryResolvesGlobalsAndPltButNotStatics() throws Exception {
         ElfFile f = ElfFile.open(SRC.resolve("workload-stripped"));
-        SymbolTable t = ElfSymbols.load(f, f);
+        SymbolTable t = ElfSymbols.load(f, f, null);
         Symbol s = t.find(t.symbols().stream().filter(x -> x.name().equals("syscall_burst")).findFirst().orElseThrow().start());
         assertEquals("syscall_burst", s.name());
         assertEquals("getppid@plt", t.find(0x1020 + 16 * pltIndex(f, "getppid") + 16).name());
