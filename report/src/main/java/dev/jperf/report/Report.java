@@ -7,6 +7,8 @@ import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
+import dev.jperf.report.script.DeepChains;
+import dev.jperf.report.session.ResolvedSample;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.PrintStream;
@@ -75,7 +77,10 @@ public final class Report {
             byEvent.put(e, h);
             ordered.add(h);
         }
-        session.run(s -> {
+        boolean calleeCut = graph == CallchainParams.Order.CALLEE;
+        session.run(sample -> {
+            // callee order keeps the innermost 127 frames of a deeper chain, caller order the outermost
+            ResolvedSample s = calleeCut ? DeepChains.scriptOrder(sample, session.machine()) : sample;
             Hists h = byEvent.get(s.event());
             if (h == null) {
                 h = new Hists(s.event(), o.sort(), children, graph);

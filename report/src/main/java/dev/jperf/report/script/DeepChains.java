@@ -11,15 +11,16 @@ import dev.jperf.report.session.ResolvedSample;
  * (PERF_MAX_STACK_DEPTH); the session resolves it in perf report's caller order, which keeps the
  * outermost ones. The two differ only for chains longer than that (broken frame-pointer walks),
  * which this re-resolves the script way, while the session's machine is at the sample's moment.
+ * perf report's callee-order call graphs take the same cut.
  */
-final class DeepChains {
+public final class DeepChains {
     static final int PERF_MAX_STACK_DEPTH = 127;
 
     private DeepChains() {
     }
 
     /** {@code s} itself, or for a chain over the limit a copy with the callee-first cut (given caller first). */
-    static ResolvedSample scriptOrder(ResolvedSample s, Machine machine) {
+    public static ResolvedSample scriptOrder(ResolvedSample s, Machine machine) {
         long[] ips = s.record().callchain();
         if (s.callchain() == null || ips == null || ips.length <= PERF_MAX_STACK_DEPTH) {
             return s;
