@@ -70,6 +70,29 @@ class DemanglerTest {
         compare(Demangler.PERF_VERBOSE, 3);
     }
 
+    /**
+     * perf 6.1 itself (perf probe -F lists an object's functions with perf's own demangling) shows the
+     * corpus names exactly as the two perf modes do; the listing is sorted, so compare sorted lists.
+     */
+    @Test
+    void perfModesEqualPerf61Itself() throws Exception {
+        for (Object[] mode : new Object[][] {{Demangler.PERF, "perf-probe-funcs.txt.gz"},
+                {Demangler.PERF_VERBOSE, "perf-probe-funcs-v.txt.gz"}}) {
+            List<String> perf = new ArrayList<>();
+            try (InputStream in = DemanglerTest.class.getResourceAsStream((String) mode[1])) {
+                assertNotNull(in, (String) mode[1]);
+                new BufferedReader(new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8)).lines()
+                        .filter(l -> !l.startsWith("# ")).forEach(perf::add);
+            }
+            List<String> ours = CORPUS.stream().map(f -> f[0]).filter(n -> n.indexOf('@') < 0).distinct()
+                    .map(((Demangler) mode[0])::demangle).sorted().toList();
+            assertEquals(perf.size(), ours.size(), (String) mode[1]);
+            for (int i = 0; i < ours.size(); i++) {
+                assertEquals(perf.get(i), ours.get(i), mode[1] + " line " + (i + 1));
+            }
+        }
+    }
+
     @Test
     void examples() {
         assertEquals("IndexSetIterator::advance_and_next()",

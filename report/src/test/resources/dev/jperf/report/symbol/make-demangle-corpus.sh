@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Rebuilds demangle-corpus.tsv.gz: C++ symbols sampled from real binaries on the build machine
 # (libjvm.so incl. clone suffixes, libstdc++, libLLVM, libclang-cpp, ICU, x265, gprofng, apt-pkg,
 # opencsd), plus hand-written special cases and Rust symbols (SPECIAL, one per line), each with what
@@ -24,3 +24,14 @@ xargs -d '\n' c++filt -p -i < "$tmp/in" > "$tmp/perf"
 xargs -d '\n' c++filt -i < "$tmp/in" > "$tmp/perfv"
 { echo "# mangled<TAB>c++filt<TAB>c++filt -p -i (perf)<TAB>c++filt -i (perf -v); $(c++filt --version | head -1)"
   paste "$tmp/in" "$tmp/full" "$tmp/perf" "$tmp/perfv"; } | gzip -9 > "$out"
+# perf-probe-funcs{,-v}.txt.gz: what perf 6.1 itself shows for the same names (perf's own demangling,
+# DMGL_NO_OPTS, and with -v DMGL_PARAMS|DMGL_ANSI): every name without '@' becomes a 2-byte function
+# of a shared object, listed by `perf probe -F` (each symbol is listed twice, .symtab and .dynsym).
+zcat "$out" | grep -v '^#' | cut -f1 | grep -v '@' | awk '!seen[$0]++' > "$tmp/names"
+awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf ".globl \"%s\"\n.type \"%s\", @function\n\"%s\":\n nop\n ret\n.size \"%s\", 2\n", $0, $0, $0, $0 }' "$tmp/names" > "$tmp/syms.s"
+gcc -shared -nostdlib -o "$tmp/libsyms.so" "$tmp/syms.s"
+for v in "" -v; do
+  { echo "# perf 6.1: perf probe $v -F (names of demangle-corpus.tsv.gz without '@'), sorted, one line per symbol"
+    perf probe $v -x "$tmp/libsyms.so" -F --filter '*' 2>/dev/null | grep -vx _DYNAMIC | LC_ALL=C sort | awk 'NR%2'
+  } | gzip -9 > "$(dirname "$0")/perf-probe-funcs${v}.txt.gz"
+done
