@@ -25,7 +25,7 @@ import java.util.Set;
  * {@code .gnu_debuglink} targets, the build-id cache ({@code ~/.debug/.build-id/xx/rest}),
  * {@code /usr/lib/debug/PATH[.debug]}, {@code /usr/lib/debug/.build-id/xx/rest.debug} and the
  * file itself (all under {@code --symfs}); an image whose build-id differs from the recorded one
- * is never used. [vdso]: the build-id cache. Anonymous executable memory: {@code /tmp/perf-PID.map}.
+ * is never used. [vdso]: the build-id cache, or the running kernel's vdso when the file recorded no build-id (pipe mode), as perf. Anonymous executable memory: {@code /tmp/perf-PID.map}.
  */
 public final class SymbolResolver {
     private final Options options;
@@ -227,7 +227,9 @@ public final class SymbolResolver {
 
     private SymbolTable vdsoSymbols(Dso dso) throws IOException {
         if (dso.buildId() == null) {
-            return SymbolTable.EMPTY;
+            // no build-id recorded (pipe mode): perf takes the running kernel's vdso
+            Optional<ElfFile> running = RunningVdso.read();
+            return running.isPresent() ? ElfSymbols.load(running.get(), running.get(), options.demangler()) : SymbolTable.EMPTY;
         }
         String bid = dso.buildIdHex();
         for (Path p : List.of(options.buildIdDir().resolve("[vdso]").resolve(bid).resolve("vdso"),
