@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.annotate.Annotate;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -8,12 +9,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code jperf annotate}: samples of JITed BPF functions per BPF source line (perf annotate's options). */
-@Command(name = "annotate", sortOptions = false,
+@Command(name = "annotate", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Annotate JITed BPF functions with their samples per BPF source line, from the line"
                 + " tables stored in perf.data (works after the programs are gone)")
 final class AnnotateCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--input"}, paramLabel = "<file>", description = "input file name (default perf.data)")
-    Path input = Path.of("perf.data");
+    @Option(names = {"-i", "--input"}, paramLabel = "<file>",
+            description = "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)")
+    String input;
 
     @Option(names = "--stdio", description = "use the stdio interface (the default)")
     boolean stdio;
@@ -33,6 +35,10 @@ final class AnnotateCommand implements Callable<Integer> {
         if (stdio && json) {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }
-        return Annotate.run(new Annotate.Options(input, symbol, json, kallsyms), System.out, System.err);
+        try (PerfDataFile file = Input.open(input)) {
+            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms), System.out, System.err);
+            Input.printWarnings(file, System.err);
+        }
+        return 0;
     }
 }

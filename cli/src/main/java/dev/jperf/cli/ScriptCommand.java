@@ -1,18 +1,18 @@
 package dev.jperf.cli;
 
+import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.script.Script;
-import java.io.FileOutputStream;
-import java.io.FileDescriptor;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code jperf script}: perf script's options, spelled as perf spells them. */
-@Command(name = "script", sortOptions = false, description = "Print every sample of a perf.data file (perf script)")
+@Command(name = "script", mixinStandardHelpOptions = true, sortOptions = false, description = "Print every sample of a perf.data file (perf script)")
 final class ScriptCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--input"}, paramLabel = "<file>", description = "input file name (default perf.data)")
-    Path input = Path.of("perf.data");
+    @Option(names = {"-i", "--input"}, paramLabel = "<file>",
+            description = "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)")
+    String input;
 
     @Option(names = {"-F", "--fields"}, paramLabel = "<fields>",
             description = "comma-separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period;"
@@ -46,10 +46,13 @@ final class ScriptCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // System.out is a PrintStream that flushes on newlines; script writes its own buffered bytes
-        FileOutputStream stdout = new FileOutputStream(FileDescriptor.out);
-        Script.run(new Script.Options(input, kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents,
-                showTaskEvents, json, demangle), stdout, System.err);
+        try (PerfDataFile file = Input.open(input)) {
+            // script buffers its own bytes (64 KiB writes); System.out only passes them on
+            Script.run(file, new Script.Options(kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents,
+                    showTaskEvents, json, demangle), System.out);
+            System.out.flush();
+            Input.printWarnings(file, System.err);
+        }
         return 0;
     }
 }

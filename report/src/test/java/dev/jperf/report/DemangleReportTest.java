@@ -3,6 +3,7 @@ package dev.jperf.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.script.Script;
@@ -45,8 +46,9 @@ class DemangleReportTest {
 
     private static List<String> script(boolean demangle) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Script.run(new Script.Options(dir.resolve("perf.data"), null, symfs, "ip,sym,dso", false, false, false, false,
-                false, demangle), out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try (PerfDataFile f = PerfDataFile.open(dir.resolve("perf.data"))) {
+            Script.run(f, new Script.Options(null, symfs, "ip,sym,dso", false, false, false, false, false, demangle), out);
+        }
         return out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("(" + DSO + ")")).distinct().toList();
     }
 

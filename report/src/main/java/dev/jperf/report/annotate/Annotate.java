@@ -22,12 +22,11 @@ import java.util.regex.Pattern;
  */
 public final class Annotate {
     /**
-     * @param input the perf.data file
      * @param symbol only this function (KSYMBOL name, BTF function name) or program (name); null for all
      * @param json JSON instead of perf annotate's stdio layout
      * @param kallsyms --kallsyms (kernel symbols; they tell BPF programs from kernel functions), or null
      */
-    public record Options(Path input, String symbol, boolean json, Path kallsyms) {
+    public record Options(String symbol, boolean json, Path kallsyms) {
     }
 
     /** A JITed BPF function's kernel name (a KSYMBOL that landed in the kernel map has a kernel DSO). */
@@ -55,30 +54,29 @@ public final class Annotate {
         return a;
     }
 
-    /** Runs the command; returns the exit code. Warnings go to {@code err}, one line each. */
-    public static int run(Options o, OutputStream stdout, PrintStream err) {
-        try (PerfDataFile file = PerfDataFile.open(o.input())) {
-            BpfAnnotation a = annotate(file, o.kallsyms());
-            file.warnings().forEach(err::println);
-            Selection sel = new Selection(o.symbol());
-            PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);
-            if (o.json()) {
-                try {
-                    new AnnotateJson(out).print(file, a, sel);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            } else {
-                new AnnotateStdio(out).print(file, a, sel);
+    /**
+     * Prints the annotation of {@code file} to {@code stdout}; a SYMBOL that matched nothing is
+     * said on {@code err}. The file's warnings stay on it for the caller to print.
+     */
+    public static void run(PerfDataFile file, Options o, OutputStream stdout, PrintStream err) {
+        BpfAnnotation a = annotate(file, o.kallsyms());
+        Selection sel = new Selection(o.symbol());
+        PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);
+        if (o.json()) {
+            try {
+                new AnnotateJson(out).print(file, a, sel);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            out.flush();
-            if (out.checkError()) {
-                throw new UncheckedIOException(new IOException("error writing the output"));
-            }
-            if (o.symbol() != null && !sel.matchedAny()) {
-                err.println("jperf annotate: no samples in a JITed BPF function or program named " + o.symbol());
-            }
-            return 0;
+        } else {
+            new AnnotateStdio(out).print(file, a, sel);
+        }
+        out.flush();
+        if (out.checkError()) {
+            throw new UncheckedIOException(new IOException("error writing the output"));
+        }
+        if (o.symbol() != null && !sel.matchedAny()) {
+            err.println("jperf annotate: no samples in a JITed BPF function or program named " + o.symbol());
         }
     }
 

@@ -9,7 +9,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 
 /** {@code jperf script}: every sample (and chosen side-band record) of a file as text or JSON lines. */
@@ -21,12 +20,12 @@ public final class Script {
      * @param hideCallGraph -G: no callchains even when the file has them
      * @param json one JSON object per line instead of text
      */
-    public record Options(Path input, Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
+    public record Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
             boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json, boolean demangle) {
         /** Demangling user-space names, as perf script does by default. */
-        public Options(Path input, Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
+        public Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
                 boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json) {
-            this(input, kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents, showTaskEvents, json, true);
+            this(kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents, showTaskEvents, json, true);
         }
     }
 
@@ -41,10 +40,10 @@ public final class Script {
         }
     }
 
-    /** Runs the command: output to {@code out}, warnings (one line each) to {@code err}. */
-    public static void run(Options o, OutputStream out, PrintStream err) {
+    /** Prints {@code file} to {@code out}; its warnings stay on the file for the caller to print. */
+    public static void run(PerfDataFile file, Options o, OutputStream out) {
         OutputFields requested = o.fields() == null ? OutputFields.defaults() : OutputFields.parse(o.fields());
-        try (PerfDataFile file = PerfDataFile.open(o.input())) {
+        try {
             boolean useCallchain = false;
             for (EventDesc e : file.events()) {
                 useCallchain |= !o.hideCallGraph() && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
@@ -70,7 +69,6 @@ public final class Script {
                 }
                 pp.finish();
             }
-            file.warnings().forEach(err::println);
         } catch (UncheckedIOException e) {
             // the reader went away (script | head): stop quietly, as perf does on SIGPIPE
             if (!String.valueOf(e.getCause().getMessage()).contains("Broken pipe")) {

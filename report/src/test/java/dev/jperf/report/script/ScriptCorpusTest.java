@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jperf.format.PerfDataFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,9 +65,14 @@ class ScriptCorpusTest {
     }
 
     static String run(Path dir, String fields, boolean json) {
+        return run(dir, new Script.Options(kallsyms, null, fields, false, true, false, false, json));
+    }
+
+    static String run(Path dir, Script.Options o) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Script.run(new Script.Options(dir.resolve("perf.data"), kallsyms, null, fields, false, true, false, false, json),
-                out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try (PerfDataFile f = PerfDataFile.open(dir.resolve("perf.data"))) {
+            Script.run(f, o, out);
+        }
         return out.toString(StandardCharsets.UTF_8);
     }
 
@@ -151,10 +156,7 @@ class ScriptCorpusTest {
                 .start();
         String want = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Script.run(new Script.Options(dir.resolve("perf.data"), kallsyms, null, null, false, false, true, true, false),
-                out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        String got = out.toString(StandardCharsets.UTF_8);
+        String got = run(dir, new Script.Options(kallsyms, null, null, false, false, true, true, false));
         assertTrue(want.contains("PERF_RECORD_MMAP2") && want.contains("PERF_RECORD_FORK"), want);
         assertEquals(want, got);
     }

@@ -3,9 +3,9 @@ package dev.jperf.report.script;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.PerfDataFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +53,9 @@ class ScriptExternalTest {
         assertTrue(file != null, name + " not found under " + EXTERNAL);
         List<String> want = Files.readAllLines(EXTERNAL.resolve("golden").resolve(name + ".samples.txt"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Script.run(new Script.Options(file, null, null, "pid,tid,time,ip", false, false, false, false, false), out,
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try (PerfDataFile f = PerfDataFile.open(file)) {
+            Script.run(f, new Script.Options(null, null, "pid,tid,time,ip", false, false, false, false, false), out);
+        }
         List<String> got = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertTrue(got.size() >= want.size(), got.size() + " lines, perf printed " + want.size());
         assertEquals(want, got.subList(0, want.size()));
