@@ -193,7 +193,10 @@ public final class Recorder {
             PerfDataWriter.backupExisting(out);
             return PerfDataWriter.create(out, events.fileAttrs());
         } catch (IOException e) {
-            throw new RecordException("cannot write output file " + out + ": " + reason(e), e);
+            String why = reason(e);
+            String prefix = out + ": ";
+            throw new RecordException("cannot write output file " + out + ": "
+                    + (why.startsWith(prefix) ? why.substring(prefix.length()) : why), e);
         }
     }
 
