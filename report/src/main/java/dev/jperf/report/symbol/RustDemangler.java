@@ -61,6 +61,10 @@ final class RustDemangler {
                 && sym.charAt(symStart) < 128)) {
             return false;
         }
+        if (legacy && sym.indexOf("17h", symStart) < 0) {
+            // most _ZN names are C++: without the hash segment they are not Rust
+            return false;
+        }
         for (int p = symStart; p < sym.length(); p++) {
             char c = sym.charAt(p);
             if (!legacy && c == '.') {
@@ -586,6 +590,7 @@ final class RustDemangler {
             case 'f' -> "f32";
             case 'd' -> "f64";
             case 'z' -> "!";
+            case 'p' -> "_";
             default -> null;
         };
     }

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Rebuilds demangle-corpus.tsv.gz: C++ symbols sampled from real binaries on the build machine
 # (libjvm.so incl. clone suffixes, libstdc++, libLLVM, libclang-cpp, ICU, x265, gprofng, apt-pkg,
-# opencsd), plus hand-written special cases and Rust symbols (SPECIAL, one per line), each with what
-# binutils' c++filt prints in three modes. c++filt is a test oracle only; jperf never runs it.
-# usage: make-demangle-corpus.sh SPECIAL > /dev/null   (writes next to this script)
+# opencsd), plus hand-written special cases and Rust symbols (SPECIAL, one per line: among them every
+# _R/_ZN symbol of rust-workload.rs built by rustc 1.95 with -O, with and without
+# -C symbol-mangling-version=v0), each with what binutils' c++filt prints in three modes.
+# c++filt and perf are test oracles only; jperf never runs them.
+# usage: make-demangle-corpus.sh SPECIAL   (writes next to this script)
 set -eu
 out=$(dirname "$0")/demangle-corpus.tsv.gz
 tmp=$(mktemp -d)
