@@ -62,6 +62,8 @@ public final class PerfDataFile implements AutoCloseable {
     /** Pipe mode: where the records after the leading HEADER_ATTR / HEADER_FEATURE ones start. */
     private long prefixEnd;
     private boolean streamTaken;
+    /** The file, when opened by path: records are then read with positional reads ({@link FileChunks}). */
+    private Path path;
 
     private PerfDataFile(String name, FileHeader header, ByteSource src, StreamInput stream, long dataStart, long dataEnd) {
         this.name = name;
@@ -105,7 +107,9 @@ public final class PerfDataFile implements AutoCloseable {
             }
             throw e;
         }
-        return open(name, s);
+        PerfDataFile f = open(name, s);
+        f.path = file;
+        return f;
     }
 
     /** Opens bytes already in memory (tests, embedded data). */
@@ -444,7 +448,8 @@ public final class PerfDataFile implements AutoCloseable {
             }
             streamTaken = true;
         }
-        return new RecordStream(this, decoder, src, stream, dataStart, dataEnd, prefixEnd);
+        FileChunks chunks = path == null ? null : new FileChunks(path, name, header.order());
+        return new RecordStream(this, decoder, src, stream, chunks, dataStart, dataEnd, prefixEnd);
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.jperf.format.record.HeaderFeatureRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordDecoder;
 import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.SampleView;
 import dev.jperf.format.record.TracingDataRecord;
 import dev.jperf.format.record.UnknownRecord;
 import java.util.Iterator;
@@ -26,11 +27,15 @@ import java.util.NoSuchElementException;
 public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private static final int MAX_DETAILED_WARNINGS = 5;
     private static final int PERF_RECORD_HEADER_SIZE = 8;
+    private static final int ARENA = 1 << 20;
+    /** What top() and fromZstd() return for a sample decoded into {@link #view}. */
+    private static final PerfRecord VIEWED = new UnknownRecord(-1, RecordType.PERF_RECORD_SAMPLE, 0, 0);
 
     private final PerfDataFile file;
     private final RecordDecoder decoder;
     private final ByteSource src;
     private final StreamInput stream;
+    private final FileChunks chunks;
     private final long end;
     private final long prefixEnd;
     private long pos;
@@ -45,13 +50,19 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private int lastSize;
     private long skipped;
     private long unknown;
+    private SampleView view;
+    private PerfRecord current;
+    private byte[] arena;
+    private ByteSource arenaView;
+    private int arenaUsed;
 
-    RecordStream(PerfDataFile file, RecordDecoder decoder, ByteSource src, StreamInput stream, long start, long end,
-            long prefixEnd) {
+    RecordStream(PerfDataFile file, RecordDecoder decoder, ByteSource src, StreamInput stream, FileChunks chunks,
+            long start, long end, long prefixEnd) {
         this.file = file;
         this.decoder = decoder;
         this.src = src;
         this.stream = stream;
+        this.chunks = chunks;
         this.pos = start;
         this.end = end;
         this.prefixEnd = prefixEnd;
@@ -73,6 +84,27 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         PerfRecord r = next;
         next = null;
         return r;
+    }
+
+    /**
+     * The fast path for readers of many samples: advances to the next record and returns its type,
+     * or -1 at the end. A PERF_RECORD_SAMPLE is decoded into {@code v} only (nothing allocated;
+     * its bytes, {@link SampleView#source()}, are never overwritten and stay valid while referred
+     * to); any other record is decoded as by {@link #next()} and is then {@link #current()}.
+     * Do not mix with {@link #hasNext()} / {@link #next()}.
+     */
+    public int advance(SampleView v) {
+        view = v;
+        current = done ? null : advance();
+        if (current == null) {
+            return -1;
+        }
+        return current == VIEWED ? RecordType.PERF_RECORD_SAMPLE : current.type();
+    }
+
+    /** The record {@link #advance(SampleView)} stopped at when it is not a sample. */
+    public PerfRecord current() {
+        return current == VIEWED ? null : current;
     }
 
     /**
@@ -118,6 +150,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                     file.warn(file.name() + ": " + (skipped - MAX_DETAILED_WARNINGS) + " more records could not be decoded");
                 }
                 done = true;
+                if (chunks != null) {
+                    chunks.close();
+                }
                 return null;
             }
             PerfRecord r = top();
@@ -154,6 +189,15 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                 topDone = true;
                 return null;
             }
+            if (chunks != null) {
+                if (!chunks.ensure(p, PERF_RECORD_HEADER_SIZE)) {
+                    file.warn(file.name() + ": the file ends inside a record header at offset 0x" + Long.toHexString(p));
+                    topDone = true;
+                    return null;
+                }
+                s = chunks.view();
+                at = p - chunks.base();
+            }
         }
         int type = RecordDecoder.type(s, at);
         int size = RecordDecoder.size(s, at);
@@ -177,12 +221,25 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                     + size + ") runs past the end of the data (0x" + Long.toHexString(end) + "): the file is truncated, stopping there");
             topDone = true;
             return null;
+        } else if (chunks != null) {
+            if (!chunks.ensure(p, size)) {
+                file.warn(file.name() + ": the file ends inside a record (offset 0x" + Long.toHexString(p) + ", "
+                        + RecordType.name(type) + ", size " + size + "): stopping there");
+                topDone = true;
+                return null;
+            }
+            s = chunks.view();
+            at = p - chunks.base();
         }
         PerfRecord r;
         lastSrc = s;
         lastPos = at;
         lastSize = size;
         try {
+            if (view != null && type == RecordType.PERF_RECORD_SAMPLE) {
+                pos = p + size;
+                return viewed(s, at, p, size, stream != null);
+            }
             r = decoder.decode(s, at, p);
         } catch (PerfDataException e) {
             skip(e);
@@ -288,6 +345,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             lastPos = at;
             lastSize = size;
             try {
+                if (view != null && RecordDecoder.type(s, at) == RecordType.PERF_RECORD_SAMPLE) {
+                    return viewed(s, at, offset, size, true);
+                }
                 return note(decoder.decode(s, at, offset));
             } catch (PerfDataException e) {
                 skip(e);
@@ -298,6 +358,26 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             zstdBroken = true;
             return null;
         }
+    }
+
+    /**
+     * Decodes a sample into {@link #view}; bytes that will be overwritten (a stream's or the
+     * decompressor's buffer) are first copied to an arena of their own.
+     */
+    private PerfRecord viewed(ByteSource s, long at, long offset, int size, boolean reused) {
+        if (reused) {
+            if (arena == null || arena.length - arenaUsed < size) {
+                arena = new byte[Math.max(ARENA, size)];
+                arenaView = ByteSource.wrap(file.name(), arena).withOrder(file.header().order());
+                arenaUsed = 0;
+            }
+            s.get(at, arena, arenaUsed, size);
+            s = arenaView;
+            at = arenaUsed;
+            arenaUsed += size;
+        }
+        decoder.decodeSample(s, at, offset, view);
+        return VIEWED;
     }
 
     private PerfRecord note(PerfRecord r) {
@@ -324,5 +404,8 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     public void close() {
         done = true;
         next = null;
+        if (chunks != null) {
+            chunks.close();
+        }
     }
 }

@@ -7,8 +7,6 @@ import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
-import dev.jperf.report.script.DeepChains;
-import dev.jperf.report.session.ResolvedSample;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.PrintStream;
@@ -77,10 +75,9 @@ public final class Report {
             byEvent.put(e, h);
             ordered.add(h);
         }
+        // callee order keeps the innermost 127 frames of a deeper chain, caller order the outermost
         boolean calleeCut = graph == CallchainParams.Order.CALLEE;
-        session.run(sample -> {
-            // callee order keeps the innermost 127 frames of a deeper chain, caller order the outermost
-            ResolvedSample s = calleeCut ? DeepChains.scriptOrder(sample, session.machine()) : sample;
+        session.scan(s -> {
             Hists h = byEvent.get(s.event());
             if (h == null) {
                 h = new Hists(s.event(), o.sort(), children, graph);
@@ -88,7 +85,7 @@ public final class Report {
                 ordered.add(h);
             }
             h.add(s);
-        });
+        }, calleeCut);
         return new Result(ordered, session);
     }
 

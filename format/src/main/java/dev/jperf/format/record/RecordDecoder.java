@@ -386,6 +386,90 @@ public final class RecordDecoder {
                 src.cString(pos + 72, t.start - pos - 72), t.id);
     }
 
+    /**
+     * Decodes the PERF_RECORD_SAMPLE at {@code pos} into {@code v} without allocating (the
+     * callchain stays in {@code src}); the caller has checked that its header.size bytes are in
+     * {@code src}. Throws {@link PerfDataException} exactly where {@link #decode} would.
+     */
+    public void decodeSample(ByteSource src, long pos, long offset, SampleView v) {
+        int type = PERF_RECORD_SAMPLE;
+        int misc = src.u16(pos + 4);
+        int size = src.u16(pos + 6);
+        long end = pos + size;
+        EventDesc ev = sampleEvent(src, pos, end);
+        Layout l = layouts[ev.index()];
+        long st = l.sampleType;
+        if ((st & l.variableBits & ~PERF_SAMPLE_CALLCHAIN) != 0) {
+            // fields beyond the callchain: the full decoder says whether the record is sound
+            sample(src, pos, end, offset, misc, size);
+        }
+        long p = pos + 8;
+        need(src, pos, 8L + l.fixedSize, end, type);
+        v.event = ev;
+        v.offset = offset;
+        v.misc = misc;
+        v.size = size;
+        v.source = src;
+        v.position = pos;
+        v.id = -1;
+        v.ip = -1;
+        v.pid = -1;
+        v.tid = -1;
+        v.time = -1;
+        v.cpu = -1;
+        v.period = l.fixedPeriod;
+        v.callchainNr = -1;
+        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
+            v.id = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_IP) != 0) {
+            v.ip = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TID) != 0) {
+            v.pid = src.s32(p);
+            v.tid = src.s32(p + 4);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TIME) != 0) {
+            v.time = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ADDR) != 0) {
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ID) != 0) {
+            v.id = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_STREAM_ID) != 0) {
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_CPU) != 0) {
+            v.cpu = src.s32(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_PERIOD) != 0) {
+            v.period = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_CALLCHAIN) != 0) {
+            if ((st & PERF_SAMPLE_READ) != 0) {
+                long[] cursor = {p};
+                readValues(src, cursor, end, l.readFormat, type, pos);
+                p = cursor[0];
+            }
+            need(src, pos, p + 8 - pos, end, type);
+            long nr = src.u64(p);
+            if (nr < 0 || nr > (end - p - 8) / 8) {
+                throw bad(src, pos, type, "callchain nr " + Long.toUnsignedString(nr) + " does not fit");
+            }
+            v.callchainAt = p + 8;
+            v.callchainNr = (int) nr;
+        }
+    }
+
     private SampleRecord sample(ByteSource src, long pos, long end, long offset, int misc, int size) {
         int type = PERF_RECORD_SAMPLE;
         EventDesc ev = sampleEvent(src, pos, end);

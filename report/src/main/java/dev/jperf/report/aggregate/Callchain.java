@@ -21,14 +21,14 @@ public final class Callchain {
         return maxDepth;
     }
 
-    /** perf's callchain_append with the cursor at {@code from}: chain[from..] with {@code period}. */
-    public void append(Frame[] chain, int from, long period) {
-        int n = chain.length - from;
+    /** perf's callchain_append with the cursor at {@code from}: chain[from..end) with {@code period}. */
+    public void append(Frame[] chain, int from, int end, long period) {
+        int n = end - from;
         if (n <= 0) {
             return;
         }
         CallchainNode node = root;
-        for (int i = from; i < chain.length; i++) {
+        for (int i = from; i < end; i++) {
             node.childrenHit += period;
             node.childrenCount++;
             node = node.childFor(chain[i]);

@@ -2,7 +2,7 @@ package dev.jperf.report.aggregate;
 
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.report.session.Frame;
-import dev.jperf.report.session.ResolvedSample;
+import dev.jperf.report.session.CurrentSample;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Symbol;
 import java.util.ArrayList;
@@ -30,18 +30,19 @@ public final class Hists {
     private final boolean hasCpu;
     /** The order chains are walked and stored in, or null when no call graph is kept (-g none). */
     private final CallchainParams.Order graphOrder;
-    private final Map<Key, HistEntry> entries = new HashMap<>();
+    /**
+     * Entries by the values of the sort keys that apply (perf's hist_entry__cmp): symbol
+     * ({@link Frame#symbolKey()}, or the address when there is none), DSO short name
+     * ({@link Frame#dsoKey()}), comm, thread, CPU; the keys that do not apply are constants.
+     */
+    private final EntryMap entries = new EntryMap();
+    private final List<HistEntry> created = new ArrayList<>();
+    private final Map<String, Integer> commKeys = new HashMap<>();
+    private HistEntry[] seen = new HistEntry[128];
     private long totalPeriod;
     private long samples;
     private long nonFilteredPeriod;
     private long nonFilteredSamples;
-
-    /** The identity of an entry: the values of the sort keys that apply, others null / -1. */
-    private record Key(String comm, int tid, String dso, SymId sym, long ip, int cpu) {
-    }
-
-    private record SymId(String dso, long start, long end) {
-    }
 
     public Hists(EventDesc event, List<SortKey> keys, boolean children) {
         this(event, keys, children, null);
@@ -105,12 +106,15 @@ public final class Hists {
      * entries of its keys, and an entry it creates is filtered (not printed) whatever samples
      * follow; the totals include it unless --percentage relative.
      */
-    public void add(ResolvedSample s) {
+    public void add(CurrentSample s) {
         long period = s.period();
         samples++;
         totalPeriod += period;
+        int comm = hasComm ? commKey(s.comm()) : -2;
+        int tid = hasThread ? s.thread().tid() : -1;
+        int cpu = hasCpu ? s.cpu() : -1;
         Frame f = s.frame();
-        HistEntry self = findOrCreate(s, f, f.addr(), f.level());
+        HistEntry self = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
         if (!self.filtered) {
             nonFilteredSamples++;
             nonFilteredPeriod += period;
@@ -118,50 +122,44 @@ public final class Hists {
         self.period += period;
         self.periodAcc += period;
         self.samples++;
-        Frame[] chain = s.callchain();
-        if (chain == null) {
+        int n = s.callchainLength();
+        if (n < 0) {
             return;
         }
+        Frame[] chain = s.callchainFrames();
         if (graphOrder == CallchainParams.Order.CALLEE) {
-            chain = reversed(chain);
+            chain = reversed(chain, n);
         }
         if (graphOrder != null) {
-            graph(self).append(chain, 0, period);
+            graph(self).append(chain, 0, n, period);
         }
         if (!children) {
             return;
         }
         // perf's hist_entry_iter cumulative walk: every distinct entry of the chain once, in the
         // chain's order, each getting the chain from its own frame on
-        HistEntry[] seen = new HistEntry[chain.length + 1];
+        if (seen.length < n + 1) {
+            seen = new HistEntry[n + 1];
+        }
         seen[0] = self;
         int nSeen = 1;
         char level = f.level();
-        for (int i = 0; i < chain.length; i++) {
+        chain:
+        for (int i = 0; i < n; i++) {
             Frame c = chain[i];
             if (c.symbol() != null || c.map() != null) {
                 level = c.kernelSpace() ? 'k' : '.';
             }
-            Key k = key(s, c, c.ip());
-            boolean dup = false;
+            HistEntry e = entry(s, c, c.ip(), level, comm, tid, cpu);
+            // each entry once per sample: an entry is found by its key, so same entry = same key
             for (int j = 0; j < nSeen; j++) {
-                if (keyOf(seen[j]).equals(k)) {
-                    dup = true;
-                    break;
+                if (seen[j] == e) {
+                    continue chain;
                 }
-            }
-            if (dup) {
-                continue;
-            }
-            HistEntry e = entries.get(k);
-            if (e == null) {
-                e = new HistEntry(s.comm(), s.thread(), c, c.ip(), level, s.record().cpu(), entries.size());
-                e.filtered = s.filtered();
-                entries.put(k, e);
             }
             e.periodAcc += period;
             if (graphOrder != null) {
-                graph(e).append(chain, i, period);
+                graph(e).append(chain, i, n, period);
             }
             seen[nSeen++] = e;
         }
@@ -180,42 +178,37 @@ public final class Hists {
         return c;
     }
 
-    private static Frame[] reversed(Frame[] chain) {
-        Frame[] r = new Frame[chain.length];
-        for (int i = 0; i < chain.length; i++) {
-            r[i] = chain[chain.length - 1 - i];
+    private static Frame[] reversed(Frame[] chain, int n) {
+        Frame[] r = new Frame[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = chain[n - 1 - i];
         }
         return r;
     }
 
-    private HistEntry findOrCreate(ResolvedSample s, Frame f, long ip, char level) {
-        Key k = key(s, f, ip);
-        HistEntry e = entries.get(k);
-        if (e == null) {
-            e = new HistEntry(s.comm(), s.thread(), f, ip, level, s.record().cpu(), entries.size());
-            e.filtered = s.filtered();
-            entries.put(k, e);
+    private int commKey(String comm) {
+        Integer k = commKeys.get(comm);
+        if (k == null) {
+            k = commKeys.size();
+            commKeys.put(comm, k);
         }
+        return k;
+    }
+
+    /** The entry of these key values, created (with the sample's values) when new. */
+    private HistEntry entry(CurrentSample s, Frame f, long ip, char level, int comm, int tid, int cpu) {
+        long k0 = hasSym && f.symbolKey() < 0 ? ip : 0;
+        long k1 = ((long) (hasSym ? f.symbolKey() : -2) << 32) | ((hasDso ? f.dsoKey() : -2) & 0xffffffffL);
+        long k2 = ((long) comm << 32) | (tid & 0xffffffffL);
+        int i = entries.find(k0, k1, k2, cpu);
+        if (i >= 0) {
+            return entries.value(i);
+        }
+        HistEntry e = new HistEntry(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
+        e.filtered = s.filtered();
+        entries.insert(-i - 1, k0, k1, k2, cpu, e);
+        created.add(e);
         return e;
-    }
-
-    private Key key(ResolvedSample s, Frame f, long ip) {
-        Dso d = f.dso();
-        String dsoName = d == null ? null : d.shortName();
-        return new Key(hasComm ? s.comm() : null, hasThread ? s.thread().tid() : -1, hasDso ? dsoName : null,
-                hasSym ? symKey(d, f.symbol()) : null, hasSym && f.symbol() == null ? ip : 0,
-                hasCpu ? s.record().cpu() : -1);
-    }
-
-    private Key keyOf(HistEntry e) {
-        return new Key(hasComm ? e.comm : null, hasThread ? e.thread.tid() : -1,
-                hasDso ? (e.dso == null ? null : e.dso.shortName()) : null, hasSym ? symKey(e.dso, e.symbol) : null,
-                hasSym && e.symbol == null ? e.ip : 0, hasCpu ? e.cpu : -1);
-    }
-
-    /** Symbols are the same entry when their DSO names and ranges are (perf's sort__sym_cmp). */
-    private static SymId symKey(Dso d, Symbol s) {
-        return s == null ? null : new SymId(d == null ? null : d.shortName(), s.start(), s.end());
     }
 
     /**
@@ -224,8 +217,6 @@ public final class Hists {
      * stable sort by children, self and each key's sort order.
      */
     public List<HistEntry> sorted() {
-        List<HistEntry> created = new ArrayList<>(entries.values());
-        created.sort(Comparator.comparingInt(e -> e.order));
         List<HistEntry> in = replay(created);
         if (keys.contains(SortKey.COMM)) {
             in = replay(in);
@@ -350,5 +341,54 @@ public final class Hists {
             return x.dso == null ? (y.dso == null ? 0 : 1) : -1;
         }
         return Objects.compare(x.dso.shortName(), y.dso.shortName(), Comparator.naturalOrder());
+    }
+
+    /** Open addressing over four key words per entry: no object per lookup. */
+    private static final class EntryMap {
+        private long[] keys = new long[4 * 64];
+        private HistEntry[] values = new HistEntry[64];
+        private int size;
+
+        /** The slot of the key, or -(free slot) - 1. */
+        int find(long k0, long k1, long k2, long k3) {
+            int mask = values.length - 1;
+            long h = (k0 * 0x9E3779B97F4A7C15L) ^ (k1 * 0xC2B2AE3D27D4EB4FL) ^ (k2 * 0x165667B19E3779F9L) ^ k3;
+            int i = (int) (h ^ (h >>> 32)) & mask;
+            while (values[i] != null) {
+                int a = 4 * i;
+                if (keys[a] == k0 && keys[a + 1] == k1 && keys[a + 2] == k2 && keys[a + 3] == k3) {
+                    return i;
+                }
+                i = (i + 1) & mask;
+            }
+            return -i - 1;
+        }
+
+        HistEntry value(int slot) {
+            return values[slot];
+        }
+
+        void insert(int slot, long k0, long k1, long k2, long k3, HistEntry e) {
+            int a = 4 * slot;
+            keys[a] = k0;
+            keys[a + 1] = k1;
+            keys[a + 2] = k2;
+            keys[a + 3] = k3;
+            values[slot] = e;
+            if (++size * 2 > values.length) {
+                long[] ok = keys;
+                HistEntry[] ov = values;
+                keys = new long[ok.length * 2];
+                values = new HistEntry[ov.length * 2];
+                for (int j = 0; j < ov.length; j++) {
+                    if (ov[j] != null) {
+                        int b = 4 * j;
+                        int s = -find(ok[b], ok[b + 1], ok[b + 2], ok[b + 3]) - 1;
+                        System.arraycopy(ok, b, keys, 4 * s, 4);
+                        values[s] = ov[j];
+                    }
+                }
+            }
+        }
     }
 }

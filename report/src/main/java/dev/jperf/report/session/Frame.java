@@ -9,10 +9,57 @@ import dev.jperf.report.symbol.Symbol;
  * holds it). Immutable and shared: every sample at the same address in the same mapping gets the
  * same frame.
  *
- * @param level perf's level character for this address: {@code 'k'} kernel, {@code '.'} user,
- *     {@code 'H'} hypervisor, {@code 'g'} guest kernel, {@code 'u'} guest user
+ * <p>{@link #dsoKey()} and {@link #symbolKey()} are small numbers that are equal exactly when
+ * perf's sort keys see the same DSO (short name) and the same symbol (DSO short name and range),
+ * so that aggregation compares ints instead of strings.
  */
-public record Frame(long ip, long addr, Mapping map, Symbol symbol, char level) {
+public final class Frame {
+    private final long ip;
+    private final long addr;
+    private final Mapping map;
+    private final Symbol symbol;
+    private final char level;
+    private final int dsoKey;
+    private final int symbolKey;
+
+    /**
+     * @param level perf's level character for this address: {@code 'k'} kernel, {@code '.'} user,
+     *     {@code 'H'} hypervisor, {@code 'g'} guest kernel, {@code 'u'} guest user
+     */
+    public Frame(long ip, long addr, Mapping map, Symbol symbol, char level) {
+        this(ip, addr, map, symbol, level, -1, -1);
+    }
+
+    Frame(long ip, long addr, Mapping map, Symbol symbol, char level, int dsoKey, int symbolKey) {
+        this.ip = ip;
+        this.addr = addr;
+        this.map = map;
+        this.symbol = symbol;
+        this.level = level;
+        this.dsoKey = dsoKey;
+        this.symbolKey = symbolKey;
+    }
+
+    public long ip() {
+        return ip;
+    }
+
+    public long addr() {
+        return addr;
+    }
+
+    public Mapping map() {
+        return map;
+    }
+
+    public Symbol symbol() {
+        return symbol;
+    }
+
+    public char level() {
+        return level;
+    }
+
     /** The DSO, or null when no mapping holds the address. */
     public Dso dso() {
         return map == null ? null : map.dso();
@@ -20,5 +67,20 @@ public record Frame(long ip, long addr, Mapping map, Symbol symbol, char level) 
 
     public boolean kernelSpace() {
         return map != null && map.kernelSpace();
+    }
+
+    /** Equal for frames whose DSOs have the same short name; -1 without DSO. */
+    public int dsoKey() {
+        return dsoKey;
+    }
+
+    /** Equal for frames whose symbols have the same DSO short name, start and end; -1 without symbol. */
+    public int symbolKey() {
+        return symbolKey;
+    }
+
+    @Override
+    public String toString() {
+        return "Frame[" + Long.toHexString(ip) + " " + (symbol == null ? "?" : symbol.name()) + " " + map + "]";
     }
 }

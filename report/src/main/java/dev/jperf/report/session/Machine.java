@@ -37,6 +37,12 @@ public final class Machine {
     private final List<Mapping> kallsymsModuleMaps = new ArrayList<>();
     private Supplier<BpfProgSymbols> bpfProgSource = () -> BpfProgSymbols.EMPTY;
     private BpfProgSymbols bpfProgs;
+    /** Frame keys: DSO short name -> dsoKey, (dsoKey, start, end) -> symbolKey. */
+    private final Map<String, Integer> dsoKeys = new HashMap<>();
+    private final Map<SymbolId, Integer> symbolKeys = new HashMap<>();
+
+    private record SymbolId(int dsoKey, long start, long end) {
+    }
 
     public Machine(SymbolResolver resolver) {
         this.resolver = resolver;
@@ -273,16 +279,25 @@ public final class Machine {
             }
         }
         Mapping m = maps.find(ip);
+        Frame f = m == null ? null : m.cachedFrame(ip);
+        if (f != null) {
+            // resolved before (the BPF_PROG_INFO fallback keeps a mapping with a cached frame)
+            return f;
+        }
         if (level == 'k' && (m == null || m == kernelMap)) {
             m = bpfProgInfoFallback(ip, m);
         }
         if (m == null) {
             return new Frame(ip, ip, null, null, level);
         }
-        Frame f = m.cachedFrame(ip);
+        f = m.cachedFrame(ip);
         if (f == null) {
             long addr = m.mapIp(ip);
-            f = new Frame(ip, addr, m, resolver.find(m.dso(), addr), level);
+            Symbol sym = resolver.find(m.dso(), addr);
+            int dk = dsoKeys.computeIfAbsent(m.dso().shortName(), k -> dsoKeys.size());
+            int sk = sym == null ? -1
+                    : symbolKeys.computeIfAbsent(new SymbolId(dk, sym.start(), sym.end()), k -> symbolKeys.size());
+            f = new Frame(ip, addr, m, sym, level, dk, sk);
             m.cacheFrame(ip, f);
         }
         return f;

@@ -6,7 +6,7 @@ import dev.jperf.report.symbol.Dso;
  * One mapping of a DSO into an address space (perf's struct map): [start, end), file offset pgoff.
  * Addresses are turned into the DSO's space with {@link #mapIp}: identity for the kernel, modules
  * and anonymous (JIT) memory, ip - start + pgoff otherwise. Each mapping caches the
- * {@link Frame} of every address already resolved in it.
+ * {@link Frame} of every address already resolved in it (used by one thread: the session's).
  */
 public final class Mapping {
     private final long start;
@@ -61,11 +61,11 @@ public final class Mapping {
         return new Mapping(newStart, newEnd, off, dso, identity, kernelSpace);
     }
 
-    synchronized Frame cachedFrame(long ip) {
+    Frame cachedFrame(long ip) {
         return frames.get(ip);
     }
 
-    synchronized void cacheFrame(long ip, Frame f) {
+    void cacheFrame(long ip, Frame f) {
         frames.put(ip, f);
     }
 

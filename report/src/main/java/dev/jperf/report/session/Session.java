@@ -16,8 +16,13 @@ import dev.jperf.format.record.MmapRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.SampleRecord;
 import dev.jperf.report.symbol.BpfProgSymbols;
+import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.SymbolResolver;
+import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.SampleView;
 import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -32,6 +37,8 @@ public final class Session {
     static final int HEADER_BUILD_ID = 2;
     private static final int PERF_RECORD_MISC_BUILD_ID_SIZE = 1 << 15;
     private static final int MAX_STACK = 127;
+    /** Batches in flight between the reading and the resolving thread. */
+    private static final int BATCHES = 3;
 
     /**
      * What to resolve and which samples to mark filtered.
@@ -50,6 +57,7 @@ public final class Session {
     private final Machine machine;
     private final Options options;
     private long totalLostSamples;
+    private boolean calleeCut;
     private long progressBytes;
 
     public Session(PerfDataFile file, SymbolResolver resolver, Options options) {
@@ -58,6 +66,8 @@ public final class Session {
         machine.setBpfProgSymbols(() -> BpfProgSymbols.of(file.features().bpfPrograms()));
         this.options = options;
         readBuildIds();
+        Dso kernel = resolver.existing(SymbolResolver.KERNEL_NAME);
+        resolver.prefetchKallsyms(kernel == null ? null : kernel.buildId());
     }
 
     public Machine machine() {
@@ -73,29 +83,143 @@ public final class Session {
         return totalLostSamples;
     }
 
-    /** Reads every record and hands each sample, resolved, to {@code consumer}. */
+    /** Reads every record and hands each sample, resolved and fully decoded, to {@code consumer}. */
     public void run(SampleConsumer consumer) {
+        pipeline(false, b -> deliver(b, consumer, null, null));
+    }
+
+    /**
+     * Reads every record and hands each sample, resolved, to {@code sink}: the fast path (report),
+     * where samples are never decoded into objects. With {@code calleeCut}, a chain of more than
+     * 127 addresses keeps its innermost ones (perf's callee-order walk) instead of its outermost.
+     */
+    public void scan(SampleSink sink, boolean calleeCut) {
+        CurrentSample current = new CurrentSample();
+        this.calleeCut = calleeCut;
+        pipeline(true, b -> deliver(b, null, sink, current));
+    }
+
+    /** Thrown in the reading thread when the resolving one gave up. */
+    private static final class Cancelled extends RuntimeException {
+        Cancelled() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * Two threads: this one resolves and delivers, a reader decodes and orders (perf's ordered
+     * events) and passes batches of records in delivery order through a small ring of batches.
+     */
+    private void pipeline(boolean views, java.util.function.Consumer<Batch> handle) {
+        ArrayBlockingQueue<Batch> full = new ArrayBlockingQueue<>(BATCHES + 1);
+        ArrayBlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
+        for (int i = 0; i < BATCHES; i++) {
+            free.add(new Batch(Batch.CAPACITY));
+        }
+        Thread reader = new Thread(() -> {
+            try {
+                OrderedEvents oe = new OrderedEvents(b -> {
+                    try {
+                        full.put(b);
+                        return b.last ? null : free.take();
+                    } catch (InterruptedException e) {
+                        throw new Cancelled();
+                    }
+                }, free.poll());
+                read(views, oe);
+            } catch (Cancelled c) {
+                // the consumer failed and said so
+            } catch (Throwable t) {
+                Batch e = new Batch(0);
+                e.error = t;
+                e.last = true;
+                full.offer(e);
+            }
+        }, "jperf-reader");
+        reader.setDaemon(true);
+        reader.start();
+        boolean done = false;
+        try {
+            while (!done) {
+                Batch b = full.take();
+                if (b.error instanceof RuntimeException e) {
+                    throw e;
+                } else if (b.error instanceof Error e) {
+                    throw e;
+                } else if (b.error != null) {
+                    throw new IllegalStateException(b.error);
+                }
+                handle.accept(b);
+                done = b.last;
+                b.clear();
+                free.offer(b);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        } finally {
+            if (!done) {
+                reader.interrupt();
+            }
+        }
+    }
+
+    /** The reading thread: records in file order into the ordered-events queue. */
+    private void read(boolean views, OrderedEvents oe) {
         Progress progress = Progress.forStderr(file.dataSection().size());
-        OrderedEvents oe = new OrderedEvents(r -> deliver(r, consumer));
         try (RecordStream rs = file.records()) {
             long n = 0;
-            while (rs.hasNext()) {
-                PerfRecord r = rs.next();
-                if ((++n & 0xfff) == 0 && progress != null) {
-                    progress.update(r.offset());
+            if (views) {
+                SampleView v = new SampleView();
+                int type;
+                while ((type = rs.advance(v)) >= 0) {
+                    boolean sample = type == RecordType.PERF_RECORD_SAMPLE;
+                    if ((++n & 0xfff) == 0 && progress != null) {
+                        progress.update(sample ? v.offset() : rs.current().offset());
+                    }
+                    if (sample) {
+                        oe.queueSample(v);
+                    } else {
+                        route(rs.current(), oe);
+                    }
                 }
-                if (r instanceof FinishedRoundRecord) {
-                    oe.finishedRound();
-                } else if (r instanceof BuildIdRecord b) {
-                    machine.addBuildId(b.filename(), b.buildId());
-                } else if (r.type() < 64) {
-                    oe.queue(r, timeOf(r));
+            } else {
+                while (rs.hasNext()) {
+                    PerfRecord r = rs.next();
+                    if ((++n & 0xfff) == 0 && progress != null) {
+                        progress.update(r.offset());
+                    }
+                    route(r, oe);
                 }
             }
             oe.finish();
         } finally {
             if (progress != null) {
                 progress.done();
+            }
+        }
+    }
+
+    private static void route(PerfRecord r, OrderedEvents oe) {
+        if (r instanceof FinishedRoundRecord) {
+            oe.finishedRound();
+        } else if (r instanceof BuildIdRecord) {
+            oe.immediate(r);
+        } else if (r.type() < 64) {
+            oe.queue(r, timeOf(r));
+        }
+    }
+
+    /** The resolving thread: one batch, in order. */
+    private void deliver(Batch b, SampleConsumer consumer, SampleSink sink, CurrentSample current) {
+        for (int i = 0; i < b.n; i++) {
+            Object ref = b.o[2 * i];
+            if (ref instanceof ByteSource src) {
+                sample(b, i, src, sink, current);
+            } else if (ref instanceof BuildIdRecord r) {
+                machine.addBuildId(r.filename(), r.buildId());
+            } else {
+                deliver((PerfRecord) ref, consumer);
             }
         }
     }
@@ -144,6 +268,46 @@ public final class Session {
         }
     }
 
+    private void sample(Batch b, int i, ByteSource src, SampleSink sink, CurrentSample c) {
+        long[] d = b.d;
+        int at = i * Batch.L;
+        int cpu = (int) (d[at + Batch.CPU_MISC] >> 32);
+        if (options.cpus() != null && !options.cpus().contains(cpu)) {
+            return;
+        }
+        long pidTid = d[at + Batch.PID_TID];
+        PerfThread thread = machine.findOrCreateThread((int) (pidTid >> 32), (int) pidTid);
+        int misc = (int) (d[at + Batch.CPU_MISC] & 0xffff);
+        c.event = Batch.event(b.o, i);
+        c.ip = d[at + Batch.IP];
+        c.pid = (int) (pidTid >> 32);
+        c.tid = (int) pidTid;
+        c.time = d[at + Batch.TIME];
+        c.cpu = cpu;
+        c.period = d[at + Batch.PERIOD];
+        c.misc = misc;
+        c.offset = d[at + Batch.OFFSET];
+        c.thread = thread;
+        c.frame = machine.resolve(thread, misc & 7, c.ip);
+        int nr = (int) d[at + Batch.CALLCHAIN_NR];
+        c.chainLength = -1;
+        if (options.callchains() && nr >= 0) {
+            c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
+            if (calleeCut && nr > MAX_STACK) {
+                c.chainLength = calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], nr, c.chain, c.chainLength);
+            }
+        }
+        c.comm = thread.comm();
+        c.filtered = filtered(thread, c.comm);
+        sink.sample(c);
+    }
+
+    private boolean filtered(PerfThread thread, String comm) {
+        return (options.comms() != null && !options.comms().contains(comm))
+                || (options.pids() != null && !options.pids().contains(thread.pid()))
+                || (options.tids() != null && !options.tids().contains(thread.tid()));
+    }
+
     private void sample(SampleRecord s, SampleConsumer consumer) {
         if (options.cpus() != null && !options.cpus().contains(s.cpu())) {
             return;
@@ -153,30 +317,32 @@ public final class Session {
         Frame frame = machine.resolve(thread, cpumode, s.ip());
         Frame[] chain = null;
         if (options.callchains() && s.callchain() != null) {
-            chain = resolveCallchain(thread, s.callchain());
+            long[] ips = s.callchain();
+            Frame[] out = new Frame[Math.min(ips.length, MAX_STACK)];
+            int n = resolveCallchain(thread, null, 0, ips, ips.length, out);
+            chain = n == out.length ? out : Arrays.copyOf(out, n);
         }
         String comm = thread.comm();
-        boolean filtered = (options.comms() != null && !options.comms().contains(comm))
-                || (options.pids() != null && !options.pids().contains(thread.pid()))
-                || (options.tids() != null && !options.tids().contains(thread.tid()));
+        boolean filtered = filtered(thread, comm);
         consumer.sample(new ResolvedSample(s, s.event(), thread, comm, frame, chain, filtered));
     }
 
     /**
      * perf report's thread__resolve_callchain_sample with its default caller order: entries from
      * the outermost caller in, at most 127 addresses (so a deep chain loses its innermost frames,
-     * as in perf), each context marker applying to the entries before it.
+     * as in perf), each context marker applying to the entries before it. The {@code nr} entries
+     * are {@code ips}, or u64s at {@code at} in {@code src}; resolved frames go to {@code out}
+     * (room for min(nr, 127)), their count is returned.
      */
-    private Frame[] resolveCallchain(PerfThread thread, long[] ips) {
-        Frame[] out = new Frame[Math.min(ips.length, MAX_STACK)];
+    private int resolveCallchain(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out) {
         int n = 0;
         int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-        for (int j = ips.length; j >= 0 && n < MAX_STACK; j--) {
-            long ip = j == ips.length ? SampleRecord.PERF_CONTEXT_MAX : ips[j];
+        for (int j = nr; j >= 0 && n < MAX_STACK; j--) {
+            long ip = j == nr ? SampleRecord.PERF_CONTEXT_MAX : ips != null ? ips[j] : src.u64(at + 8L * j);
             if (SampleRecord.isContextMarker(ip)) {
                 // find_prev_cpumode: the marker before this point rules the entries that follow
                 for (int k = j - 1; k >= 0; k--) {
-                    long m = ips[k];
+                    long m = ips != null ? ips[k] : src.u64(at + 8L * k);
                     if (SampleRecord.isContextMarker(m)) {
                         if (m == SampleRecord.PERF_CONTEXT_HV) {
                             cpumode = PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
@@ -185,7 +351,7 @@ public final class Session {
                         } else if (m == SampleRecord.PERF_CONTEXT_USER) {
                             cpumode = PerfRecord.PERF_RECORD_MISC_USER;
                         } else {
-                            return new Frame[0];
+                            return 0;
                         }
                         break;
                     }
@@ -194,7 +360,46 @@ public final class Session {
             }
             out[n++] = machine.resolve(thread, cpumode, ip);
         }
-        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+        return n;
+    }
+
+    /**
+     * A chain of more than 127 addresses the callee-order way (script's DeepChains, perf's
+     * ORDER_CALLEE walk): the innermost 127, markers switching the cpumode of what follows;
+     * stored caller first into {@code out}. Returns the new length ({@code n} when the chain fits).
+     */
+    private int calleeCut(PerfThread thread, ByteSource src, long at, int nr, Frame[] out, int n) {
+        int entries = 0;
+        for (int i = 0; i < nr; i++) {
+            entries += SampleRecord.isContextMarker(src.u64(at + 8L * i)) ? 0 : 1;
+        }
+        if (entries <= MAX_STACK) {
+            return n;
+        }
+        Frame[] callee = new Frame[MAX_STACK];
+        int k = 0;
+        int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
+        for (int i = 0; i < nr && k < MAX_STACK; i++) {
+            long ip = src.u64(at + 8L * i);
+            if (SampleRecord.isContextMarker(ip)) {
+                if (ip == SampleRecord.PERF_CONTEXT_HV) {
+                    cpumode = PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
+                } else if (ip == SampleRecord.PERF_CONTEXT_KERNEL) {
+                    cpumode = PerfRecord.PERF_RECORD_MISC_KERNEL;
+                } else if (ip == SampleRecord.PERF_CONTEXT_USER) {
+                    cpumode = PerfRecord.PERF_RECORD_MISC_USER;
+                } else {
+                    k = 0; // an unknown marker resets the chain, as perf's cursor reset does
+                    break;
+                }
+                continue;
+            }
+            callee[k++] = machine.resolve(thread, cpumode, ip);
+        }
+        for (int i = 0; i < k; i++) {
+            out[i] = callee[k - 1 - i];
+        }
+        return k;
     }
 
     private void readBuildIds() {

@@ -33,6 +33,8 @@ public final class SymbolResolver {
     private final List<Dso> byId = new ArrayList<>();
     private Kallsyms kallsyms;
     private boolean kallsymsTried;
+    private java.util.concurrent.CompletableFuture<Kallsyms> prefetch;
+    private byte[] prefetchBuildId;
     private final List<String> warnings = new ArrayList<>();
 
     /**
@@ -93,6 +95,11 @@ public final class SymbolResolver {
         return d;
     }
 
+    /** The DSO called {@code longName} if there is one yet, else null. */
+    public synchronized Dso existing(String longName) {
+        return dsos.get(longName);
+    }
+
     /** A fresh DSO that is not shared by name (a JITed BPF function whose name was reused). */
     public synchronized Dso newDso(String longName, Dso.Kind kind) {
         Dso d = new Dso(byId.size(), longName, shortName(longName, kind), kind);
@@ -145,7 +152,15 @@ public final class SymbolResolver {
     public synchronized Kallsyms kallsyms(byte[] kernelBuildId) {
         if (!kallsymsTried) {
             kallsymsTried = true;
-            Path file = kallsymsFile(kernelBuildId);
+            if (prefetch != null && Arrays.equals(prefetchBuildId, kernelBuildId)) {
+                try {
+                    kallsyms = prefetch.join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    warnings.add(e.getCause().getMessage());
+                }
+                return kallsyms;
+            }
+            Path file = kallsymsFile(kernelBuildId, true);
             if (file != null) {
                 try {
                     kallsyms = Kallsyms.parse(file);
@@ -174,7 +189,32 @@ public final class SymbolResolver {
 
     public static final String KERNEL_NAME = "[kernel.kallsyms]";
 
-    private Path kallsymsFile(byte[] buildId) {
+    /**
+     * Starts parsing, on another thread, the kallsyms that {@link #kallsyms} will pick for this
+     * kernel build-id (a large file: it then overlaps with reading the records).
+     */
+    public synchronized void prefetchKallsyms(byte[] kernelBuildId) {
+        if (kallsymsTried || prefetch != null) {
+            return;
+        }
+        Path file = kallsymsFile(kernelBuildId, false);
+        if (file == null) {
+            return;
+        }
+        prefetchBuildId = kernelBuildId;
+        prefetch = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                prefetch.complete(Kallsyms.parse(file));
+            } catch (IOException | RuntimeException e) {
+                prefetch.completeExceptionally(e);
+            }
+        }, "jperf-kallsyms");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private Path kallsymsFile(byte[] buildId, boolean warn) {
         if (options.kallsyms() != null) {
             return options.kallsyms();
         }
@@ -188,7 +228,9 @@ public final class SymbolResolver {
         if (buildId == null || (running != null && Arrays.equals(running, buildId))) {
             return Files.isReadable(options.procKallsyms()) ? options.procKallsyms() : null;
         }
-        warnings.add("no kallsyms for kernel build-id " + hex(buildId) + ": kernel symbols unresolved (use --kallsyms)");
+        if (warn) {
+            warnings.add("no kallsyms for kernel build-id " + hex(buildId) + ": kernel symbols unresolved (use --kallsyms)");
+        }
         return null;
     }
 

@@ -1,0 +1,76 @@
+package dev.jperf.report.session;
+
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.SampleView;
+
+/**
+ * Records in delivery order, as flat arrays: what the reading thread hands to the resolving one.
+ * An entry is either a sample (its fields as longs, the bytes holding its callchain and its event)
+ * or a decoded record (a side-band record, a full {@code SampleRecord}, a BUILD_ID).
+ */
+final class Batch {
+    static final int CAPACITY = 8192;
+    /** longs per entry. */
+    static final int L = 8;
+    static final int TIME = 0;
+    static final int IP = 1;
+    static final int PID_TID = 2;
+    static final int PERIOD = 3;
+    /** cpu (high 32 bits), misc (low 16 bits). */
+    static final int CPU_MISC = 4;
+    static final int CALLCHAIN_NR = 5;
+    static final int CALLCHAIN_AT = 6;
+    static final int OFFSET = 7;
+
+    final long[] d;
+    /** Per entry: the record, or the sample's ByteSource; then the sample's EventDesc. */
+    final Object[] o;
+    int n;
+    /** The reader's last batch. */
+    boolean last;
+    /** What stopped the reader, rethrown by the consumer. */
+    Throwable error;
+
+    Batch(int capacity) {
+        d = new long[capacity * L];
+        o = new Object[capacity * 2];
+    }
+
+    int capacity() {
+        return o.length / 2;
+    }
+
+    boolean full() {
+        return n == capacity();
+    }
+
+    void clear() {
+        java.util.Arrays.fill(o, 0, 2 * n, null);
+        n = 0;
+        last = false;
+        error = null;
+    }
+
+    /** Packs the fields of a sample into entry slots {@code d[at..at+L)}, {@code o[2i..2i+1]}. */
+    static void pack(SampleView v, long[] d, int at, Object[] o, int oi) {
+        d[at + TIME] = v.time();
+        d[at + IP] = v.ip();
+        d[at + PID_TID] = ((long) v.pid() << 32) | (v.tid() & 0xffffffffL);
+        d[at + PERIOD] = v.period();
+        d[at + CPU_MISC] = ((long) v.cpu() << 32) | (v.misc() & 0xffff);
+        d[at + CALLCHAIN_NR] = v.hasCallchain() ? v.callchainLength() : -1;
+        d[at + CALLCHAIN_AT] = v.callchainPosition();
+        d[at + OFFSET] = v.offset();
+        o[oi] = v.source();
+        o[oi + 1] = v.event();
+    }
+
+    static boolean isSample(Object ref) {
+        return ref instanceof ByteSource;
+    }
+
+    static EventDesc event(Object[] o, int i) {
+        return (EventDesc) o[2 * i + 1];
+    }
+}

@@ -1,0 +1,106 @@
+package dev.jperf.report.session;
+
+import dev.jperf.format.header.EventDesc;
+
+/**
+ * The sample a {@link SampleSink} is handed: what {@link ResolvedSample} holds, minus the decoded
+ * record, in one object reused for every sample (valid during the call only). The callchain is
+ * resolved as for {@link ResolvedSample#callchain()}: caller first, context markers applied and
+ * removed; {@link #callchainLength()} is -1 when the sample has none or callchains are off.
+ */
+public final class CurrentSample {
+    EventDesc event;
+    long ip;
+    int pid;
+    int tid;
+    long time;
+    int cpu;
+    long period;
+    int misc;
+    long offset;
+    PerfThread thread;
+    String comm;
+    Frame frame;
+    Frame[] chain = new Frame[128];
+    int chainLength = -1;
+    boolean filtered;
+
+    public EventDesc event() {
+        return event;
+    }
+
+    public long ip() {
+        return ip;
+    }
+
+    public int pid() {
+        return pid;
+    }
+
+    public int tid() {
+        return tid;
+    }
+
+    public long time() {
+        return time;
+    }
+
+    public int cpu() {
+        return cpu;
+    }
+
+    public long period() {
+        return period;
+    }
+
+    public int misc() {
+        return misc;
+    }
+
+    public int cpumode() {
+        return misc & 7;
+    }
+
+    /** Where the record starts in the file. */
+    public long offset() {
+        return offset;
+    }
+
+    public PerfThread thread() {
+        return thread;
+    }
+
+    /** The thread's name at the time of the sample. */
+    public String comm() {
+        return comm;
+    }
+
+    /** Where the ip fell. */
+    public Frame frame() {
+        return frame;
+    }
+
+    /** Resolved callchain entries, or -1 without callchain. */
+    public int callchainLength() {
+        return chainLength;
+    }
+
+    /**
+     * The resolved callchain entries {@code [0, callchainLength())}, caller first: the array is
+     * reused for the next sample (copy what must outlive the call).
+     */
+    public Frame[] callchainFrames() {
+        return chain;
+    }
+
+    /** Callchain entry {@code i}, caller first. */
+    public Frame callchain(int i) {
+        java.util.Objects.checkIndex(i, Math.max(chainLength, 0));
+        return chain[i];
+    }
+
+    /** Set when --comm/--pid/--tid exclude the sample's thread. */
+    public boolean filtered() {
+        return filtered;
+    }
+}
