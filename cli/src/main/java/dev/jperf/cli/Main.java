@@ -9,10 +9,11 @@ import picocli.CommandLine.Command;
         versionProvider = Version.class,
         synopsisSubcommandLabel = "COMMAND",
         description = {"Records and reports perf.data files; understands BPF programs.", ""},
-        commandListHeading = "%n The most commonly used jperf commands are:%n",
-        subcommands = {CommandLine.HelpCommand.class, RecordCommand.class, ReportCommand.class, AnnotateCommand.class,
-            ScriptCommand.class, DumpCommand.class, InjectCommand.class})
+        commandListHeading = "%n The most commonly used jperf commands are:%n")
 public final class Main implements Runnable {
+    /** The subcommands, in the order help lists them. */
+    private static final Class<?>[] SUBCOMMANDS = {CommandLine.HelpCommand.class, RecordCommand.class,
+        ReportCommand.class, AnnotateCommand.class, ScriptCommand.class, DumpCommand.class, InjectCommand.class};
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -29,8 +30,23 @@ public final class Main implements Runnable {
     /** Runs the command line and returns the exit code; bad input is one line on stderr, never a stack trace. */
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new Main());
+        // picocli's model of a command costs start-up time: build only the one asked for
+        // (all of them for help, usage and errors)
+        String first = args.length > 0 ? args[0] : "";
+        boolean one = false;
+        for (Class<?> c : SUBCOMMANDS) {
+            one |= !first.equals("help") && first.equals(c.getAnnotation(Command.class).name());
+        }
+        for (Class<?> c : SUBCOMMANDS) {
+            if (!one || first.equals(c.getAnnotation(Command.class).name())) {
+                cl.addSubcommand(c);
+            }
+        }
         // perf's "record [options] command args...": everything from the command on is its own
-        cl.getSubcommands().get("record").setStopAtPositional(true);
+        CommandLine record = cl.getSubcommands().get("record");
+        if (record != null) {
+            record.setStopAtPositional(true);
+        }
         cl.setExecutionExceptionHandler(new ErrorHandler());
         return cl.execute(args);
     }

@@ -58,6 +58,8 @@ public final class Session {
     private final Options options;
     private long totalLostSamples;
     private boolean calleeCut;
+    private PerfThread lastThread;
+    private long lastPidTid;
     private long progressBytes;
 
     public Session(PerfDataFile file, SymbolResolver resolver, Options options) {
@@ -246,6 +248,7 @@ public final class Session {
     }
 
     private void deliver(PerfRecord r, SampleConsumer consumer) {
+        lastThread = null;
         if (r instanceof SampleRecord s) {
             sample(s, consumer);
         } else if (r instanceof MmapRecord m) {
@@ -263,7 +266,7 @@ public final class Session {
         } else if (r instanceof LostSamplesRecord l) {
             totalLostSamples += l.lost();
         }
-        if (!(r instanceof SampleRecord)) {
+        if (consumer != null && !(r instanceof SampleRecord)) {
             consumer.sideBand(r);
         }
     }
@@ -276,7 +279,13 @@ public final class Session {
             return;
         }
         long pidTid = d[at + Batch.PID_TID];
-        PerfThread thread = machine.findOrCreateThread((int) (pidTid >> 32), (int) pidTid);
+        PerfThread thread = lastThread;
+        if (thread == null || pidTid != lastPidTid) {
+            thread = machine.findOrCreateThread((int) (pidTid >> 32), (int) pidTid);
+            // consecutive samples of one thread are the rule; side-band records reset this
+            lastThread = thread.pid() == (int) (pidTid >> 32) ? thread : null;
+            lastPidTid = pidTid;
+        }
         int misc = (int) (d[at + Batch.CPU_MISC] & 0xffff);
         c.event = Batch.event(b.o, i);
         c.ip = d[at + Batch.IP];

@@ -1,7 +1,6 @@
 package dev.jperf.report.symbol;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -90,7 +89,7 @@ public final class SymbolTable {
 
     private static List<Symbol> sortStable(List<Symbol> syms) {
         List<Symbol> s = new ArrayList<>(syms);
-        s.sort(Comparator.comparing(Symbol::start, Long::compareUnsigned));
+        s.sort((a, b) -> Long.compareUnsigned(a.start(), b.start()));
         return s;
     }
 
