@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks `jperf report` / `jperf script` against Linux perf on the same large file, in the
-# same run, and prints ratios (jperf / perf) of wall time and peak RSS.
+# same run, and prints ratios (jperf / perf) of wall time, CPU time (user+sys) and peak RSS.
 #
 # Usage: bench/report.sh [FILE] [RUNS]
 #   FILE  a large -a -g perf.data (default /tmp/corpus/big/perf.data, made with
@@ -21,26 +21,30 @@ mkdir -p /tmp/corpus/src && cp -n "$SHARED"/corpus/src/* /tmp/corpus/src/ 2>/dev
 ./jperf --version >/dev/null   # build outside the measurement
 command -v perf >/dev/null || { echo "bench: perf not installed (apt-get install linux-perf)"; exit 2; }
 
-# best wall seconds and its peak RSS (kB) over RUNS runs of a command
+# best wall seconds, with its CPU seconds (user+sys) and peak RSS (kB), over RUNS runs of a command
 measure() {
-	local best="" rss="" i out
+	local best="" cpu="" rss="" i t w u s m
+	t=$(mktemp)
 	for ((i = 0; i < RUNS; i++)); do
-		out=$( { /usr/bin/time -f "%e %M" "$@" > /dev/null 2>/dev/null; } 2>&1 | tail -1)
-		set -- "$@"
-		local t=${out% *} m=${out#* }
-		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; rss=$m; fi
+		/usr/bin/time -o "$t" -f "%e %U %S %M" "$@" > /dev/null 2>/dev/null
+		read -r w u s m < "$t"
+		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; cpu=$(awk "BEGIN{print $u + $s}"); rss=$m; fi
 	done
-	echo "$best $rss"
+	rm -f "$t"
+	echo "$best $cpu $rss"
 }
 
-printf "%-48s %9s %9s %7s %9s %9s %7s\n" "command (on $(basename "$FILE"))" "perf s" "jperf s" "ratio" "perf MB" "jperf MB" "ratio"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; wall is noisy under load, CPU (user+sys) less so"
+printf "%-48s %7s %7s %6s %7s %7s %6s %7s %7s %6s\n" "command (on $(basename "$FILE"))" "perf s" "jperf s" "ratio" \
+	"perf c" "jperf c" "ratio" "perf MB" "jperf MB" "ratio"
 row() {
 	local label=$1; shift
 	local args=("$@")
-	read -r pt pm < <(measure perf "${args[@]}")
-	read -r jt jm < <(measure ./jperf "${args[@]}")
-	awk -v l="$label" -v pt="$pt" -v jt="$jt" -v pm="$pm" -v jm="$jm" 'BEGIN{
-		printf "%-48s %9.2f %9.2f %7.2f %9.0f %9.0f %7.2f\n", l, pt, jt, jt/pt, pm/1024, jm/1024, jm/pm }'
+	read -r pt pc pm < <(measure perf "${args[@]}")
+	read -r jt jc jm < <(measure ./jperf "${args[@]}")
+	awk -v l="$label" -v pt="$pt" -v jt="$jt" -v pc="$pc" -v jc="$jc" -v pm="$pm" -v jm="$jm" 'BEGIN{
+		printf "%-48s %7.2f %7.2f %6.2f %7.2f %7.2f %6.2f %7.0f %7.0f %6.2f\n", l, pt, jt, jt/pt, pc, jc, jc/pc,
+			pm/1024, jm/1024, jm/pm }'
 }
 row "report --stdio --sort sym --no-children -g none" report -i "$FILE" --kallsyms $K --stdio --sort sym --no-children -g none
 row "report --stdio --sort sym -g none"               report -i "$FILE" --kallsyms $K --stdio --sort sym -g none

@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The data section of a file read forward with positional reads into fresh chunks. A record
@@ -15,22 +13,22 @@ import java.nio.file.StandardOpenOption;
  * still referred to: reading through the mapping instead would keep every page of a large file
  * resident.
  */
-final class FileChunks implements AutoCloseable {
+final class FileChunks {
     static final int CHUNK = 4 << 20;
 
-    private final Path path;
+    private final FileChannel channel;
     private final String name;
     private final ByteOrder order;
-    private FileChannel channel;
-    private long fileSize;
+    private long fileSize = -1;
     private ByteSource view;
     private byte[] buf = new byte[0];
     /** File offset of buf[0]. */
     private long base;
     private int limit;
 
-    FileChunks(Path path, String name, ByteOrder order) {
-        this.path = path;
+    /** Reads through {@code channel} (owned by the caller, positional reads only). */
+    FileChunks(FileChannel channel, String name, ByteOrder order) {
+        this.channel = channel;
         this.name = name;
         this.order = order;
     }
@@ -78,26 +76,13 @@ final class FileChunks implements AutoCloseable {
     }
 
     private void open() {
-        if (channel != null) {
+        if (fileSize >= 0) {
             return;
         }
         try {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
             fileSize = channel.size();
         } catch (IOException e) {
             throw new PerfDataException(name + ": cannot read: " + e.getMessage(), e);
-        }
-    }
-
-    @Override
-    public void close() {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                // read-only: nothing to lose
-            }
-            channel = null;
         }
     }
 }

@@ -15,7 +15,10 @@ import dev.jperf.format.record.HeaderFeatureRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordDecoder;
 import dev.jperf.format.record.RecordType;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -62,8 +65,11 @@ public final class PerfDataFile implements AutoCloseable {
     /** Pipe mode: where the records after the leading HEADER_ATTR / HEADER_FEATURE ones start. */
     private long prefixEnd;
     private boolean streamTaken;
-    /** The file, when opened by path: records are then read with positional reads ({@link FileChunks}). */
-    private Path path;
+    /**
+     * The file when opened by path, open from then on (it may be renamed or replaced meanwhile):
+     * records are read from it with positional reads ({@link FileChunks}).
+     */
+    private FileChannel channel;
 
     private PerfDataFile(String name, FileHeader header, ByteSource src, StreamInput stream, long dataStart, long dataEnd) {
         this.name = name;
@@ -108,7 +114,11 @@ public final class PerfDataFile implements AutoCloseable {
             throw e;
         }
         PerfDataFile f = open(name, s);
-        f.path = file;
+        try {
+            f.channel = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (IOException e) {
+            // mapped but not readable as a channel: the records are read through the mapping
+        }
         return f;
     }
 
@@ -448,12 +458,19 @@ public final class PerfDataFile implements AutoCloseable {
             }
             streamTaken = true;
         }
-        FileChunks chunks = path == null ? null : new FileChunks(path, name, header.order());
+        FileChunks chunks = channel == null ? null : new FileChunks(channel, name, header.order());
         return new RecordStream(this, decoder, src, stream, chunks, dataStart, dataEnd, prefixEnd);
     }
 
     @Override
     public void close() {
-        // mappings are released by the GC; nothing else is held
+        // mappings are released by the GC; the channel is ours
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // read-only: nothing to lose
+            }
+        }
     }
 }

@@ -150,9 +150,6 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                     file.warn(file.name() + ": " + (skipped - MAX_DETAILED_WARNINGS) + " more records could not be decoded");
                 }
                 done = true;
-                if (chunks != null) {
-                    chunks.close();
-                }
                 return null;
             }
             PerfRecord r = top();
@@ -404,8 +401,5 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     public void close() {
         done = true;
         next = null;
-        if (chunks != null) {
-            chunks.close();
-        }
     }
 }
