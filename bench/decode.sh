@@ -48,3 +48,8 @@ line() {
 line "jperf report --stats" "$jw" "$jc"
 line "perf report -D > /dev/null" "$dw" "$dc"
 line "perf report --stats" "$sw" "$sc"
+
+# The reader alone, in one JVM: cold first pass, then steady passes (JVM start-up excluded).
+echo
+echo "jperf reader in-process (bench/DecodeBench.java; target >= 5 M records/s):"
+java -XX:+UseParallelGC -cp cli/target/jperf.jar bench/DecodeBench.java "$FILE" 6
