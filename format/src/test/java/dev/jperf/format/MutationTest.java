@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Hostile input: corpus files with random bytes overwritten or cut short. Opening may fail only
@@ -32,14 +35,28 @@ class MutationTest {
         assertTrue(n >= 0);
     }
 
+    /** Mutated images per file: with both read paths, thousands of damaged reads per run. */
+    private static final int ROUNDS = 400;
+
+    /** Every corpus recording, plus external vectors for compression, COMPRESSED2 and BPF info. */
+    static Stream<String> files() throws IOException {
+        Stream<String> corpus;
+        try (Stream<Path> dirs = Files.list(Corpus.shared().resolve("corpus"))) {
+            corpus = dirs.map(d -> d.resolve("perf.data")).filter(Files::isRegularFile).sorted()
+                    .map(p -> "corpus/" + p.getParent().getFileName() + "/perf.data").toList().stream();
+        }
+        return Stream.concat(corpus, Stream.of("external/linux-perf-data/sleep.compressed.data",
+                "external/linux-perf-data/fibo.compressed2.pipe.data",
+                "external/perf_data_converter/perf.data.branch_stack_spec"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"corpus/c-process/perf.data", "corpus/f-pipe/perf.data",
-        "external/linux-perf-data/sleep.compressed.data", "external/linux-perf-data/fibo.compressed2.pipe.data",
-        "external/perf_data_converter/perf.data.branch_stack_spec"})
+    @MethodSource("files")
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void randomDamageNeverEscapes(String name) throws IOException {
         byte[] orig = Files.readAllBytes(Corpus.shared().resolve(name));
         Random rnd = new Random(name.hashCode());
-        for (int round = 0; round < 60; round++) {
+        for (int round = 0; round < ROUNDS; round++) {
             byte[] b = orig.clone();
             int len = b.length;
             switch (round % 3) {
