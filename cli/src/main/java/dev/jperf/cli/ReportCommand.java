@@ -89,6 +89,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--header-only", description = "show only the perf.data header (features; all of them with -I)")
     boolean headerOnly;
 
+    @Option(names = "--header", description = "show the perf.data header (all of it with -I), then the report")
+    boolean header;
+
     @Option(names = {"-I", "--show-info"}, description = "display extended information about the perf.data file")
     boolean showInfo;
 
@@ -132,6 +135,16 @@ public final class ReportCommand implements Callable<Integer> {
         }
         Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, relative,
                 commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json, demangle);
+        if (header && !json) {
+            try (PerfDataFile f = Input.open(this.input)) {
+                HeaderReport.print(f, showInfo, System.out);
+            }
+            // perf then prints the report without its "use --header" hint and the line after it
+            PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
+            Report.run(o, rest);
+            rest.flush();
+            return 0;
+        }
         Report.run(o, System.out);
         return 0;
     }

@@ -71,4 +71,25 @@ class ReportHeaderOnlyTest {
         assertTrue(bpf.err().contains("points into the data section"), bpf.err());
         assertTrue(bpf.out().contains("# btf info of id"), "BPF_BTF still printed");
     }
+
+    @Test
+    void headerThenReportAsPerfPrintsIt() throws Exception {
+        Path data = CORPUS.resolve("e-preloaded-bpf/perf.data");
+        Run both = run("report", "-i", data.toString(), "--header", "-I", "--stdio", "--sort", "sym");
+        Run header = run("report", "-i", data.toString(), "--header-only", "-I");
+        Run report = run("report", "-i", data.toString(), "--stdio", "--sort", "sym");
+        assertEquals(0, both.rc(), both.err());
+        List<String> reportLines = report.out().lines().toList();
+        assertTrue(reportLines.get(0).startsWith("# To display the perf.data header info"), reportLines.get(0));
+        // perf: the header, then the report without its hint line and the "#" under it
+        String want = header.out() + String.join("\n", reportLines.subList(2, reportLines.size())) + "\n";
+        assertEquals(want, both.out());
+        List<String> golden = Files.readAllLines(data.resolveSibling("header.txt"));
+        List<String> have = both.out().lines().toList();
+        for (int i = 0; i < golden.size(); i++) {
+            if (!golden.get(i).startsWith("# captured on")) {
+                assertEquals(golden.get(i), have.get(i), "line " + (i + 1));
+            }
+        }
+    }
 }
