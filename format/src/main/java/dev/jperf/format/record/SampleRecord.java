@@ -39,6 +39,23 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
         return Long.compareUnsigned(ip, PERF_CONTEXT_MAX) >= 0;
     }
 
+    /**
+     * The cpumode a callchain marker switches to for the addresses after it (HV, KERNEL, USER), or
+     * -1 for the guest markers, which perf's resolver does not follow.
+     */
+    public static int cpumodeAfter(long marker) {
+        if (marker == PERF_CONTEXT_HV) {
+            return PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
+        }
+        if (marker == PERF_CONTEXT_KERNEL) {
+            return PerfRecord.PERF_RECORD_MISC_KERNEL;
+        }
+        if (marker == PERF_CONTEXT_USER) {
+            return PerfRecord.PERF_RECORD_MISC_USER;
+        }
+        return -1;
+    }
+
     /** PERF_RECORD_MISC_EXACT_IP. */
     public boolean exactIp() {
         return (misc & PerfRecord.PERF_RECORD_MISC_EXACT_IP) != 0;

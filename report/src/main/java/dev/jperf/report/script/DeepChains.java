@@ -41,13 +41,8 @@ public final class DeepChains {
         for (int i = 0; i < ips.length && n < PERF_MAX_STACK_DEPTH; i++) {
             long ip = ips[i];
             if (SampleRecord.isContextMarker(ip)) {
-                if (ip == SampleRecord.PERF_CONTEXT_HV) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
-                } else if (ip == SampleRecord.PERF_CONTEXT_KERNEL) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_KERNEL;
-                } else if (ip == SampleRecord.PERF_CONTEXT_USER) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-                } else {
+                cpumode = SampleRecord.cpumodeAfter(ip);
+                if (cpumode < 0) {
                     n = 0; // an unknown marker resets the chain, as perf's cursor reset does
                     break;
                 }

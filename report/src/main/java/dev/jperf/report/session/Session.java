@@ -353,13 +353,8 @@ public final class Session {
                 for (int k = j - 1; k >= 0; k--) {
                     long m = ips != null ? ips[k] : src.u64(at + 8L * k);
                     if (SampleRecord.isContextMarker(m)) {
-                        if (m == SampleRecord.PERF_CONTEXT_HV) {
-                            cpumode = PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
-                        } else if (m == SampleRecord.PERF_CONTEXT_KERNEL) {
-                            cpumode = PerfRecord.PERF_RECORD_MISC_KERNEL;
-                        } else if (m == SampleRecord.PERF_CONTEXT_USER) {
-                            cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-                        } else {
+                        cpumode = SampleRecord.cpumodeAfter(m);
+                        if (cpumode < 0) {
                             return 0;
                         }
                         break;
@@ -391,13 +386,8 @@ public final class Session {
         for (int i = 0; i < nr && k < MAX_STACK; i++) {
             long ip = src.u64(at + 8L * i);
             if (SampleRecord.isContextMarker(ip)) {
-                if (ip == SampleRecord.PERF_CONTEXT_HV) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_HYPERVISOR;
-                } else if (ip == SampleRecord.PERF_CONTEXT_KERNEL) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_KERNEL;
-                } else if (ip == SampleRecord.PERF_CONTEXT_USER) {
-                    cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-                } else {
+                cpumode = SampleRecord.cpumodeAfter(ip);
+                if (cpumode < 0) {
                     k = 0; // an unknown marker resets the chain, as perf's cursor reset does
                     break;
                 }
