@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.RecordStream;
+import dev.jperf.format.record.LostRecord;
+import dev.jperf.format.record.LostSamplesRecord;
+import dev.jperf.format.record.PerfRecord;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -118,6 +128,66 @@ class RecordTest {
         signalled("KILL");
     }
 
+    /**
+     * A reader that stalls loses samples: the kernel's PERF_RECORD_LOST records say so while
+     * recording, and at the end jperf writes each fd's PERF_FORMAT_LOST count as
+     * PERF_RECORD_LOST_SAMPLES, as perf 6.1 does. The stall is real: the recorder is stopped
+     * (SIGSTOP) for a second while 1-page rings fill at 20000 samples/s per CPU.
+     */
+    @Test
+    void stalledRecorderWritesLostSamplesAtTheEnd() throws Exception {
+        Path out = dir.resolve("lost.data");
+        Process p = startRecord(out, "-a", "-m", "1", "-c", "50000");
+        try {
+            awaitRecording(p, out);
+            new ProcessBuilder("kill", "-STOP", Long.toString(p.pid())).start().waitFor();
+            Thread.sleep(1000);
+            new ProcessBuilder("kill", "-CONT", Long.toString(p.pid())).start().waitFor();
+            Thread.sleep(500);
+            new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "jperf record did not stop on SIGINT");
+            assertEquals(0, p.exitValue(), Files.readString(dir.resolve("record.log")));
+        } finally {
+            p.destroyForcibly();
+        }
+
+        // the kernel's two accounts of the same drops, per fd id: LOST records while recording,
+        // and the fd's lost count jperf read at the end, which also holds drops after the last LOST
+        Map<Long, Long> lostRecords = new HashMap<>();
+        Map<Long, Long> lostSamples = new HashMap<>();
+        Set<Long> ids = new HashSet<>();
+        try (PerfDataFile f = PerfDataFile.open(out);
+                RecordStream rs = f.records()) {
+            f.events().forEach(e -> Arrays.stream(e.ids()).forEach(ids::add));
+            while (rs.hasNext()) {
+                PerfRecord r = rs.next();
+                if (r instanceof LostRecord l) {
+                    lostRecords.merge(l.id(), l.lost(), Long::sum);
+                } else if (r instanceof LostSamplesRecord l) {
+                    assertTrue(ids.contains(l.sampleId().id()), "LOST_SAMPLES of unknown id " + l.sampleId().id());
+                    assertEquals(null, lostSamples.put(l.sampleId().id(), l.lost()), "two LOST_SAMPLES of one fd");
+                }
+            }
+        }
+        assertTrue(!lostRecords.isEmpty(), "the stall lost nothing: the test did not exercise the kernel's drops");
+        assertTrue(!lostSamples.isEmpty(), "no LOST_SAMPLES records although the kernel reported " + lostRecords);
+        lostRecords.forEach((id, n) -> assertTrue(lostSamples.getOrDefault(id, 0L) >= n,
+                "fd " + id + ": LOST records say " + n + " lost, its LOST_SAMPLES " + lostSamples.get(id)));
+
+        String stats = perf("report", "-i", out.toString(), "--stats");
+        long records = lostSamples.size();
+        assertTrue(stats.contains(String.format("    LOST_SAMPLES events: %10d", records)), stats);
+        Run ours = Run.of("report", "-i", out.toString(), "--stats");
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(stats, ours.out());
+
+        long total = lostSamples.values().stream().mapToLong(Long::longValue).sum();
+        String report = perf("report", "-i", out.toString(), "--stdio", "--sort", "comm");
+        assertTrue(report.contains("# Total Lost Samples: " + total + "\n"), report);
+        Run jr = Run.of("report", "-i", out.toString(), "--stdio", "--sort", "comm");
+        assertTrue(jr.out().contains("# Total Lost Samples: " + total + "\n"), jr.out());
+    }
+
     @Test
     void jperfReportAgreesWithPerfOnABpfRecording() throws Exception {
         Path shared = Run.shared();
@@ -156,8 +226,8 @@ class RecordTest {
      * symbols (other processes' rows depend on the machine's C++ demangler, not on the file).
      */
     /** Symbol name -> summed overhead in hundredths of a percent, in perf's row order. */
-    private static java.util.Map<String, Long> byName(List<String> rows) {
-        java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+    private static Map<String, Long> byName(List<String> rows) {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
         for (String r : rows) {
             String t = r.trim();
             long pct = Math.round(Double.parseDouble(t.substring(0, t.indexOf('%'))) * 100);

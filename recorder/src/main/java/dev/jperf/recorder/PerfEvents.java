@@ -30,6 +30,12 @@ final class PerfEvents implements AutoCloseable {
     /** What goes into the file for one event: its 128-byte attr, name and ids. */
     record Evsel(String name, byte[] attr, List<Long> ids) {}
 
+    /** One opened fd: the index of its evsel, and its kernel id. */
+    record Counter(int evsel, int fd, long id) {}
+
+    /** An fd's PERF_FORMAT_LOST count: samples the kernel dropped for it (ring full or paused). */
+    record Lost(int evsel, long id, long lost) {}
+
     static final long TRACKING_SAMPLE_TYPE = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID
             | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
     static final long READ_FORMAT_BITS = PERF_FORMAT_ID | PERF_FORMAT_LOST;
@@ -38,6 +44,7 @@ final class PerfEvents implements AutoCloseable {
     private final List<long[]> idIndex = new ArrayList<>();
     private final List<Integer> samplingFds = new ArrayList<>();
     private final List<Integer> allFds = new ArrayList<>();
+    private final List<Counter> counters = new ArrayList<>();
     private final List<RingBuffer> samplingRings = new ArrayList<>();
     private final List<RingBuffer> trackingRings = new ArrayList<>();
     private final List<Integer> cpus;
@@ -118,8 +125,7 @@ final class PerfEvents implements AutoCloseable {
             for (int tid : threads) {
                 int fd;
                 try {
-                    fd = PerfEventOpen.open(ByteBuffer.wrap(attr).order(ByteOrder.LITTLE_ENDIAN), tid, cpu, -1,
-                            PERF_FLAG_FD_CLOEXEC, name);
+                    fd = openOne(attr, tid, cpu, name);
                 } catch (NativeException e) {
                     if (e.errno() == Errno.ESRCH && tid != -1) {
                         continue; // the thread exited meanwhile
@@ -139,6 +145,7 @@ final class PerfEvents implements AutoCloseable {
                 }
                 long id = Ioctl.id(fd);
                 ids.add(id);
+                counters.add(new Counter(evselIdx, fd, id));
                 idIndex.add(new long[] {id, ci, cpu, tid});
             }
         }
@@ -146,6 +153,25 @@ final class PerfEvents implements AutoCloseable {
             throw new RecordException("no thread left to record: every target thread has exited");
         }
         return ids;
+    }
+
+    /**
+     * perf_event_open of {@code attr}; a kernel before 6.0 rejects PERF_FORMAT_LOST with EINVAL:
+     * then, as perf does (evsel__detect_missing_features), the bit is dropped from {@code attr}
+     * itself (so the file's attr says what was opened) and the open retried.
+     */
+    private static int openOne(byte[] attr, int tid, int cpu, String name) {
+        ByteBuffer a = ByteBuffer.wrap(attr).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            return PerfEventOpen.open(a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC, name);
+        } catch (NativeException e) {
+            long readFormat = a.getLong(READ_FORMAT);
+            if (e.errno() != Errno.EINVAL || (readFormat & PERF_FORMAT_LOST) == 0) {
+                throw e;
+            }
+            a.putLong(READ_FORMAT, readFormat & ~PERF_FORMAT_LOST);
+            return PerfEventOpen.open(a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC, name);
+        }
     }
 
     /** A 128-byte little-endian perf_event_attr (the size perf 6.1 knows; the kernel accepts it). */
@@ -234,6 +260,35 @@ final class PerfEvents implements AutoCloseable {
 
     long sampleType() {
         return sampleType;
+    }
+
+    /**
+     * Each fd's lost-sample count, read (value, id, lost: read_format ID|LOST) as perf 6.1 reads it
+     * at the end of a recording (builtin-record.c record__read_lost_samples); fds of events opened
+     * without PERF_FORMAT_LOST (a kernel before 6.0) have none. Only non-zero counts are returned.
+     */
+    List<Lost> lostSamples() {
+        List<Lost> out = new ArrayList<>();
+        for (Counter c : counters) {
+            long readFormat = ByteBuffer.wrap(evsels.get(c.evsel()).attr()).order(ByteOrder.LITTLE_ENDIAN)
+                    .getLong(READ_FORMAT);
+            if ((readFormat & PERF_FORMAT_LOST) == 0) {
+                continue;
+            }
+            byte[] v;
+            try {
+                v = Fd.read(c.fd(), 24, "lost count of " + evsels.get(c.evsel()).name());
+            } catch (NativeException e) {
+                continue; // perf, too, writes what it could read
+            }
+            if (v.length == 24) {
+                long lost = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).getLong(16);
+                if (lost != 0) {
+                    out.add(new Lost(c.evsel(), c.id(), lost));
+                }
+            }
+        }
+        return out;
     }
 
     void enableSampling() {

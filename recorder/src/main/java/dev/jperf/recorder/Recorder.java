@@ -48,6 +48,8 @@ public final class Recorder {
     private final BpfCapture capture = new BpfCapture();
     private volatile boolean stopRequested;
     private long bpfVersion = -1;
+    /** Sum of the LOST_SAMPLES counts written at the end. */
+    private long lostSamples;
     /** Read once at start; also what the build-id cache keeps of the kernel. */
     private Kallsyms kallsyms;
 
@@ -148,7 +150,10 @@ public final class Recorder {
             }
         }
         long bytes = Files.size(out);
-        Result r = new Result(out, bytes, copier.samples(), copier.lost(), capture.captured(), capture.missed(),
+        // the kernel counts a dropped sample in its next PERF_RECORD_LOST and in the fd's lost
+        // count together; the fd counts also hold those no LOST record reported before the end
+        Result r = new Result(out, bytes, copier.samples(), Math.max(copier.lost(), lostSamples),
+                capture.captured(), capture.missed(),
                 workloadExit, copier.failure() == null ? null : copier.failure().getMessage());
         if (!options.quiet()) {
             summary(r);
@@ -360,6 +365,7 @@ public final class Recorder {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         pass(events.allRings(), copier, round);
+        appendLostSamples(events, copier);
         capture.stopFetcher();
         List<BuildIds.Entry> buildIds = kallsyms == null ? List.of()
                 : BuildIdCache.forUser().entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
@@ -375,6 +381,24 @@ public final class Recorder {
         } finally {
             fileLock.unlock();
         }
+    }
+
+    /**
+     * One PERF_RECORD_LOST_SAMPLES per fd whose PERF_FORMAT_LOST count is not zero, after the last
+     * records, as perf 6.1 writes them (builtin-record.c record__read_lost_samples): the kernel
+     * counts every sample it dropped, also those after its last PERF_RECORD_LOST.
+     */
+    private void appendLostSamples(PerfEvents events, RecordCopier copier) {
+        List<PerfEvents.Lost> lost = events.lostSamples();
+        if (lost.isEmpty()) {
+            return;
+        }
+        SyntheticRecords s = new SyntheticRecords(trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE));
+        for (PerfEvents.Lost l : lost) {
+            s.lostSamples(l.lost(), l.id());
+            lostSamples += l.lost();
+        }
+        append(copier, s.records());
     }
 
     /** SAMPLE_TIME always; the BPF sections when a program was captured since the last time. */

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 final class SyntheticRecords {
     static final int PERF_RECORD_MMAP = 1;
     static final int PERF_RECORD_COMM = 3;
+    static final int PERF_RECORD_LOST_SAMPLES = 13;
     static final int PERF_RECORD_FORK = 7;
     static final int PERF_RECORD_MMAP2 = 10;
     static final int PERF_RECORD_KSYMBOL = 17;
@@ -138,6 +139,23 @@ final class SyntheticRecords {
         begin(PERF_RECORD_BPF_EVENT, 0, 24 + trailerSize);
         buf.putShort((short) PERF_BPF_EVENT_PROG_LOAD).putShort((short) 0).putInt(id).put(tag, 0, 8);
         trailer();
+    }
+
+    /**
+     * PERF_RECORD_LOST_SAMPLES as perf writes it at the end of a recording: the count read from
+     * one fd, its trailer zero but for the fd's id. Every event here samples IDENTIFIER, the
+     * trailer's last u64 (and none samples ID or STREAM_ID), so that is where the id goes.
+     */
+    void lostSamples(long lost, long id) {
+        if (trailerSize < 8) {
+            throw new IllegalStateException("LOST_SAMPLES needs a sample_id trailer with IDENTIFIER");
+        }
+        begin(PERF_RECORD_LOST_SAMPLES, 0, 16 + trailerSize);
+        buf.putLong(lost);
+        for (int i = 8; i < trailerSize; i++) {
+            buf.put((byte) 0);
+        }
+        buf.putLong(id);
     }
 
     /** PERF_RECORD_ID_INDEX: {id, idx, cpu, tid} per event fd. */
