@@ -390,11 +390,41 @@ public final class SymbolResolver {
     }
 
     static String shortName(String longName, Dso.Kind kind) {
+        String jit = jitName(longName, kind);
+        if (jit != null) {
+            return jit;
+        }
         if (kind == Dso.Kind.USER || kind == Dso.Kind.PERF_MAP) {
             int slash = longName.lastIndexOf('/');
             return slash >= 0 ? longName.substring(slash + 1) : longName;
         }
         return longName;
+    }
+
+    /**
+     * perf's dso__set_basename: a DSO whose long name scans as {@code /tmp/perf-%d.map} (JITed code
+     * named by a perf map) is shown as {@code [JIT] tid %d}. jperf reads perf maps from its
+     * perfMapDir, so a PERF_MAP DSO is recognised by its file name in any directory.
+     */
+    static String jitName(String longName, Dso.Kind kind) {
+        int slash = longName.lastIndexOf('/');
+        String dir = slash >= 0 ? longName.substring(0, slash + 1) : "";
+        String base = longName.substring(slash + 1);
+        if (!base.startsWith("perf-") || !(dir.equals("/tmp/") || kind == Dso.Kind.PERF_MAP)) {
+            return null;
+        }
+        // sscanf("%d") semantics: optional sign, digits; whatever follows them does not matter
+        int i = "perf-".length();
+        int digits = i < base.length() && (base.charAt(i) == '-' || base.charAt(i) == '+') ? i + 1 : i;
+        int end = digits;
+        while (end < base.length() && Character.isDigit(base.charAt(end))) {
+            end++;
+        }
+        if (end == digits || end - digits > 10) {
+            return null;
+        }
+        long tid = Long.parseLong(base.substring(i, end));
+        return tid < Integer.MIN_VALUE || tid > Integer.MAX_VALUE ? null : "[JIT] tid " + tid;
     }
 
     static String hex(byte[] b) {
