@@ -21,8 +21,11 @@ public final class Callchain {
         return maxDepth;
     }
 
-    /** perf's callchain_append with the cursor at {@code from}: chain[from..end) with {@code period}. */
-    public void append(Frame[] chain, int from, int end, long period) {
+    /**
+     * perf's callchain_append with the cursor at {@code from}: chain[from..end) of {@code count}
+     * samples with {@code period} in all.
+     */
+    public void append(Frame[] chain, int from, int end, long period, long count) {
         int n = end - from;
         if (n <= 0) {
             return;
@@ -30,11 +33,11 @@ public final class Callchain {
         CallchainNode node = root;
         for (int i = from; i < end; i++) {
             node.childrenHit += period;
-            node.childrenCount++;
+            node.childrenCount += count;
             node = node.childFor(chain[i]);
         }
         node.hit += period;
-        node.count++;
+        node.count += count;
         if (n > maxDepth) {
             maxDepth = n;
         }

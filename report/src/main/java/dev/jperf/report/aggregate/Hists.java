@@ -39,6 +39,8 @@ public final class Hists {
     private final List<HistEntry> created = new ArrayList<>();
     private final Map<String, Integer> commKeys = new HashMap<>();
     private HistEntry[] seen = new HistEntry[128];
+    /** Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap). */
+    private final SampleShapes shapes;
     private long totalPeriod;
     private long samples;
     private long nonFilteredPeriod;
@@ -62,6 +64,7 @@ public final class Hists {
         this.hasComm = keys.contains(SortKey.COMM);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
+        this.shapes = children || graphOrder != null ? new SampleShapes() : null;
     }
 
     public EventDesc event() {
@@ -93,11 +96,13 @@ public final class Hists {
 
     /** Period of the samples whose entry is not filtered (perf's total_non_filtered_period). */
     public long nonFilteredPeriod() {
+        settle();
         return nonFilteredPeriod;
     }
 
     /** Samples whose entry is not filtered (perf's nr_non_filtered_samples). */
     public long nonFilteredSamples() {
+        settle();
         return nonFilteredSamples;
     }
 
@@ -114,24 +119,41 @@ public final class Hists {
         int tid = hasThread ? s.thread().tid() : -1;
         int cpu = hasCpu ? s.cpu() : -1;
         Frame f = s.frame();
+        int n = s.callchainLength();
+        Frame[] chain = s.callchainFrames();
+        if (shapes != null && n >= 0 && shapes.pend(f, chain, n, comm, tid, cpu, period, this::add)) {
+            return;
+        }
+        add(s, f, chain, n, comm, tid, cpu, period, 1);
+    }
+
+    /** A shape's pending samples (their entries exist: its first sample created them). */
+    private void add(Frame f, Frame[] chain, int n, int comm, int tid, int cpu, long period, long count) {
+        add(null, f, chain, n, comm, tid, cpu, period, count);
+    }
+
+    /**
+     * Adds {@code count} samples of one shape with {@code period} in all; {@code s} is the sample
+     * that creates the entries not there yet (null when all exist).
+     */
+    private void add(CurrentSample s, Frame f, Frame[] chain, int n, int comm, int tid, int cpu, long period,
+            long count) {
         HistEntry self = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
         if (!self.filtered) {
-            nonFilteredSamples++;
+            nonFilteredSamples += count;
             nonFilteredPeriod += period;
         }
         self.period += period;
         self.periodAcc += period;
-        self.samples++;
-        int n = s.callchainLength();
+        self.samples += count;
         if (n < 0) {
             return;
         }
-        Frame[] chain = s.callchainFrames();
         if (graphOrder == CallchainParams.Order.CALLEE) {
             chain = reversed(chain, n);
         }
         if (graphOrder != null) {
-            graph(self).append(chain, 0, n, period);
+            graph(self).append(chain, 0, n, period, count);
         }
         if (!children) {
             return;
@@ -159,9 +181,16 @@ public final class Hists {
             }
             e.periodAcc += period;
             if (graphOrder != null) {
-                graph(e).append(chain, i, n, period);
+                graph(e).append(chain, i, n, period, count);
             }
             seen[nSeen++] = e;
+        }
+    }
+
+    /** Adds the pending samples of repeated shapes: before anything reads the entries. */
+    private void settle() {
+        if (shapes != null) {
+            shapes.flush(this::add);
         }
     }
 
@@ -204,6 +233,9 @@ public final class Hists {
         if (i >= 0) {
             return entries.value(i);
         }
+        if (s == null) {
+            throw new IllegalStateException("no entry for a repeated sample shape");
+        }
         HistEntry e = new HistEntry(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
         e.filtered = s.filtered();
         entries.insert(-i - 1, k0, k1, k2, cpu, e);
@@ -217,6 +249,7 @@ public final class Hists {
      * stable sort by children, self and each key's sort order.
      */
     public List<HistEntry> sorted() {
+        settle();
         List<HistEntry> in = replay(created);
         if (keys.contains(SortKey.COMM)) {
             in = replay(in);
