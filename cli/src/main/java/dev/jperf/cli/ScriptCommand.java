@@ -15,8 +15,8 @@ final class ScriptCommand implements Callable<Integer> {
     String input;
 
     @Option(names = {"-F", "--fields"}, paramLabel = "<fields>",
-            description = "comma-separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period;"
-                    + " +f/-f edit the defaults")
+            description = "comma-separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,"
+                    + "addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults")
     String fields;
 
     @Option(names = {"-k", "--kallsyms"}, paramLabel = "<file>", description = "kallsyms file to resolve kernel symbols")

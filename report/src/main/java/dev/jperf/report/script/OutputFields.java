@@ -13,7 +13,8 @@ public final class OutputFields {
     /** PERF_OUTPUT_* as perf script names them on the command line, in its order. */
     public enum Field {
         COMM("comm"), TID("tid"), PID("pid"), TIME("time"), CPU("cpu"), EVNAME("event"), IP("ip"), SYM("sym"),
-        DSO("dso"), SYMOFFSET("symoff"), PERIOD("period");
+        DSO("dso"), SYMOFFSET("symoff"), PERIOD("period"), ADDR("addr"), IREGS("iregs"), UREGS("uregs"),
+        BRSTACK("brstack"), BRSTACKSYM("brstacksym");
 
         private final String name;
 
@@ -86,12 +87,14 @@ public final class OutputFields {
             }
             bits = remove ? bits & ~f.bit() : bits | f.bit();
         }
-        if (has(bits, Field.SYM) && !has(bits, Field.IP)) {
+        if (has(bits, Field.SYM) && !has(bits, Field.IP) && !has(bits, Field.ADDR)) {
             throw new IllegalArgumentException("Display of symbols requested but neither sample IP nor sample address"
                     + " available. Hence, no addresses to convert to symbols.");
         }
-        if (has(bits, Field.DSO) && !has(bits, Field.IP)) {
-            throw new IllegalArgumentException("Display of DSO requested but no address to convert.");
+        if (has(bits, Field.DSO) && !has(bits, Field.IP) && !has(bits, Field.ADDR) && !has(bits, Field.BRSTACK)
+                && !has(bits, Field.BRSTACKSYM)) {
+            throw new IllegalArgumentException("Display of DSO requested but no address to convert."
+                    + " Select sample IP, sample address, brstack, brstacksym, or brstackoff.");
         }
         return new OutputFields(bits, !edit);
     }
@@ -133,10 +136,14 @@ public final class OutputFields {
     public OutputFields forEvent(EventDesc e) {
         long st = e.attr().sampleType();
         int b = bits;
+        // perf_evsel__check_attr's order: the first missing one is the one perf names
+        b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_IP, Field.IP, "IP");
+        b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_ADDR, Field.ADDR, "ADDR");
         b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_TIME, Field.TIME, "TIME");
         b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_CPU, Field.CPU, "CPU");
-        b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_IP, Field.IP, "IP");
-        if (!has(b, Field.IP)) {
+        b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_REGS_INTR, Field.IREGS, "IREGS");
+        b = check(b, e, st, PerfEventAttr.PERF_SAMPLE_REGS_USER, Field.UREGS, "UREGS");
+        if (!has(b, Field.IP) && !has(b, Field.ADDR) && !has(b, Field.BRSTACK) && !has(b, Field.BRSTACKSYM)) {
             b &= ~(Field.SYM.bit() | Field.SYMOFFSET.bit() | Field.DSO.bit());
         }
         return new OutputFields(b, userSet);

@@ -26,6 +26,7 @@ final class PipelinedPrinter implements SampleConsumer {
     private final Machine machine;
     private final List<EventDesc> events;
     private final Script.Options options;
+    private final OutputFields[] fields;
     private final ArrayBlockingQueue<Object[]> queue = new ArrayBlockingQueue<>(32);
     private final Thread writer;
     private volatile RuntimeException failure;
@@ -37,6 +38,7 @@ final class PipelinedPrinter implements SampleConsumer {
         this.machine = machine;
         this.events = events;
         this.options = options;
+        this.fields = printer.fields();
         this.writer = new Thread(this::drain, "jperf-script-writer");
         writer.setDaemon(true);
         writer.start();
@@ -44,7 +46,8 @@ final class PipelinedPrinter implements SampleConsumer {
 
     @Override
     public void sample(ResolvedSample s) {
-        add(DeepChains.scriptOrder(s, machine));
+        ResolvedSample r = DeepChains.scriptOrder(s, machine);
+        add(ScriptSample.of(r, machine, fields[r.event().index()]));
     }
 
     @Override
@@ -113,6 +116,8 @@ final class PipelinedPrinter implements SampleConsumer {
                 }
                 for (Object o : b) {
                     if (o instanceof ResolvedSample s) {
+                        printer.sample(s);
+                    } else if (o instanceof ScriptSample s) {
                         printer.sample(s);
                     } else if (o instanceof SideBand sb) {
                         printer.sideBand(sb.record, sb.header);

@@ -40,6 +40,17 @@ public final class Script {
         }
     }
 
+    /**
+     * The recording machine's arch (HEADER_ARCH) when registers are printed, else this machine's,
+     * as perf_env__arch falls back to uname.
+     */
+    private static String arch(PerfDataFile file, OutputFields f) {
+        if (!f.has(OutputFields.Field.IREGS) && !f.has(OutputFields.Field.UREGS)) {
+            return "";
+        }
+        return file.features().arch().orElse(System.getProperty("os.arch"));
+    }
+
     /** Prints {@code file} to {@code out}; its warnings stay on the file for the caller to print. */
     public static void run(PerfDataFile file, Options o, OutputStream out) {
         OutputFields requested = o.fields() == null ? OutputFields.defaults() : OutputFields.parse(o.fields());
@@ -59,7 +70,7 @@ public final class Script {
                 flush(bo);
             } else {
                 ScriptPrinter p = new ScriptPrinter(new LineWriter(out), session.machine(), file.events(), requested,
-                        useCallchain, o);
+                        useCallchain, o, arch(file, requested));
                 PipelinedPrinter pp = new PipelinedPrinter(p, session.machine(), file.events(), o);
                 try {
                     session.run(pp);

@@ -3,6 +3,7 @@ package dev.jperf.report.script;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.record.BpfEventRecord;
+import dev.jperf.format.record.BranchStack;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
 import dev.jperf.format.record.ForkRecord;
@@ -38,13 +39,15 @@ final class ScriptPrinter implements SampleConsumer {
     private final boolean[] callchain;
     private final int nameWidth;
     private final Script.Options options;
+    private final PerfRegs regs;
     // a frame is shared by every sample at that address: render it once
     private final Map<Frame, byte[]> sampleIpText = new IdentityHashMap<>();
     private final Map<Frame, byte[]> chainText = new IdentityHashMap<>();
 
     ScriptPrinter(LineWriter w, Machine machine, List<EventDesc> events, OutputFields requested, boolean useCallchain,
-            Script.Options options) {
+            Script.Options options, String arch) {
         this.w = w;
+        this.regs = new PerfRegs(arch);
         this.machine = machine;
         this.events = events;
         this.options = options;
@@ -63,8 +66,22 @@ final class ScriptPrinter implements SampleConsumer {
         w.flush();
     }
 
+    /** The fields of each event, by index. */
+    OutputFields[] fields() {
+        return fields;
+    }
+
     @Override
     public void sample(ResolvedSample rs) {
+        sample(rs, null);
+    }
+
+    void sample(ScriptSample ss) {
+        sample(ss.sample(), ss);
+    }
+
+    /** process_event's order: start, period, event, addr, ip (or callchain), iregs, uregs, brstack. */
+    private void sample(ResolvedSample rs, ScriptSample extra) {
         SampleRecord s = rs.record();
         EventDesc e = rs.event();
         OutputFields f = fields[e.index()];
@@ -76,6 +93,9 @@ final class ScriptPrinter implements SampleConsumer {
         }
         if (f.has(Field.EVNAME)) {
             w.strRight(e.name(), nameWidth).ch(':').ch(' ');
+        }
+        if (f.has(Field.ADDR)) {
+            addr(s.addr(), extra == null ? null : extra.addr(), f);
         }
         if (f.has(Field.IP)) {
             if (chain) {
@@ -110,7 +130,103 @@ final class ScriptPrinter implements SampleConsumer {
                 }
             }
         }
+        if (f.has(Field.IREGS)) {
+            regs.print(w, s.regsIntr());
+        }
+        if (f.has(Field.UREGS)) {
+            regs.print(w, s.regsUser());
+        }
+        if (f.has(Field.BRSTACK)) {
+            brstack(s.branchStack(), extra, f);
+        } else if (f.has(Field.BRSTACKSYM)) {
+            brstacksym(s.branchStack(), extra, f);
+        }
         w.ch('\n');
+    }
+
+    /**
+     * perf_sample__fprintf_addr: {@code %16lx}, then for a page fault's data address its symbol and
+     * DSO as chosen ({@code resolved} is null for other events).
+     */
+    private void addr(long addr, Frame resolved, OutputFields f) {
+        w.hexRight(addr, 16);
+        if (resolved == null) {
+            return;
+        }
+        if (f.has(Field.SYM)) {
+            w.ch(' ');
+            symbol(resolved, f.has(Field.SYMOFFSET));
+        }
+        if (f.has(Field.DSO)) {
+            w.str(" (").str(dsoName(resolved)).ch(')');
+        }
+    }
+
+    /** perf_sample__fprintf_brstack: {@code  0xfrom[(dso)]/0xto[(dso)]} and the flags, per entry. */
+    private void brstack(BranchStack br, ScriptSample extra, OutputFields f) {
+        if (br == null || br.nr() == 0) {
+            return;
+        }
+        long[] from = br.from();
+        long[] to = br.to();
+        long[] flags = br.flags();
+        boolean dso = f.has(Field.DSO) && extra != null && extra.branchFrom() != null;
+        for (int i = 0; i < from.length; i++) {
+            w.str(" 0x").hexRight(from[i], 0);
+            if (dso) {
+                w.ch('(').str(dsoName(extra.branchFrom()[i])).ch(')');
+            }
+            w.str("/0x").hexRight(to[i], 0);
+            if (dso) {
+                w.ch('(').str(dsoName(extra.branchTo()[i])).ch(')');
+            }
+            BranchFlags.print(w, flags[i]);
+        }
+    }
+
+    /** perf_sample__fprintf_brstacksym: {@code sym+0xoff[(dso)]/sym+0xoff[(dso)]} and the flags, per entry. */
+    private void brstacksym(BranchStack br, ScriptSample extra, OutputFields f) {
+        if (br == null || br.nr() == 0 || extra == null || extra.branchFrom() == null) {
+            return;
+        }
+        long[] flags = br.flags();
+        for (int i = 0; i < flags.length; i++) {
+            symbol(extra.branchFrom()[i], true);
+            if (f.has(Field.DSO)) {
+                w.ch('(').str(dsoName(extra.branchFrom()[i])).ch(')');
+            }
+            w.ch('/');
+            symbol(extra.branchTo()[i], true);
+            if (f.has(Field.DSO)) {
+                w.ch('(').str(dsoName(extra.branchTo()[i])).ch(')');
+            }
+            BranchFlags.print(w, flags[i]);
+        }
+    }
+
+    /** symbol__fprintf_symname(_offs): the name (with +0xoffset) or [unknown]. */
+    private void symbol(Frame fr, boolean offset) {
+        Symbol sym = fr.symbol();
+        if (sym == null) {
+            w.str("[unknown]");
+            return;
+        }
+        w.str(sym.name());
+        if (offset) {
+            w.str("+0x").hexRight(symbolOffset(fr, sym), 0);
+        }
+    }
+
+    /** map__fprintf_dsoname. */
+    private static String dsoName(Frame fr) {
+        Dso d = fr.dso();
+        return d == null ? "[unknown]" : d.longName();
+    }
+
+    /** __symbol__fprintf_symname_offs: addresses past the symbol's end are taken relative to the map. */
+    private static long symbolOffset(Frame fr, Symbol sym) {
+        return Long.compareUnsigned(fr.addr(), sym.end()) < 0 || fr.map() == null ? fr.addr() - sym.start()
+                : fr.addr() - fr.map().start() - sym.start();
     }
 
     /**
@@ -145,15 +261,12 @@ final class ScriptPrinter implements SampleConsumer {
             } else {
                 sb.append(sym.name());
                 if (f.has(Field.SYMOFFSET)) {
-                    long off = Long.compareUnsigned(fr.addr(), sym.end()) < 0 || fr.map() == null ? fr.addr() - sym.start()
-                            : fr.addr() - fr.map().start() - sym.start();
-                    sb.append("+0x").append(Long.toHexString(off));
+                    sb.append("+0x").append(Long.toHexString(symbolOffset(fr, sym)));
                 }
             }
         }
         if (f.has(Field.DSO)) {
-            Dso d = fr.dso();
-            sb.append(" (").append(d == null ? "[unknown]" : d.longName()).append(')');
+            sb.append(" (").append(dsoName(fr)).append(')');
         }
         return sb.append(suffix).toString().getBytes(StandardCharsets.UTF_8);
     }
