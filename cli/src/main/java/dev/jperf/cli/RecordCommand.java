@@ -2,6 +2,8 @@ package dev.jperf.cli;
 
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,8 +51,9 @@ final class RecordCommand implements Callable<Integer> {
     @Option(names = {"-m", "--mmap-pages"}, paramLabel = "<pages>", description = "number of mmap data pages (power of two)")
     int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "<file>", description = "output file name (default perf.data)")
-    Path output = Path.of("perf.data");
+    @Option(names = {"-o", "--output"}, paramLabel = "<file>",
+            description = "output file name (default perf.data; '-', or stdout a pipe and no -o: pipe mode on stdout)")
+    Path output;
 
     @Option(names = {"-q", "--quiet"}, description = "don't print any message")
     boolean quiet;
@@ -73,9 +76,18 @@ final class RecordCommand implements Callable<Integer> {
         List<String> cmdline = new ArrayList<>(List.of("jperf"));
         cmdline.addAll(spec.commandLine().getParseResult().originalArgs());
         RecordOptions o = new RecordOptions(allCpus, cpuList, pids, tids, command, events, freq, period, callGraph,
-                mmapPages, output, duration == null ? null : Duration.ofMillis((long) (duration * 1000)), quiet, cmdline);
+                mmapPages, output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"), duration == null ? null : Duration.ofMillis((long) (duration * 1000)), quiet, cmdline);
         Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
         return r.writeFailure() != null ? 1 : 0;
+    }
+
+    /** perf writes pipe mode when no -o is given and stdout is a pipe (perf_data__open's check_pipe). */
+    private static boolean stdoutIsPipe() {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString().startsWith("pipe:");
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     private static List<Integer> parseCpus(String list) {

@@ -108,8 +108,10 @@ public final class ReportCommand implements Callable<Integer> {
         if (dumpRawTrace || stats) {
             return readAll();
         }
-        Path input = Path.of(Input.name(this.input));
-        if (!Files.exists(input)) {
+        String name = Input.name(this.input);
+        boolean stdin = Input.STDIN.equals(name);
+        Path input = Path.of(name);
+        if (!stdin && !Files.exists(input)) {
             throw new IllegalArgumentException(input + ": no such file");
         }
         if (kallsyms != null && !Files.isRegularFile(kallsyms)) {
@@ -136,16 +138,24 @@ public final class ReportCommand implements Callable<Integer> {
         Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, relative,
                 commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json, demangle);
         if (header && !json) {
+            // a stream is read once: header and report come from the one open
             try (PerfDataFile f = Input.open(this.input)) {
                 HeaderReport.print(f, showInfo, System.out);
+                // perf then prints the report without its "use --header" hint and the line after it
+                PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
+                Report.run(f, o, rest);
+                rest.flush();
             }
-            // perf then prints the report without its "use --header" hint and the line after it
-            PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
-            Report.run(o, rest);
-            rest.flush();
             return 0;
         }
-        Report.run(o, System.out);
+        if (stdin) {
+            try (PerfDataFile f = Input.open(this.input)) {
+                Report.run(f, o, System.out);
+                Input.printWarnings(f, System.err);
+            }
+        } else {
+            Report.run(o, System.out);
+        }
         return 0;
     }
 

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +58,42 @@ class RecordTest {
                 System.getProperty("java.class.path"), Main.class.getName(), "record", "-q", "-o", out.toString()));
         cmd.addAll(List.of(rest));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("record.log").toFile()).start();
+    }
+
+    /** {@code java ... Main ARGS}: jperf in a JVM of its own. */
+    private static ProcessBuilder jperf(String... args) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd);
+    }
+
+    /** Runs {@code first | second} through a real pipe; returns the second's stdout (its stderr and the first's go to files). */
+    private String pipeline(ProcessBuilder first, ProcessBuilder second, String name) throws Exception {
+        return pipeline(first, second, name, false);
+    }
+
+    /** {@code readerStopsEarly}: the second may exit before reading all (perf --header-only), the first then dies of SIGPIPE. */
+    private String pipeline(ProcessBuilder first, ProcessBuilder second, String name, boolean readerStopsEarly)
+            throws Exception {
+        Path out = dir.resolve(name + ".out");
+        Path err = dir.resolve(name + ".err");
+        first.redirectError(dir.resolve(name + ".record.err").toFile());
+        second.redirectOutput(out.toFile()).redirectError(err.toFile());
+        List<Process> ps = ProcessBuilder.startPipeline(List.of(first, second));
+        for (Process p : ps) {
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + ": pipeline did not end");
+        }
+        String errors = Files.readString(err) + Files.readString(dir.resolve(name + ".record.err"));
+        if (!readerStopsEarly) {
+            assertEquals(0, ps.get(0).exitValue(), name + ": " + errors);
+        }
+        assertEquals(0, ps.get(1).exitValue(), name + ": " + errors);
+        String lower = errors.toLowerCase(Locale.ROOT);
+        assertTrue(!lower.contains("out of order") && !lower.contains("failed to process")
+                && !lower.contains("invalid") && !lower.contains("warning"), name + ": " + errors);
+        return Files.readString(out);
     }
 
     /** Waits until the recording has written records and refreshed its header at least once. */
@@ -186,6 +223,45 @@ class RecordTest {
         assertTrue(report.contains("# Total Lost Samples: " + total + "\n"), report);
         Run jr = Run.of("report", "-i", out.toString(), "--stdio", "--sort", "comm");
         assertTrue(jr.out().contains("# Total Lost Samples: " + total + "\n"), jr.out());
+    }
+
+    /**
+     * perf's pipe mode: {@code jperf record -o - | perf report -i -} and {@code | jperf report -i -}
+     * through real pipes, and without -o when stdout is a pipe (perf's rule); the same stream's
+     * report is the same from perf and jperf, its header is what perf prints for a pipe.
+     */
+    @Test
+    void pipeModeIsReadByPerfAndJperfFromAPipe() throws Exception {
+        String theirs = pipeline(jperf("record", "-o", "-", "-a", "--", "sleep", "1"),
+                new ProcessBuilder(perf.toString(), "report", "-i", "-", "--stdio", "--sort", "comm"), "perf-report");
+        assertTrue(samplesLine(theirs).matches("# Samples: \\d+K? +of event 'cpu-clock.*"), theirs);
+        String ours = pipeline(jperf("record", "-a", "--", "sleep", "1"),
+                jperf("report", "-i", "-", "--stdio", "--sort", "comm"), "jperf-report");
+        assertTrue(samplesLine(ours).matches("# Samples: \\d+K? +of event 'cpu-clock.*"), ours);
+
+        // one stream, read by both from a pipe: equal reports, perf's pipe-mode header
+        Path stream = dir.resolve("stream.data");
+        Process rec = jperf("record", "-q", "-o", "-", "-a", "--", "sleep", "1").redirectOutput(stream.toFile())
+                .redirectError(dir.resolve("stream.err").toFile()).start();
+        assertTrue(rec.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, rec.exitValue(), Files.readString(dir.resolve("stream.err")));
+        String perfRows = pipeline(new ProcessBuilder("cat", stream.toString()),
+                new ProcessBuilder(perf.toString(), "report", "-i", "-", "--stdio", "--sort", "comm"), "perf-rows");
+        String jperfRows = pipeline(new ProcessBuilder("cat", stream.toString()),
+                jperf("report", "-i", "-", "--stdio", "--sort", "comm"), "jperf-rows");
+        assertEquals(perfRows.lines().filter(l -> !l.startsWith("# (Tip") && !l.isBlank()).collect(Collectors.toList()),
+                jperfRows.lines().filter(l -> !l.startsWith("# (Tip") && !l.isBlank()).collect(Collectors.toList()));
+        String header = pipeline(new ProcessBuilder("cat", stream.toString()),
+                new ProcessBuilder(perf.toString(), "report", "-i", "-", "--header-only"), "perf-header", true);
+        for (String line : List.of("# data size      : 0", "# hostname : ", "# cmdline : jperf record -q -o - -a",
+                "# event : name = cpu-clock", "# event : name = dummy:HG", "# CPU_TOPOLOGY info available",
+                "# pmu mappings: ")) {
+            assertTrue(header.contains(line), "perf's header of the stream lacks '" + line + "':\n" + header);
+        }
+        String stats = pipeline(new ProcessBuilder("cat", stream.toString()),
+                new ProcessBuilder(perf.toString(), "report", "-i", "-", "--stats"), "perf-stats");
+        assertTrue(stats.contains("ATTR events:          2") && stats.contains("EVENT_UPDATE events:          2")
+                && stats.contains("FEATURE events:"), stats);
     }
 
     @Test

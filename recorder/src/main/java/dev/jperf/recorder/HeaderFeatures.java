@@ -12,6 +12,7 @@ import dev.jperf.format.feature.NrCpus;
 import dev.jperf.format.feature.PmuMappings;
 import dev.jperf.format.feature.StringFeature;
 import dev.jperf.format.feature.TotalMem;
+import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.PerfDataWriter;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -36,7 +37,7 @@ final class HeaderFeatures {
     private HeaderFeatures() {}
 
     /** Sets every section known at start on {@code writer}. */
-    static void setStatic(PerfDataWriter writer, List<PerfEvents.Evsel> evsels, List<String> cmdline) {
+    static void setStatic(PerfDataOutput writer, List<PerfEvents.Evsel> evsels, List<String> cmdline) {
         List<FeatureSection> s = new ArrayList<>();
         read("/proc/sys/kernel/hostname").ifPresent(h -> s.add(new StringFeature(Feature.HOSTNAME, h)));
         read("/proc/sys/kernel/osrelease").ifPresent(r -> s.add(new StringFeature(Feature.OSRELEASE, r)));
@@ -72,7 +73,7 @@ final class HeaderFeatures {
     }
 
     /** BPF_PROG_INFO and BPF_BTF from what was captured, ordered by id. */
-    static void setBpf(PerfDataWriter writer, Map<Integer, BpfProgInfo> programs, Map<Integer, byte[]> btfs) {
+    static void setBpf(PerfDataOutput writer, Map<Integer, BpfProgInfo> programs, Map<Integer, byte[]> btfs) {
         writer.setFeature(Feature.BPF_PROG_INFO.bit(), new BpfProgInfos(new ArrayList<>(programs.values())).encode());
         List<BpfBtfs.BtfBlob> blobs = new ArrayList<>();
         btfs.forEach((id, data) -> blobs.add(new BpfBtfs.BtfBlob(id, data)));

@@ -1,6 +1,6 @@
 package dev.jperf.recorder;
 
-import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.nativeshim.Bpf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -24,7 +24,7 @@ final class RecordCopier implements RingBuffer.Visitor {
     static final int PERF_RECORD_BPF_EVENT = 18;
     static final int PERF_BPF_EVENT_PROG_LOAD = 1;
 
-    private final PerfDataWriter writer;
+    private final PerfDataOutput writer;
     private final BpfCapture capture;
     private final Bpf bpf = new Bpf();
     private final PinQueue queue;
@@ -49,7 +49,7 @@ final class RecordCopier implements RingBuffer.Visitor {
      * @param trailerSize      sample_id trailer bytes of the records' event
      * @param sampleTimeOffset where a SAMPLE's time sits (from the record start), -1 if not sampled
      */
-    RecordCopier(PerfDataWriter writer, BpfCapture capture, int trailerSize, int sampleTimeOffset, DsoHits hits) {
+    RecordCopier(PerfDataOutput writer, BpfCapture capture, int trailerSize, int sampleTimeOffset, DsoHits hits) {
         this.hits = hits;
         this.writer = writer;
         this.capture = capture;

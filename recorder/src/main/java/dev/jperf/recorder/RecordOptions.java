@@ -18,7 +18,7 @@ import java.util.List;
  * @param period     {@code -c}: fixed sample period (0: not given)
  * @param callGraph  {@code -g}: frame-pointer callchains
  * @param mmapPages  {@code -m}: data pages per ring (power of two)
- * @param output     {@code -o}
+ * @param output     {@code -o}; {@code -} is perf's pipe mode on stdout
  * @param duration   stop after this long (null: until the command ends or a signal)
  * @param quiet      {@code --quiet}: no summary lines
  * @param cmdline    the whole command line, for HEADER_CMDLINE
@@ -55,6 +55,11 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         if (targets == 0 && command.isEmpty()) {
             throw new IllegalArgumentException("nothing to record: give -a, -C, -p, -t or a command");
         }
+    }
+
+    /** {@code -o -}: perf's pipe mode, the stream on stdout. */
+    public boolean pipeOutput() {
+        return output.toString().equals("-");
     }
 
     /** Whether events are per CPU for every task (no task target). */

@@ -5,11 +5,15 @@ import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
 import dev.jperf.format.feature.BuildIds;
 import dev.jperf.format.feature.Feature;
 import dev.jperf.format.feature.SampleTime;
+import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.format.writer.PerfPipeWriter;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
 import dev.jperf.nativeshim.Sched;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -39,7 +43,7 @@ public final class Recorder {
     private static final int MAIN_PRIORITY = 1;
 
     /** What a recording produced. */
-    public record Result(Path output, long bytes, long samples, long lost, int bpfCaptured, int bpfMissed,
+    public record Result(String output, long bytes, long samples, long lost, int bpfCaptured, int bpfMissed,
             int workloadExit, String writeFailure) {}
 
     private final RecordOptions options;
@@ -72,7 +76,7 @@ public final class Recorder {
 
     public Result record() throws IOException, InterruptedException {
         List<Integer> cpus = options.cpus().isEmpty() ? Cpus.online() : options.cpus();
-        Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command());
+        Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command(), options.pipeOutput());
         try {
             return record(cpus, workload);
         } finally {
@@ -104,11 +108,13 @@ public final class Recorder {
     private Result record(PerfEvents events, List<Integer> cpus, List<Integer> threads, Workload workload,
             boolean enableOnExec) throws IOException, InterruptedException {
         Path out = options.output();
-        PerfDataWriter writer = createWriter(out, events);
+        PerfDataOutput writer = options.pipeOutput() ? createPipe(events) : createWriter(out, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
         DsoHits hits = new DsoHits(sampleIpOffset(events.sampleType()), samplePidOffset(events.sampleType()));
         RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()), hits);
+        // what is known at start: all a pipe gets of these sections (perf 6.1 does the same)
+        updateFeatures(copier, writer);
         List<SideBand> sideBands = new ArrayList<>();
         for (RingBuffer r : events.trackingRings()) {
             sideBands.add(new SideBand(r, capture));
@@ -149,10 +155,10 @@ public final class Recorder {
                 throw new RecordException("side-band reader failed: " + sb.crash(), sb.crash());
             }
         }
-        long bytes = Files.size(out);
+        long bytes = writer.written();
         // the kernel counts a dropped sample in its next PERF_RECORD_LOST and in the fd's lost
         // count together; the fd counts also hold those no LOST record reported before the end
-        Result r = new Result(out, bytes, copier.samples(), Math.max(copier.lost(), lostSamples),
+        Result r = new Result(writer.name(), bytes, copier.samples(), Math.max(copier.lost(), lostSamples),
                 capture.captured(), capture.missed(),
                 workloadExit, copier.failure() == null ? null : copier.failure().getMessage());
         if (!options.quiet()) {
@@ -193,6 +199,15 @@ public final class Recorder {
         return tids;
     }
 
+    /** perf's pipe mode: the stream on stdout (the workload's stdout goes to stderr, see Workload). */
+    private static PerfDataOutput createPipe(PerfEvents events) {
+        try {
+            return PerfPipeWriter.create(new FileOutputStream(FileDescriptor.out).getChannel(), "-", events.fileAttrs());
+        } catch (IOException e) {
+            throw new RecordException("cannot write to standard output: " + reason(e), e);
+        }
+    }
+
     private PerfDataWriter createWriter(Path out, PerfEvents events) {
         try {
             PerfDataWriter.backupExisting(out);
@@ -227,6 +242,12 @@ public final class Recorder {
         kallsyms = Kallsyms.read(Path.of("/proc/kallsyms"));
         ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s);
         proc.kernel(kallsyms);
+        if (options.pipeOutput()) {
+            // a file carries the names in EVENT_DESC; a stream names its events here too, as perf does
+            for (PerfEvents.Evsel e : events.evsels()) {
+                s.eventUpdateName(e.ids().get(0), e.name());
+            }
+        }
         int[] tids = threads.stream().mapToInt(Integer::intValue).toArray();
         String[] comms = new String[tids.length];
         for (int i = 0; i < tids.length; i++) {
@@ -281,7 +302,7 @@ public final class Recorder {
         }
     }
 
-    private void loop(PerfEvents events, RecordCopier copier, PerfDataWriter writer, BooleanSupplier done)
+    private void loop(PerfEvents events, RecordCopier copier, PerfDataOutput writer, BooleanSupplier done)
             throws IOException {
         Poll poll = new Poll(
                 events.samplingRings().stream().mapToInt(RingBuffer::fd).toArray(), Poll.POLLIN);
@@ -345,7 +366,7 @@ public final class Recorder {
         }
     }
 
-    private void checkpoint(RecordCopier copier, PerfDataWriter writer) {
+    private void checkpoint(RecordCopier copier, PerfDataOutput writer) {
         fileLock.lock();
         try {
             if (copier.failure() == null && writer.failure() == null) {
@@ -360,7 +381,7 @@ public final class Recorder {
     }
 
     /** Drains everything left (side-band thread stopped), fetches the last pinned programs, closes the file. */
-    private void finish(PerfEvents events, RecordCopier copier, PerfDataWriter writer, DsoHits hits)
+    private void finish(PerfEvents events, RecordCopier copier, PerfDataOutput writer, DsoHits hits)
             throws IOException, InterruptedException {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
@@ -402,7 +423,7 @@ public final class Recorder {
     }
 
     /** SAMPLE_TIME always; the BPF sections when a program was captured since the last time. */
-    private void updateFeatures(RecordCopier copier, PerfDataWriter writer) {
+    private void updateFeatures(RecordCopier copier, PerfDataOutput writer) {
         writer.setFeature(Feature.SAMPLE_TIME.bit(),
                 new SampleTime(copier.firstSampleTime(), copier.lastSampleTime()).encode());
         long v = capture.version();

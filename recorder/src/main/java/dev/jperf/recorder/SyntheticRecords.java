@@ -21,6 +21,10 @@ final class SyntheticRecords {
     static final int PERF_RECORD_FINISHED_ROUND = 68;
     static final int PERF_RECORD_ID_INDEX = 69;
     static final int PERF_RECORD_THREAD_MAP = 73;
+    static final int PERF_RECORD_EVENT_UPDATE = 78;
+    static final int PERF_EVENT_UPDATE__NAME = 2;
+    /** sizeof(struct perf_record_event_update) in perf 6.1: header, type, id and a 16-byte union. */
+    private static final int EVENT_UPDATE_SIZE = 40;
     static final int PERF_RECORD_CPU_MAP = 74;
     static final int PERF_RECORD_FINISHED_INIT = 82;
 
@@ -156,6 +160,18 @@ final class SyntheticRecords {
             buf.put((byte) 0);
         }
         buf.putLong(id);
+    }
+
+    /**
+     * PERF_RECORD_EVENT_UPDATE of type NAME, laid out as perf 6.1's
+     * perf_event__synthesize_event_update_name: the struct, then the name, NUL-padded to 8.
+     */
+    void eventUpdateName(long id, String name) {
+        byte[] n = cstr(name);
+        int size = pad8(EVENT_UPDATE_SIZE + n.length + 1);
+        begin(PERF_RECORD_EVENT_UPDATE, 0, size);
+        buf.putLong(PERF_EVENT_UPDATE__NAME).putLong(id);
+        putString(n, size - 24);
     }
 
     /** PERF_RECORD_ID_INDEX: {id, idx, cpu, tid} per event fd. */

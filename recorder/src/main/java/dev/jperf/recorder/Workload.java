@@ -24,12 +24,17 @@ final class Workload {
         this.process = process;
     }
 
-    static Workload startStopped(List<String> command) {
+    /**
+     * Starts the shell, stopped before its exec. With {@code stdoutToStderr} (pipe mode: stdout
+     * carries the stream) the command's stdout is its stderr, as perf's workload's is.
+     */
+    static Workload startStopped(List<String> command, boolean stdoutToStderr) {
         String exe = command.get(0);
         if (!exe.contains("/") ? findInPath(exe) == null : !Files.isExecutable(Path.of(exe))) {
             throw new RecordException("cannot run workload '" + exe + "': No such file or directory (or not executable)");
         }
-        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", "kill -STOP $$; exec \"$@\"", exe));
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c",
+                "kill -STOP $$; exec \"$@\"" + (stdoutToStderr ? " >&2" : ""), exe));
         argv.addAll(command);
         Process p;
         try {

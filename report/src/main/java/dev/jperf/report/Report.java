@@ -91,13 +91,18 @@ public final class Report {
 
     public static void run(Options o, PrintStream out) {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
-            Result r = aggregate(file, o);
-            if (o.json()) {
-                new JsonReport(out, o.percentLimit(), o.relative()).print(r.hists(), r.session().totalLostSamples());
-            } else {
-                new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM).print(r.hists(), r.session().totalLostSamples());
-            }
-            out.flush();
+            run(file, o, out);
         }
+    }
+
+    /** The report of a file already open (a pipe-mode stream on stdin); {@code o.input()} is not read. */
+    public static void run(PerfDataFile file, Options o, PrintStream out) {
+        Result r = aggregate(file, o);
+        if (o.json()) {
+            new JsonReport(out, o.percentLimit(), o.relative()).print(r.hists(), r.session().totalLostSamples());
+        } else {
+            new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM).print(r.hists(), r.session().totalLostSamples());
+        }
+        out.flush();
     }
 }

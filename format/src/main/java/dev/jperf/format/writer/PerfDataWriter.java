@@ -1,12 +1,10 @@
 package dev.jperf.format.writer;
 
 import dev.jperf.format.feature.Feature;
-import dev.jperf.format.feature.FeatureSection;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.FileHeader;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.record.RecordType;
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -51,7 +49,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: one thread (the recorder's drain loop) owns a writer.
  */
-public final class PerfDataWriter implements Closeable {
+public final class PerfDataWriter implements PerfDataOutput {
 
     static final long PERF_MAGIC = FileHeader.PERF_MAGIC2;
     static final int PERF_FILE_HEADER_SIZE = FileHeader.PERF_FILE_HEADER_SIZE;
@@ -241,6 +239,7 @@ public final class PerfDataWriter implements Closeable {
      *     records before the bad one are appended)
      * @throws IOException if writing failed; the writer has then stopped (see class comment)
      */
+    @Override
     public void append(ByteBuffer src, int offset, int length) throws IOException {
         ensureWritable();
         int end = offset + length;
@@ -336,6 +335,7 @@ public final class PerfDataWriter implements Closeable {
      * {@link #checkpoint()} or {@link #close()}; null removes it. BPF_PROG_INFO bodies are
      * normalised to 232-byte bpf_prog_info entries (see {@link BpfProgInfoNormaliser}).
      */
+    @Override
     public void setFeature(int bit, byte[] body) {
         if (bit < 0 || bit >= HEADER_FEAT_BITS) {
             throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (HEADER_FEAT_BITS - 1));
@@ -346,11 +346,6 @@ public final class PerfDataWriter implements Closeable {
             body = body.clone();
         }
         features[bit] = body;
-    }
-
-    /** Sets a feature from its typed value: {@code setFeature(f.bit(), f.encode())}. */
-    public void setFeature(FeatureSection f) {
-        setFeature(f.bit(), f.encode());
     }
 
     /** Bytes of records on disk and covered by the header (excludes records still buffered). */
@@ -364,12 +359,28 @@ public final class PerfDataWriter implements Closeable {
     }
 
     /** The failure that stopped this writer, or null. */
+    @Override
     public IOException failure() {
         return failure;
     }
 
     public Path path() {
         return path;
+    }
+
+    @Override
+    public String name() {
+        return path.toString();
+    }
+
+    /** The file's size as written so far. */
+    @Override
+    public long written() {
+        try {
+            return channel.isOpen() ? channel.size() : Files.size(path);
+        } catch (IOException e) {
+            return dataOffset + dataSize;
+        }
     }
 
     /**
@@ -423,6 +434,7 @@ public final class PerfDataWriter implements Closeable {
      * it only flushes: perf reads data.size 0 as "unfinished" and would take the index table for
      * records.
      */
+    @Override
     public void checkpoint() throws IOException {
         flush();
         if (dataSize == 0) {

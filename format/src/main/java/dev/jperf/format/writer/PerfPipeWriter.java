@@ -1,0 +1,214 @@
+package dev.jperf.format.writer;
+
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.header.FileHeader;
+import dev.jperf.format.record.RecordType;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
+import java.util.List;
+
+/**
+ * Writes perf's pipe mode ({@code perf record -o -}), as perf 6.1 does: a 16-byte
+ * perf_pipe_file_header (magic, size 16), one PERF_RECORD_HEADER_ATTR per event (attr + ids), then,
+ * before the first record, one PERF_RECORD_HEADER_FEATURE per feature set (in bit order, the body
+ * exactly as in a file's feature section) and the end mark (feat_id perf 6.1's
+ * HEADER_LAST_FEATURE), then the records as they come (perf-data-format.md §2).
+ *
+ * <p>A pipe cannot go back: a feature set after the first record is not written (perf 6.1 sends
+ * SAMPLE_TIME, BPF_PROG_INFO and BPF_BTF with what it had at start, and no BUILD_ID).
+ * Records are buffered and written on {@link #checkpoint()}, when the buffer fills, and on
+ * {@link #close()}. A write failure (the reader went away) stops the writer with one
+ * {@link IOException} line; later appends throw it again.
+ */
+public final class PerfPipeWriter implements PerfDataOutput {
+    private static final int PERF_RECORD_HEADER_ATTR = RecordType.PERF_RECORD_HEADER_ATTR;
+    private static final int PERF_RECORD_HEADER_FEATURE = RecordType.PERF_RECORD_HEADER_FEATURE;
+    /** perf_record_header_feature: header + u64 feat_id, then the body. */
+    private static final int FEATURE_RECORD_HEADER = 16;
+    private static final int MAX_RECORD = 0xffff;
+
+    private final WritableByteChannel channel;
+    private final String name;
+    private final ByteBuffer buffer;
+    private final byte[][] features = new byte[FileHeader.HEADER_FEAT_BITS][];
+    private boolean featuresSent;
+    private long written;
+    private IOException failure;
+    private boolean closed;
+
+    private PerfPipeWriter(WritableByteChannel channel, String name, int bufferSize) {
+        this.channel = channel;
+        this.name = name;
+        this.buffer = ByteBuffer.allocateDirect(bufferSize).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Starts the stream on {@code channel}: the pipe header and the attrs (each normalised to 128
+     * bytes as in {@link PerfDataWriter#normaliseAttr}). {@code name} is what messages call it ("-").
+     */
+    public static PerfPipeWriter create(WritableByteChannel channel, String name, List<PerfDataWriter.EventAttr> events)
+            throws IOException {
+        if (events.isEmpty()) {
+            throw new IllegalArgumentException("a perf.data stream needs at least one event attr");
+        }
+        PerfPipeWriter w = new PerfPipeWriter(channel, name, PerfDataWriter.DEFAULT_BUFFER_SIZE);
+        ByteBuffer head = ByteBuffer.allocate(FileHeader.PERF_PIPE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        head.putLong(FileHeader.PERF_MAGIC2).putLong(FileHeader.PERF_PIPE_HEADER_SIZE).flip();
+        w.put(head);
+        for (PerfDataWriter.EventAttr e : events) {
+            byte[] attr = PerfDataWriter.normaliseAttr(e.attr());
+            long[] ids = e.ids();
+            int size = 8 + attr.length + 8 * ids.length;
+            if (size > MAX_RECORD) {
+                throw new IllegalArgumentException(ids.length + " ids are too many for one HEADER_ATTR record");
+            }
+            ByteBuffer r = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+            r.putInt(PERF_RECORD_HEADER_ATTR).putShort((short) 0).putShort((short) size).put(attr);
+            for (long id : ids) {
+                r.putLong(id);
+            }
+            w.put(r.flip());
+        }
+        w.flush();
+        return w;
+    }
+
+    @Override
+    public void setFeature(int bit, byte[] body) {
+        if (bit < 0 || bit >= features.length) {
+            throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (features.length - 1));
+        }
+        if (body != null && bit == Feature.BPF_PROG_INFO.bit()) {
+            body = BpfProgInfoNormaliser.normalise(body);
+        }
+        features[bit] = body == null ? null : body.clone();
+    }
+
+    @Override
+    public void append(ByteBuffer src, int offset, int length) throws IOException {
+        ensureWritable();
+        sendFeatures();
+        int end = offset + length;
+        int p = offset;
+        while (p < end) {
+            long unit = PerfDataWriter.unitSize(src, p, end);
+            if (unit < 0 || unit > end - p) {
+                throw new IllegalArgumentException("not a whole record at offset " + (p - offset)
+                        + " of the appended bytes: " + (end - p) + " bytes are left");
+            }
+            p += (int) unit;
+        }
+        put(src.slice(offset, length));
+    }
+
+    /** The HEADER_FEATURE records and the end mark, once, before the first record. */
+    private void sendFeatures() throws IOException {
+        if (featuresSent) {
+            return;
+        }
+        featuresSent = true;
+        for (int bit = 0; bit < features.length; bit++) {
+            byte[] body = features[bit];
+            if (body == null) {
+                continue;
+            }
+            if (FEATURE_RECORD_HEADER + body.length > MAX_RECORD) {
+                // perf_event__synthesize_features skips a feature that does not fit a record, too
+                continue;
+            }
+            put(featureRecord(bit, body));
+        }
+        put(featureRecord(Feature.PERF_6_1_LAST_FEATURE, new byte[0]));
+    }
+
+    private static ByteBuffer featureRecord(int bit, byte[] body) {
+        int size = FEATURE_RECORD_HEADER + body.length;
+        ByteBuffer r = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+        r.putInt(PERF_RECORD_HEADER_FEATURE).putShort((short) 0).putShort((short) size).putLong(bit).put(body);
+        return r.flip();
+    }
+
+    /** Buffers {@code b} (position to limit), writing the buffer out first when it is full. */
+    private void put(ByteBuffer b) throws IOException {
+        if (b.remaining() > buffer.remaining()) {
+            flush();
+        }
+        if (b.remaining() > buffer.capacity()) {
+            writeFully(b);
+        } else {
+            buffer.put(b);
+        }
+    }
+
+    private void flush() throws IOException {
+        buffer.flip();
+        try {
+            writeFully(buffer);
+        } finally {
+            buffer.clear();
+        }
+    }
+
+    private void writeFully(ByteBuffer b) throws IOException {
+        try {
+            while (b.hasRemaining()) {
+                written += channel.write(b);
+            }
+        } catch (IOException e) {
+            failure = new IOException(name + ": " + PerfDataWriter.describe(e) + " while writing the stream; stopped after "
+                    + written + " bytes", e);
+            throw failure;
+        }
+    }
+
+    /** Sends the features (if no record came yet) and writes out the buffered records. */
+    @Override
+    public void checkpoint() throws IOException {
+        ensureWritable();
+        sendFeatures();
+        flush();
+    }
+
+    @Override
+    public IOException failure() {
+        return failure;
+    }
+
+    @Override
+    public long written() {
+        return written;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** Writes what is buffered and closes the channel; after a failure only closes. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (failure == null) {
+                sendFeatures();
+                flush();
+            }
+        } finally {
+            channel.close();
+        }
+    }
+
+    private void ensureWritable() throws IOException {
+        if (closed) {
+            throw new IllegalStateException(name + ": writer is closed");
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
