@@ -2,14 +2,23 @@ package dev.jperf.recorder;
 
 import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * An event as perf spells it ({@code cycles}, {@code cpu-clock}, {@code task-clock:u}, ...):
- * perf_event_attr type and config plus the modifier's exclude bits.
+ * perf_event_attr type and config, the exclude bits and precise_ip perf 6.1 derives from the
+ * modifiers, and the name perf gives it. Checked against perf 6.1's attrs and names on this
+ * machine (RecordTest): without modifiers perf sets exclude_guest (event_attr_init); with
+ * modifiers only {@code u} and {@code p} set it; {@code P} asks for the highest precise_ip.
+ *
+ * @param preciseMax precise_ip is the most wanted: lower it until the PMU takes it (perf's
+ *     precise_max, set by {@code P} and for the default event)
  */
-public record EventSpec(String name, int type, long config, long excludeFlags, int preciseIp) {
+public record EventSpec(String name, int type, long config, long excludeFlags, int preciseIp, boolean preciseMax) {
 
     private static final Map<String, long[]> NAMES = Map.ofEntries(
             hw("cycles", PERF_COUNT_HW_CPU_CYCLES), hw("cpu-cycles", PERF_COUNT_HW_CPU_CYCLES),
@@ -39,12 +48,26 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
         return Map.entry(name, new long[] {PERF_TYPE_SOFTWARE, config});
     }
 
-    /** perf's default event. */
-    public static final String DEFAULT = "cycles";
+    /** The AMD CPUs of perf 6.1's arch_evsel__fixup_new_cycles (cpuid "AuthenticAMD,..."). */
+    private static final String AMD = "AuthenticAMD";
+    private static final int CAP_SYS_ADMIN = 21;
+    private static final int CAP_PERFMON = 38;
+
+    /**
+     * perf's default event (evsel__new_cycles): {@code cycles} at the highest precise_ip the PMU
+     * takes, exclude_guest as for any event except on AMD (whose precise cycles are IBS, which
+     * cannot filter guests), user space only when the kernel cannot be profiled.
+     */
+    public static EventSpec defaultEvent() {
+        boolean kernel = canProfileKernel();
+        long exclude = (isAmd() ? 0 : FLAG_EXCLUDE_GUEST) | (kernel ? 0 : FLAG_EXCLUDE_KERNEL);
+        return new EventSpec(kernel ? "cycles" : "cycles:u", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, exclude, 3,
+                true);
+    }
 
     /**
      * Parses {@code name[:modifiers]} (modifiers u, k, h, p, P as in perf); an unknown name or
-     * modifier is an {@link IllegalArgumentException} naming it.
+     * modifier is an {@link IllegalArgumentException} naming it. The name is kept as given.
      */
     public static EventSpec parse(String spec) {
         String s = spec.strip();
@@ -55,36 +78,116 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
             throw new IllegalArgumentException("unknown event '" + spec + "' (known: software events such as cpu-clock, "
                     + "task-clock, page-faults, context-switches; hardware events such as cycles, instructions)");
         }
+        if (colon < 0) {
+            return new EventSpec(s, (int) tc[0], tc[1], FLAG_EXCLUDE_GUEST, 0, false);
+        }
         long exclude = 0;
         int precise = 0;
-        if (colon >= 0) {
-            boolean u = false;
-            boolean k = false;
-            boolean h = false;
-            for (char c : s.substring(colon + 1).toCharArray()) {
-                switch (c) {
-                    case 'u' -> u = true;
-                    case 'k' -> k = true;
-                    case 'h' -> h = true;
-                    case 'p' -> precise = Math.min(3, precise + 1);
-                    case 'P' -> precise = 3;
-                    default -> throw new IllegalArgumentException("unknown modifier '" + c + "' in event '" + spec + "'");
+        boolean preciseMax = false;
+        boolean u = false;
+        boolean k = false;
+        boolean h = false;
+        boolean guest = false;
+        for (char c : s.substring(colon + 1).toCharArray()) {
+            switch (c) {
+                case 'u' -> {
+                    u = true;
+                    guest = true;
                 }
-            }
-            if (u || k || h) {
-                exclude = (u ? 0 : FLAG_EXCLUDE_USER) | (k ? 0 : FLAG_EXCLUDE_KERNEL) | (h ? 0 : FLAG_EXCLUDE_HV);
+                case 'k' -> k = true;
+                case 'h' -> h = true;
+                case 'p' -> {
+                    precise = Math.min(3, precise + 1);
+                    guest = true; // precise sampling needs exclude_guest
+                }
+                case 'P' -> preciseMax = true;
+                default -> throw new IllegalArgumentException("unknown modifier '" + c + "' in event '" + spec + "'");
             }
         }
-        return new EventSpec(s, (int) tc[0], tc[1], exclude, precise);
+        if (u || k || h) {
+            exclude = (u ? 0 : FLAG_EXCLUDE_USER) | (k ? 0 : FLAG_EXCLUDE_KERNEL) | (h ? 0 : FLAG_EXCLUDE_HV);
+        }
+        return new EventSpec(s, (int) tc[0], tc[1], exclude | (guest ? FLAG_EXCLUDE_GUEST : 0),
+                preciseMax ? 3 : precise, preciseMax);
     }
 
-    /** The software event perf falls back to when the PMU lacks a hardware one. */
+    /**
+     * What perf 6.1 opens instead of {@code cycles} when the PMU lacks it (evsel__fallback):
+     * cpu-clock with the same exclude bits and precise_ip (the software clock ignores it), named
+     * as perf names an event from its attr; null for any other event.
+     */
     public EventSpec softwareFallback() {
-        if (type == PERF_TYPE_HARDWARE && (config == PERF_COUNT_HW_CPU_CYCLES || config == PERF_COUNT_HW_REF_CPU_CYCLES)) {
-            String mods = name.contains(":") ? name.substring(name.indexOf(':')) : "";
-            return new EventSpec("cpu-clock" + mods.replace("p", "").replace("P", "").replaceAll(":$", ""),
-                    PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, excludeFlags, 0);
+        if (type != PERF_TYPE_HARDWARE || config != PERF_COUNT_HW_CPU_CYCLES) {
+            return null;
         }
-        return null;
+        return new EventSpec("cpu-clock" + modifiers(excludeFlags, preciseIp), PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+                excludeFlags, preciseIp, preciseMax);
+    }
+
+    /** This event with another precise_ip (perf lowers it one by one for precise_max). */
+    public EventSpec withPreciseIp(int precise) {
+        return new EventSpec(name, type, config, excludeFlags, precise, preciseMax);
+    }
+
+    /**
+     * The modifiers perf prints after an event named from its attr (evsel__add_modifiers): k, u,
+     * h for the contexts kept when any is excluded, one p per precise_ip level, then H and G when
+     * exclude_guest is not what those imply by default.
+     */
+    static String modifiers(long exclude, int precise) {
+        StringBuilder b = new StringBuilder();
+        boolean guestDefault = false;
+        if ((exclude & (FLAG_EXCLUDE_USER | FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV)) != 0) {
+            keep(b, exclude, FLAG_EXCLUDE_KERNEL, 'k');
+            keep(b, exclude, FLAG_EXCLUDE_USER, 'u');
+            keep(b, exclude, FLAG_EXCLUDE_HV, 'h');
+            guestDefault = true;
+        }
+        if (precise > 0) {
+            b.append("ppp", 0, Math.min(3, precise));
+            guestDefault = true;
+        }
+        boolean excludeGuest = (exclude & FLAG_EXCLUDE_GUEST) != 0;
+        if ((exclude & FLAG_EXCLUDE_HOST) != 0 || excludeGuest == guestDefault) {
+            keep(b, exclude, FLAG_EXCLUDE_HOST, 'H');
+            keep(b, exclude, FLAG_EXCLUDE_GUEST, 'G');
+        }
+        return b.length() == 0 ? "" : ":" + b;
+    }
+
+    private static void keep(StringBuilder b, long exclude, long flag, char c) {
+        if ((exclude & flag) == 0) {
+            b.append(c);
+        }
+    }
+
+    private static boolean isAmd() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("vendor_id")) {
+                    return line.substring(line.indexOf(':') + 1).strip().equals(AMD);
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** perf_event_paranoid_check(1): CAP_PERFMON or CAP_SYS_ADMIN, or perf_event_paranoid at most 1. */
+    private static boolean canProfileKernel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("CapEff:")) {
+                    long caps = Long.parseUnsignedLong(line.substring(7).strip(), 16);
+                    if ((caps & (1L << CAP_PERFMON | 1L << CAP_SYS_ADMIN)) != 0) {
+                        return true;
+                    }
+                }
+            }
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip()) <= 1;
+        } catch (IOException | NumberFormatException e) {
+            return true; // let the open say what is not allowed
+        }
     }
 }

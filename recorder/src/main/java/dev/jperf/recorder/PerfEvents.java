@@ -61,7 +61,10 @@ final class PerfEvents implements AutoCloseable {
      */
     static PerfEvents open(RecordOptions o, List<Integer> cpus, List<Integer> threads, boolean enableOnExec) {
         List<EventSpec> specs = new ArrayList<>();
-        for (String e : o.events().isEmpty() ? List.of(EventSpec.DEFAULT) : o.events()) {
+        if (o.events().isEmpty()) {
+            specs.add(EventSpec.defaultEvent());
+        }
+        for (String e : o.events()) {
             for (String one : e.split(",")) {
                 if (!one.isBlank()) {
                     specs.add(EventSpec.parse(one));
@@ -96,27 +99,69 @@ final class PerfEvents implements AutoCloseable {
         boolean freq = o.period() == 0;
         long period = freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
         long flags = FLAG_DISABLED | FLAG_INHERIT | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
-                | spec.excludeFlags() | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
-        byte[] a = attr(spec.type(), spec.config(), period, sampleType, flags | ((long) spec.preciseIp() << PRECISE_IP_SHIFT), 0);
-        String name = spec.name();
-        List<Long> ids;
+                | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
+        NativeException failure;
         try {
-            ids = openAll(a, name, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
+            openSampling(spec, flags, period, cpus, threads, ringFd, o.mmapPages());
+            return;
         } catch (NativeException e) {
-            EventSpec fallback = spec.softwareFallback();
-            boolean unsupported = e.errno() == Errno.ENOENT || e.errno() == Errno.EOPNOTSUPP || e.errno() == Errno.ENODEV
-                    || e.errno() == Errno.EINVAL;
-            if (fallback == null || !unsupported) {
-                throw explain(e, spec.name());
-            }
-            a = attr(fallback.type(), fallback.config(), period, sampleType, flags, 0);
-            name = fallback.name();
-            ids = openAll(a, name, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
+            failure = e;
         }
-        evsels.add(new Evsel(name, a, ids));
+        // perf's evsel__precise_ip_fallback: one level lower at a time, down to 0
+        for (int p = spec.preciseMax() ? spec.preciseIp() - 1 : -1; p >= 0; p--) {
+            try {
+                openSampling(spec.withPreciseIp(p), flags, period, cpus, threads, ringFd, o.mmapPages());
+                return;
+            } catch (NativeException e) {
+                failure = e;
+            }
+        }
+        EventSpec fallback = spec.softwareFallback();
+        int errno = failure.errno();
+        boolean unsupported = errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV
+                || errno == Errno.EINVAL;
+        if (fallback == null || !unsupported) {
+            throw explain(failure, spec.name());
+        }
+        openSampling(fallback, flags, period, cpus, threads, ringFd, o.mmapPages());
+    }
+
+    private void openSampling(EventSpec spec, long flags, long period, List<Integer> cpus, List<Integer> threads,
+            Map<Integer, Integer> ringFd, int pages) {
+        byte[] a = attr(spec.type(), spec.config(), period, sampleType,
+                flags | spec.excludeFlags() | ((long) spec.preciseIp() << PRECISE_IP_SHIFT), 0);
+        List<Long> ids = openAll(a, spec.name(), cpus, threads, ringFd, samplingRings, pages, true);
+        evsels.add(new Evsel(spec.name(), a, ids));
     }
 
     private List<Long> openAll(byte[] attr, String name, List<Integer> cpus, List<Integer> threads,
+            Map<Integer, Integer> ringFd, List<RingBuffer> rings, int pages, boolean sampling) {
+        int fdsBefore = allFds.size();
+        int samplingBefore = samplingFds.size();
+        int ringsBefore = rings.size();
+        int countersBefore = counters.size();
+        int indexBefore = idIndex.size();
+        Map<Integer, Integer> ringFdBefore = new LinkedHashMap<>(ringFd);
+        try {
+            return openEach(attr, name, cpus, threads, ringFd, rings, pages, sampling);
+        } catch (RuntimeException e) {
+            // a failed attempt leaves nothing behind: the caller may try another attr
+            for (int i = rings.size() - 1; i >= ringsBefore; i--) {
+                rings.remove(i).close();
+            }
+            for (int i = allFds.size() - 1; i >= fdsBefore; i--) {
+                Fd.close(allFds.remove(i));
+            }
+            samplingFds.subList(samplingBefore, samplingFds.size()).clear();
+            counters.subList(countersBefore, counters.size()).clear();
+            idIndex.subList(indexBefore, idIndex.size()).clear();
+            ringFd.clear();
+            ringFd.putAll(ringFdBefore);
+            throw e;
+        }
+    }
+
+    private List<Long> openEach(byte[] attr, String name, List<Integer> cpus, List<Integer> threads,
             Map<Integer, Integer> ringFd, List<RingBuffer> rings, int pages, boolean sampling) {
         List<Long> ids = new ArrayList<>();
         int evselIdx = evsels.size();

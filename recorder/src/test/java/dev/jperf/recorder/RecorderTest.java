@@ -180,6 +180,39 @@ class RecorderTest {
         assertTrue(header.out().contains(hasPmu ? "# event : name = cycles" : "# event : name = cpu-clock"), header.out());
     }
 
+    /**
+     * Each event is opened with the attr perf 6.1 opens for it and named as perf names it (the
+     * default event too: cycles falling back to cpu-clock:ppp on a machine without a PMU): perf's
+     * header line of the event, ids aside, is the same for perf's recording and ours.
+     */
+    @Test
+    void eventsAreOpenedAndNamedAsPerfDoes() throws Exception {
+        for (String event : new String[] {null, "cycles", "cycles:pp", "cycles:u", "cpu-clock", "cpu-clock:k",
+            "cpu-clock:P", "task-clock:ppp"}) {
+            Path theirs = dir.resolve("perf-event.data");
+            List<String> cmd = new java.util.ArrayList<>(List.of(Oracle.perf().toString(), "record", "-q", "-a", "-o",
+                    theirs.toString()));
+            if (event != null) {
+                cmd.addAll(List.of("-e", event));
+            }
+            cmd.addAll(List.of("--", "sleep", "0.1"));
+            assertEquals(0, Oracle.run(cmd, 60).rc(), "perf record " + cmd);
+            Path ours = dir.resolve("jperf-event.data");
+            record(new RecordOptions(true, List.of(), List.of(), List.of(), List.of(),
+                    event == null ? List.of() : List.of(event), 0, 0, false, RecordOptions.DEFAULT_MMAP_PAGES, ours,
+                    Duration.ofMillis(100), true, List.of("jperf", "record")));
+            assertEquals(eventLine(theirs), eventLine(ours), "event " + (event == null ? "(default)" : event));
+        }
+    }
+
+    /** perf's header line of the first event, without its ids. */
+    private static String eventLine(Path file) throws IOException, InterruptedException {
+        Oracle.Result h = Oracle.perf("report", "-i", file.toString(), "--header-only");
+        assertEquals(0, h.rc(), h.out());
+        return h.out().lines().filter(l -> l.startsWith("# event : ")).findFirst().orElse("no event line")
+                .replaceAll("id = \\{[^}]*\\}, ", "");
+    }
+
     @Test
     void unwritableOutputIsOneClearLine() {
         Path out = Path.of("/proc/jperf-cannot-write/perf.data");
