@@ -83,7 +83,8 @@ public final class ReportCommand implements Callable<Integer> {
             description = "demangle C++ and Rust symbol names (default; --no-demangle shows them as in the file)")
     boolean demangle;
 
-    @Option(names = "--json", description = "print the rows as JSON instead of the table")
+    @Option(names = "--json", description = "print the rows as JSON instead of the table: Children/Self (or Overhead) and,"
+            + " with callchains and -g not none, each row's call graph as nested objects")
     boolean json;
 
     @Option(names = "--header-only", description = "show only the perf.data header (features; all of them with -I)")

@@ -99,7 +99,8 @@ public final class Report {
     public static void run(PerfDataFile file, Options o, PrintStream out) {
         Result r = aggregate(file, o);
         if (o.json()) {
-            new JsonReport(out, o.percentLimit(), o.relative()).print(r.hists(), r.session().totalLostSamples());
+            new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
+                    .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM).print(r.hists(), r.session().totalLostSamples());
         }

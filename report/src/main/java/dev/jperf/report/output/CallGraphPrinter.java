@@ -1,9 +1,11 @@
 package dev.jperf.report.output;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.jperf.report.aggregate.Callchain;
 import dev.jperf.report.aggregate.CallchainNode;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.session.Frame;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -52,6 +54,151 @@ final class CallGraphPrinter {
             case NONE -> {
             }
         }
+    }
+
+    /**
+     * The same graph as {@link #print} as one JSON object field {@code "callgraph"} (nothing when
+     * the text would be empty): in graph and fractal mode {@code "root"} holds the frames of a lone
+     * root (printed after {@code ---}) and {@code "children"} the nodes printed with a value, each
+     * with the frames of its run ({@code "symbols"}), its period, count and percentage (of the
+     * event, or of the parent in fractal mode, as printed) and its own {@code "children"}; in flat
+     * and folded mode {@code "chains"} lists each printed chain with its value.
+     */
+    void json(JsonGenerator g, Callchain cc, long total, long parent, long minHit) throws IOException {
+        if (cc == null) {
+            return;
+        }
+        switch (params.mode()) {
+            case GRAPH, FRACTAL -> graphJson(g, cc.root(), total, parent, minHit);
+            case FLAT, FOLDED -> chainsJson(g, cc.root(), total, minHit, params.mode() == CallchainParams.Mode.FLAT);
+            case NONE -> {
+            }
+        }
+    }
+
+    private void graphJson(JsonGenerator g, CallchainNode root, long total, long parent, long minHit)
+            throws IOException {
+        List<Run> kids = sortedChildren(root, minHit);
+        long parentCount = root.childrenCount();
+        List<String> lone = new ArrayList<>();
+        if (kids.size() == 1 && kids.get(0).cumul() == parent) {
+            Run r = kids.get(0);
+            int i = 0;
+            for (CallchainNode n = r.first; ; n = n.child(0)) {
+                if (!(i++ == 0 && skipFirst)) {
+                    lone.add(name(n.frame()));
+                    if (lone.size() == params.printLimit()) {
+                        break;
+                    }
+                }
+                if (n == r.last) {
+                    break;
+                }
+            }
+            kids = sortedChildren(r.last, minHit);
+            parentCount = r.last.childrenCount();
+        }
+        if (lone.isEmpty() && kids.isEmpty()) {
+            return;
+        }
+        if (params.mode() == CallchainParams.Mode.FRACTAL) {
+            total = parent;
+        }
+        g.writeObjectFieldStart("callgraph");
+        g.writeStringField("mode", params.mode().name().toLowerCase(java.util.Locale.ROOT));
+        if (!lone.isEmpty()) {
+            g.writeArrayFieldStart("root");
+            for (String n : lone) {
+                g.writeString(n);
+            }
+            g.writeEndArray();
+        }
+        levelJson(g, kids, parentCount, total, minHit);
+        g.writeEndObject();
+    }
+
+    /** {@link #graphLevel} as a "children" array. */
+    private void levelJson(JsonGenerator g, List<Run> kids, long parentCount, long total, long minHit)
+            throws IOException {
+        boolean fractal = params.mode() == CallchainParams.Mode.FRACTAL;
+        g.writeArrayFieldStart("children");
+        long remaining = total;
+        long cumulCount = 0;
+        long printedEntries = 0;
+        for (Run child : kids) {
+            remaining -= child.cumul();
+            cumulCount += child.first.cumulCount();
+            g.writeStartObject();
+            valueJson(g, child.cumul(), child.first.cumulCount(), total);
+            g.writeArrayFieldStart("symbols");
+            for (CallchainNode n = child.first; ; n = n.child(0)) {
+                g.writeString(name(n.frame()));
+                if (n == child.last) {
+                    break;
+                }
+            }
+            g.writeEndArray();
+            List<Run> next = sortedChildren(child.last, minHit);
+            if (!next.isEmpty()) {
+                levelJson(g, next, child.last.childrenCount(), fractal ? child.last.childrenHit() : total, minHit);
+            }
+            g.writeEndObject();
+            if (++printedEntries == params.printLimit()) {
+                break;
+            }
+        }
+        if (fractal && remaining != 0 && remaining != total) {
+            long remCount = 0;
+            boolean print = true;
+            if (params.value() == CallchainParams.Value.COUNT && !kids.isEmpty()) {
+                remCount = parentCount - cumulCount;
+                print = remCount > 0;
+            }
+            if (print) {
+                g.writeStartObject();
+                valueJson(g, remaining, remCount, total);
+                g.writeArrayFieldStart("symbols");
+                g.writeString("[...]");
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+        }
+        g.writeEndArray();
+    }
+
+    private void chainsJson(JsonGenerator g, CallchainNode root, long total, long minHit, boolean flat)
+            throws IOException {
+        List<CallchainNode> chains = flatChains(root, minHit);
+        if (chains.isEmpty()) {
+            return;
+        }
+        g.writeObjectFieldStart("callgraph");
+        g.writeStringField("mode", params.mode().name().toLowerCase(java.util.Locale.ROOT));
+        g.writeArrayFieldStart("chains");
+        long printed = 0;
+        for (CallchainNode n : chains) {
+            g.writeStartObject();
+            valueJson(g, flat ? n.cumulHit() : n.hit(), flat ? n.cumulCount() : n.count(), total);
+            g.writeArrayFieldStart("symbols");
+            for (Frame f : path(root, n)) {
+                g.writeString(name(f));
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            if (++printed == params.printLimit()) {
+                break;
+            }
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** The value perf prints (percent as "%.2f" of {@code total}) with the period and count beside it. */
+    private static void valueJson(JsonGenerator g, long period, long count, long total) throws IOException {
+        g.writeFieldName("percent");
+        g.writeNumber(new BigDecimal(percent2(total == 0 ? 0.0 : period * 100.0 / total)));
+        g.writeNumberField("period", period);
+        g.writeNumberField("count", count);
     }
 
     /** A perf callchain_node: positions first..last, one run of the tree. */

@@ -3,6 +3,7 @@ package dev.jperf.report.output;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
@@ -13,13 +14,16 @@ import java.util.List;
 
 /**
  * The report as JSON (streamed with Jackson): the same rows, in the same order, as the stdio
- * table, with exact periods next to the percentages.
+ * table, with exact periods next to the percentages (Children and Self with --children, else
+ * Overhead), and under each row the call graph the stdio report prints there.
  */
 public final class JsonReport {
     private final OutputStream out;
     private final double percentLimit;
 
     private final boolean relative;
+    private final CallchainParams callGraph;
+    private final boolean sortStartsWithSym;
 
     public JsonReport(OutputStream out, double percentLimit) {
         this(out, percentLimit, false);
@@ -27,9 +31,21 @@ public final class JsonReport {
 
     /** @param relative --percentage relative: of the samples the filters keep, not of all */
     public JsonReport(OutputStream out, double percentLimit, boolean relative) {
+        this(out, percentLimit, relative, CallchainParams.NO_GRAPH, false);
+    }
+
+    /**
+     * @param callGraph -g: each row of an event with callchains carries the call graph the stdio
+     *     report prints under it
+     * @param sortStartsWithSym the --sort list starts with sym (see {@link StdioReport})
+     */
+    public JsonReport(OutputStream out, double percentLimit, boolean relative, CallchainParams callGraph,
+            boolean sortStartsWithSym) {
         this.out = out;
         this.percentLimit = percentLimit;
         this.relative = relative;
+        this.callGraph = callGraph;
+        this.sortStartsWithSym = sortStartsWithSym;
     }
 
     public void print(List<Hists> sections, long totalLostSamples) {
@@ -54,6 +70,10 @@ public final class JsonReport {
                 }
                 g.writeEndArray();
                 g.writeArrayFieldStart("rows");
+                boolean graph = callGraph.enabled() && h.graphOrder() != null;
+                CallGraphPrinter printer = new CallGraphPrinter(null, callGraph, sortStartsWithSym);
+                // as the stdio report: the threshold of the whole event, graph percentages of the whole event
+                long minHit = (long) (total * (callGraph.minPercent() / 100));
                 for (HistEntry e : h.sorted()) {
                     double self = StdioReport.percent(e.period(), total);
                     double acc = StdioReport.percent(e.periodAcc(), total);
@@ -65,11 +85,15 @@ public final class JsonReport {
                     }
                     g.writeStartObject();
                     if (h.children()) {
+                        // perf's Children and Self columns
                         g.writeNumberField("children", round2(acc));
                         g.writeNumberField("children_period", e.periodAcc());
+                        g.writeNumberField("self", round2(self));
+                        g.writeNumberField("self_period", e.period());
+                    } else {
+                        g.writeNumberField("overhead", round2(self));
+                        g.writeNumberField("period", e.period());
                     }
-                    g.writeNumberField("overhead", round2(self));
-                    g.writeNumberField("period", e.period());
                     g.writeNumberField("samples", e.samples());
                     // one "comm" per row: comm, pid and tid all show it
                     boolean commWritten = false;
@@ -98,6 +122,10 @@ public final class JsonReport {
                             }
                             case CPU -> g.writeNumberField("cpu", e.cpu());
                         }
+                    }
+                    if (graph) {
+                        printer.json(g, e.callchain(), h.totalPeriod(), h.children() ? e.periodAcc() : e.period(),
+                                minHit);
                     }
                     g.writeEndObject();
                 }
