@@ -393,6 +393,14 @@ public final class PerfDataFile implements AutoCloseable {
         return List.copyOf(decoder.events());
     }
 
+    /**
+     * The record at {@code pos} of {@code src} decoded in full: a sample read first as a
+     * {@link dev.jperf.format.record.SampleView} (same source, position and file offset).
+     */
+    public PerfRecord decode(ByteSource src, long pos, long offset) {
+        return decoder.decode(src, pos, offset);
+    }
+
     /** The event a sample id belongs to (perf's rule: single event or id 0 = the first); null if none. */
     public EventDesc eventOf(long id) {
         return decoder.eventOf(id);

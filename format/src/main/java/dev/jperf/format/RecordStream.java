@@ -115,6 +115,17 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         return lastSrc == null ? null : lastSrc.slice(lastPos, lastSize);
     }
 
+    /**
+     * Nothing refers to the bytes of {@code chunk}, the {@link SampleView#source()} of earlier
+     * samples, any more: the reader may reuse its memory for records further on. Sources other
+     * than the file's read chunks are left alone.
+     */
+    public void recycle(ByteSource chunk) {
+        if (chunks != null) {
+            chunks.recycle(chunk);
+        }
+    }
+
     /** Records skipped because their body did not fit their size. */
     public long skipped() {
         return skipped;
@@ -258,7 +269,8 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                 if (p >= prefixEnd) {
                     file.accept(r);
                 }
-                return r instanceof HeaderFeatureRecord hf && stream != null ? copyBody(hf) : r;
+                // the body is a slice of a buffer that is reused: the record keeps a copy
+                return r instanceof HeaderFeatureRecord hf && (stream != null || chunks != null) ? copyBody(hf) : r;
             default:
                 return note(r);
         }

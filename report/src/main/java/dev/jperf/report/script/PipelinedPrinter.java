@@ -27,7 +27,7 @@ final class PipelinedPrinter implements SampleConsumer {
     private final List<EventDesc> events;
     private final Script.Options options;
     private final OutputFields[] fields;
-    private final ArrayBlockingQueue<Object[]> queue = new ArrayBlockingQueue<>(32);
+    private final ArrayBlockingQueue<Object[]> queue = new ArrayBlockingQueue<>(4);
     private final Thread writer;
     private volatile RuntimeException failure;
     private Object[] batch = new Object[BATCH];

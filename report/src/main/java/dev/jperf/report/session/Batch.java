@@ -12,7 +12,7 @@ import dev.jperf.format.record.SampleView;
 final class Batch {
     static final int CAPACITY = 8192;
     /** longs per entry. */
-    static final int L = 8;
+    static final int L = 9;
     static final int TIME = 0;
     static final int IP = 1;
     static final int PID_TID = 2;
@@ -22,6 +22,8 @@ final class Batch {
     static final int CALLCHAIN_NR = 5;
     static final int CALLCHAIN_AT = 6;
     static final int OFFSET = 7;
+    /** Where the record starts in its ByteSource (to decode it in full when a consumer wants it). */
+    static final int POSITION = 8;
 
     final long[] d;
     /** Per entry: the record, or the sample's ByteSource; then the sample's EventDesc. */
@@ -62,6 +64,7 @@ final class Batch {
         d[at + CALLCHAIN_NR] = v.hasCallchain() ? v.callchainLength() : -1;
         d[at + CALLCHAIN_AT] = v.callchainPosition();
         d[at + OFFSET] = v.offset();
+        d[at + POSITION] = v.position();
         o[oi] = v.source();
         o[oi + 1] = v.event();
     }

@@ -87,7 +87,7 @@ public final class Session {
 
     /** Reads every record and hands each sample, resolved and fully decoded, to {@code consumer}. */
     public void run(SampleConsumer consumer) {
-        pipeline(false, b -> deliver(b, consumer, null, null));
+        pipeline(b -> deliver(b, consumer, null, null));
     }
 
     /**
@@ -98,7 +98,7 @@ public final class Session {
     public void scan(SampleSink sink, boolean calleeCut) {
         CurrentSample current = new CurrentSample();
         this.calleeCut = calleeCut;
-        pipeline(true, b -> deliver(b, null, sink, current));
+        pipeline(b -> deliver(b, null, sink, current));
     }
 
     /** Thrown in the reading thread when the resolving one gave up. */
@@ -111,24 +111,33 @@ public final class Session {
     /**
      * Two threads: this one resolves and delivers, a reader decodes and orders (perf's ordered
      * events) and passes batches of records in delivery order through a small ring of batches.
+     * Samples travel as flat fields (no object each), so those waiting in the ordered-events queue
+     * cost no garbage; a consumer that wants the full record gets it decoded on delivery.
      */
-    private void pipeline(boolean views, java.util.function.Consumer<Batch> handle) {
+    private void pipeline(java.util.function.Consumer<Batch> handle) {
         ArrayBlockingQueue<Batch> full = new ArrayBlockingQueue<>(BATCHES + 1);
         ArrayBlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
         for (int i = 0; i < BATCHES; i++) {
             free.add(new Batch(Batch.CAPACITY));
         }
         Thread reader = new Thread(() -> {
-            try {
+            try (RecordStream rs = file.records()) {
+                ChunkRefs refs = new ChunkRefs(rs);
                 OrderedEvents oe = new OrderedEvents(b -> {
                     try {
                         full.put(b);
-                        return b.last ? null : free.take();
+                        if (b.last) {
+                            return null;
+                        }
+                        Batch next = free.take();
+                        refs.release(next);
+                        next.clear();
+                        return next;
                     } catch (InterruptedException e) {
                         throw new Cancelled();
                     }
                 }, free.poll());
-                read(views, oe);
+                read(rs, refs, oe);
             } catch (Cancelled c) {
                 // the consumer failed and said so
             } catch (Throwable t) {
@@ -153,7 +162,7 @@ public final class Session {
                 }
                 handle.accept(b);
                 done = b.last;
-                b.clear();
+                // the reader clears it: it first releases the chunks its samples referred to
                 free.offer(b);
             }
         } catch (InterruptedException e) {
@@ -167,31 +176,22 @@ public final class Session {
     }
 
     /** The reading thread: records in file order into the ordered-events queue. */
-    private void read(boolean views, OrderedEvents oe) {
+    private void read(RecordStream rs, ChunkRefs refs, OrderedEvents oe) {
         Progress progress = Progress.forStderr(file.dataSection().size());
-        try (RecordStream rs = file.records()) {
+        try {
             long n = 0;
-            if (views) {
-                SampleView v = new SampleView();
-                int type;
-                while ((type = rs.advance(v)) >= 0) {
-                    boolean sample = type == RecordType.PERF_RECORD_SAMPLE;
-                    if ((++n & 0xfff) == 0 && progress != null) {
-                        progress.update(sample ? v.offset() : rs.current().offset());
-                    }
-                    if (sample) {
-                        oe.queueSample(v);
-                    } else {
-                        route(rs.current(), oe);
-                    }
+            SampleView v = new SampleView();
+            int type;
+            while ((type = rs.advance(v)) >= 0) {
+                boolean sample = type == RecordType.PERF_RECORD_SAMPLE;
+                if ((++n & 0xfff) == 0 && progress != null) {
+                    progress.update(sample ? v.offset() : rs.current().offset());
                 }
-            } else {
-                while (rs.hasNext()) {
-                    PerfRecord r = rs.next();
-                    if ((++n & 0xfff) == 0 && progress != null) {
-                        progress.update(r.offset());
-                    }
-                    route(r, oe);
+                if (sample) {
+                    refs.hold(v.source());
+                    oe.queueSample(v);
+                } else {
+                    route(rs.current(), oe);
                 }
             }
             oe.finish();
@@ -216,8 +216,11 @@ public final class Session {
     private void deliver(Batch b, SampleConsumer consumer, SampleSink sink, CurrentSample current) {
         for (int i = 0; i < b.n; i++) {
             Object ref = b.o[2 * i];
-            if (ref instanceof ByteSource src) {
+            if (ref instanceof ByteSource src && sink != null) {
                 sample(b, i, src, sink, current);
+            } else if (ref instanceof ByteSource src) {
+                int at = i * Batch.L;
+                sample((SampleRecord) file.decode(src, b.d[at + Batch.POSITION], b.d[at + Batch.OFFSET]), consumer);
             } else if (ref instanceof BuildIdRecord r) {
                 machine.addBuildId(r.filename(), r.buildId());
             } else {
@@ -227,9 +230,7 @@ public final class Session {
     }
 
     private static long timeOf(PerfRecord r) {
-        if (r instanceof SampleRecord s) {
-            return s.time();
-        } else if (r instanceof MmapRecord m) {
+        if (r instanceof MmapRecord m) {
             return m.sampleId().time();
         } else if (r instanceof Mmap2Record m) {
             return m.sampleId().time();
@@ -249,9 +250,7 @@ public final class Session {
 
     private void deliver(PerfRecord r, SampleConsumer consumer) {
         lastThread = null;
-        if (r instanceof SampleRecord s) {
-            sample(s, consumer);
-        } else if (r instanceof MmapRecord m) {
+        if (r instanceof MmapRecord m) {
             int prot = (m.misc() & PerfRecord.PERF_RECORD_MISC_MMAP_DATA) != 0 ? 1 : 1 | Machine.PROT_EXEC;
             machine.mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename(), prot, m.cpumode(), null);
         } else if (r instanceof Mmap2Record m) {
@@ -266,7 +265,7 @@ public final class Session {
         } else if (r instanceof LostSamplesRecord l) {
             totalLostSamples += l.lost();
         }
-        if (consumer != null && !(r instanceof SampleRecord)) {
+        if (consumer != null) {
             consumer.sideBand(r);
         }
     }
