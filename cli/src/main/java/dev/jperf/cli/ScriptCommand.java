@@ -37,6 +37,22 @@ final class ScriptCommand implements Callable<Integer> {
     @Option(names = "--show-task-events", description = "show task related events (COMM, FORK, EXIT)")
     boolean showTaskEvents;
 
+    @Option(names = "--show-lost-events", description = "show lost events (LOST)")
+    boolean showLostEvents;
+
+    @Option(names = "--show-switch-events", description = "show context switch events (SWITCH, SWITCH_CPU_WIDE)")
+    boolean showSwitchEvents;
+
+    @Option(names = "--show-namespace-events", description = "show namespace events (NAMESPACES)")
+    boolean showNamespaceEvents;
+
+    @Option(names = "--show-cgroup-events", description = "show cgroup events (CGROUP)")
+    boolean showCgroupEvents;
+
+    @Option(names = "--show-round-events", description = "show round events (FINISHED_ROUND); records are then"
+            + " printed in file order, as perf does")
+    boolean showRoundEvents;
+
     @Option(names = "--demangle", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "demangle C++ and Rust symbol names (default; --no-demangle shows them as in the file)")
     boolean demangle;
@@ -49,7 +65,8 @@ final class ScriptCommand implements Callable<Integer> {
         try (PerfDataFile file = Input.open(input)) {
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
             Script.run(file, new Script.Options(kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents,
-                    showTaskEvents, json, demangle), System.out);
+                    showTaskEvents, json, demangle, showLostEvents, showSwitchEvents, showNamespaceEvents,
+                    showCgroupEvents, showRoundEvents), System.out);
             System.out.flush();
             Input.printWarnings(file, System.err);
         }

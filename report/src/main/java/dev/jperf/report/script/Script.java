@@ -19,9 +19,19 @@ public final class Script {
      * @param fields -F, or null for perf's defaults
      * @param hideCallGraph -G: no callchains even when the file has them
      * @param json one JSON object per line instead of text
+     * @param showRoundEvents also perf's ordered_events = false: every record in file order
      */
     public record Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
-            boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json, boolean demangle) {
+            boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json, boolean demangle,
+            boolean showLostEvents, boolean showSwitchEvents, boolean showNamespaceEvents, boolean showCgroupEvents,
+            boolean showRoundEvents) {
+        /** Without the lost, switch, namespace, cgroup and round events. */
+        public Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
+                boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json, boolean demangle) {
+            this(kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents, showTaskEvents, json, demangle,
+                    false, false, false, false, false);
+        }
+
         /** Demangling user-space names, as perf script does by default. */
         public Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
                 boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json) {
@@ -62,6 +72,9 @@ public final class Script {
             SymbolResolver resolver = new SymbolResolver(
                     SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
             Session session = new Session(file, resolver, new Session.Options(useCallchain, null, null, null, null));
+            if (o.showRoundEvents()) {
+                session.deliverInFileOrder();
+            }
             if (o.json()) {
                 BufferedOutputStream bo = new BufferedOutputStream(out, 1 << 16);
                 ScriptJson json = new ScriptJson(bo, session.machine(), file.events(), requested, useCallchain, o);

@@ -6,15 +6,20 @@ import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.record.BpfEventRecord;
+import dev.jperf.format.record.CgroupRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
+import dev.jperf.format.record.FinishedRoundRecord;
 import dev.jperf.format.record.ForkRecord;
 import dev.jperf.format.record.KsymbolRecord;
+import dev.jperf.format.record.LostRecord;
 import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
+import dev.jperf.format.record.NamespacesRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordType;
 import dev.jperf.format.record.SampleRecord;
+import dev.jperf.format.record.SwitchRecord;
 import dev.jperf.report.script.OutputFields.Field;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.Machine;
@@ -143,8 +148,40 @@ final class ScriptJson implements SampleConsumer {
             return;
         }
         try {
+            if (r instanceof FinishedRoundRecord) {
+                g.writeStartObject();
+                g.writeStringField("type", "PERF_RECORD_FINISHED_ROUND");
+                g.writeEndObject();
+                return;
+            }
             header(r, SideBandHeader.of(r, machine, events));
-            if (r instanceof KsymbolRecord k) {
+            if (r instanceof LostRecord l) {
+                g.writeNumberField("id", l.id());
+                g.writeNumberField("lost", l.lost());
+            } else if (r instanceof SwitchRecord sw) {
+                g.writeBooleanField("out", sw.out());
+                g.writeBooleanField("preempt", sw.preempt());
+                if (sw.type() == RecordType.PERF_RECORD_SWITCH_CPU_WIDE) {
+                    g.writeNumberField("next_prev_pid", sw.nextPrevPid());
+                    g.writeNumberField("next_prev_tid", sw.nextPrevTid());
+                }
+            } else if (r instanceof NamespacesRecord n) {
+                g.writeNumberField("record_pid", n.pid());
+                g.writeNumberField("record_tid", n.tid());
+                g.writeArrayFieldStart("namespaces");
+                long[] devs = n.devs();
+                long[] inodes = n.inodes();
+                for (int i = 0; i < devs.length; i++) {
+                    g.writeStartObject();
+                    g.writeNumberField("dev", devs[i]);
+                    g.writeNumberField("ino", inodes[i]);
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            } else if (r instanceof CgroupRecord c) {
+                g.writeNumberField("id", c.id());
+                g.writeStringField("path", c.path());
+            } else if (r instanceof KsymbolRecord k) {
                 g.writeStringField("addr", "0x" + Long.toHexString(k.addr()));
                 g.writeNumberField("len", Integer.toUnsignedLong(k.len()));
                 g.writeNumberField("ksym_type", k.ksymType());

@@ -4,14 +4,20 @@ import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.record.BpfEventRecord;
 import dev.jperf.format.record.BranchStack;
+import dev.jperf.format.record.CgroupRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
+import dev.jperf.format.record.FinishedRoundRecord;
 import dev.jperf.format.record.ForkRecord;
 import dev.jperf.format.record.KsymbolRecord;
+import dev.jperf.format.record.LostRecord;
 import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
+import dev.jperf.format.record.NamespacesRecord;
 import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.record.RecordType;
 import dev.jperf.format.record.SampleRecord;
+import dev.jperf.format.record.SwitchRecord;
 import dev.jperf.report.script.OutputFields.Field;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.Machine;
@@ -362,8 +368,21 @@ final class ScriptPrinter implements SampleConsumer {
 
     /** Prints a side-band record chosen by the options, after its header. */
     void sideBand(PerfRecord r, SideBandHeader h) {
+        if (r instanceof FinishedRoundRecord) {
+            // printed as read, without a sample header (process_finished_round_event)
+            w.str("PERF_RECORD_FINISHED_ROUND\n");
+            return;
+        }
         header(h);
-        if (r instanceof KsymbolRecord k) {
+        if (r instanceof LostRecord l) {
+            w.str("PERF_RECORD_LOST lost ").udec(l.lost()).ch('\n');
+        } else if (r instanceof SwitchRecord sw) {
+            contextSwitch(sw);
+        } else if (r instanceof NamespacesRecord n) {
+            namespaces(n);
+        } else if (r instanceof CgroupRecord c) {
+            w.str("PERF_RECORD_CGROUP cgroup: ").udec(c.id()).ch(' ').str(c.path()).ch('\n');
+        } else if (r instanceof KsymbolRecord k) {
             w.str("PERF_RECORD_KSYMBOL addr ").hexRight(k.addr(), 0).str(" len ").udec(Integer.toUnsignedLong(k.len()))
                     .str(" type ").udec(k.ksymType()).str(" flags 0x").hexRight(k.flags(), 0).str(" name ").str(k.name())
                     .ch('\n');
@@ -393,6 +412,36 @@ final class ScriptPrinter implements SampleConsumer {
             w.str("]: ").ch((m.prot() & 1) != 0 ? 'r' : '-').ch((m.prot() & 2) != 0 ? 'w' : '-')
                     .ch((m.prot() & 4) != 0 ? 'x' : '-').ch((m.flags() & MAP_SHARED) != 0 ? 's' : 'p').ch(' ')
                     .str(m.filename()).ch('\n');
+        }
+    }
+
+    /** perf_event__fprintf_switch: per-task SWITCH has only the direction. */
+    private void contextSwitch(SwitchRecord r) {
+        String inOut = !r.out() ? "IN         " : r.preempt() ? "OUT preempt" : "OUT        ";
+        w.str("PERF_RECORD_").str(RecordType.name(r.type())).ch(' ').str(inOut);
+        if (r.type() == RecordType.PERF_RECORD_SWITCH) {
+            w.ch('\n');
+            return;
+        }
+        w.str("  ").str(r.out() ? "next" : "prev").str(" pid/tid: ").decRight(r.nextPrevPid(), 5).ch('/')
+                .decLeft(r.nextPrevTid(), 5).ch('\n');
+    }
+
+    /** perf_ns__name: the nsinfo index names of NAMESPACES. */
+    private static final String[] NS_NAMES = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+
+    /** perf_event__fprintf_namespaces: four (dev, inode) pairs a line. */
+    private void namespaces(NamespacesRecord n) {
+        long[] devs = n.devs();
+        long[] inodes = n.inodes();
+        w.str("PERF_RECORD_NAMESPACES ").decRight(n.pid(), 0).ch('/').decRight(n.tid(), 0).str(" - nr_namespaces: ")
+                .udec(devs.length).str("\n\t\t[");
+        for (int i = 0; i < devs.length; i++) {
+            if (i != 0 && i % 4 == 0) {
+                w.str("\n\t\t ");
+            }
+            w.udec(i).ch('/').str(i < NS_NAMES.length ? NS_NAMES[i] : "UNKNOWN").str(": ").udec(devs[i]).ch('/')
+                    .hexAlt(inodes[i]).str(i + 1 != devs.length ? ", " : "]\n");
         }
     }
 

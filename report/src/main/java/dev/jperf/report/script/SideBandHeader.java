@@ -2,14 +2,19 @@ package dev.jperf.report.script;
 
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.record.BpfEventRecord;
+import dev.jperf.format.record.CgroupRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
+import dev.jperf.format.record.FinishedRoundRecord;
 import dev.jperf.format.record.ForkRecord;
 import dev.jperf.format.record.KsymbolRecord;
+import dev.jperf.format.record.LostRecord;
 import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
+import dev.jperf.format.record.NamespacesRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.SampleId;
+import dev.jperf.format.record.SwitchRecord;
 import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.PerfThread;
 import java.util.List;
@@ -24,11 +29,16 @@ import java.util.List;
  */
 record SideBandHeader(EventDesc event, int pid, int tid, int cpu, long time, String comm) {
 
-    /** Which side-band records --show-bpf-events, --show-task-events and --show-mmap-events select. */
+    /** Which side-band records the --show-*-events options select. */
     static boolean shown(PerfRecord r, Script.Options o) {
         return (o.showBpfEvents() && (r instanceof KsymbolRecord || r instanceof BpfEventRecord))
                 || (o.showTaskEvents() && (r instanceof CommRecord || r instanceof ForkRecord || r instanceof ExitRecord))
-                || (o.showMmapEvents() && (r instanceof MmapRecord || r instanceof Mmap2Record));
+                || (o.showMmapEvents() && (r instanceof MmapRecord || r instanceof Mmap2Record))
+                || (o.showLostEvents() && r instanceof LostRecord)
+                || (o.showSwitchEvents() && r instanceof SwitchRecord)
+                || (o.showNamespaceEvents() && r instanceof NamespacesRecord)
+                || (o.showCgroupEvents() && r instanceof CgroupRecord)
+                || (o.showRoundEvents() && r instanceof FinishedRoundRecord);
     }
 
     static SideBandHeader of(PerfRecord r, Machine machine, List<EventDesc> events) {
@@ -49,8 +59,13 @@ record SideBandHeader(EventDesc event, int pid, int tid, int cpu, long time, Str
         } else if (r instanceof Mmap2Record m) {
             recPid = m.pid();
             recTid = m.tid();
+        } else if (r instanceof NamespacesRecord n) {
+            recPid = n.pid();
+            recTid = n.tid();
         }
-        boolean ownThread = !(r instanceof KsymbolRecord || r instanceof BpfEventRecord);
+        // KSYMBOL, BPF_EVENT, LOST, SWITCH and CGROUP: perf takes the thread from the trailer
+        boolean ownThread = r instanceof CommRecord || r instanceof ForkRecord || r instanceof ExitRecord
+                || r instanceof MmapRecord || r instanceof Mmap2Record || r instanceof NamespacesRecord;
         SampleId id = r.sampleId();
         EventDesc e = id.event() != null ? id.event() : events.size() == 1 ? events.get(0) : null;
         boolean trailer = id.present() && e != null && e.attr().sampleIdAll();

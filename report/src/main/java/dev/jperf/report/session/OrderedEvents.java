@@ -43,9 +43,7 @@ final class OrderedEvents {
     void queueSample(SampleView v) {
         long time = v.time();
         if (time == 0 || time == -1) {
-            Batch b = room();
-            Batch.pack(v, b.d, b.n * L, b.o, 2 * b.n);
-            b.n++;
+            immediateSample(v);
             return;
         }
         grow();
@@ -54,6 +52,13 @@ final class OrderedEvents {
     }
 
     /** A decoded record with its time. */
+    /** A sample delivered now, before everything still queued. */
+    void immediateSample(SampleView v) {
+        Batch b = room();
+        Batch.pack(v, b.d, b.n * L, b.o, 2 * b.n);
+        b.n++;
+    }
+
     void queue(PerfRecord r, long time) {
         if (time == 0 || time == -1) {
             immediate(r);

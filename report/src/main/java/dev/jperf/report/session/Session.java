@@ -61,6 +61,7 @@ public final class Session {
     private PerfThread lastThread;
     private long lastPidTid;
     private long progressBytes;
+    private volatile boolean fileOrder;
 
     public Session(PerfDataFile file, SymbolResolver resolver, Options options) {
         this.file = file;
@@ -83,6 +84,14 @@ public final class Session {
     /** Sum of PERF_RECORD_LOST_SAMPLES counts (perf's "Total Lost Samples"). */
     public long totalLostSamples() {
         return totalLostSamples;
+    }
+
+    /**
+     * perf's ordered_events = false (script --show-round-events): {@link #run} delivers every
+     * record in file order, FINISHED_ROUND included, as side-band. Set before running.
+     */
+    public void deliverInFileOrder() {
+        fileOrder = true;
     }
 
     /** Reads every record and hands each sample, resolved and fully decoded, to {@code consumer}. */
@@ -189,7 +198,13 @@ public final class Session {
                 }
                 if (sample) {
                     refs.hold(v.source());
-                    oe.queueSample(v);
+                    if (fileOrder) {
+                        oe.immediateSample(v);
+                    } else {
+                        oe.queueSample(v);
+                    }
+                } else if (fileOrder && (type < 64 || type == RecordType.PERF_RECORD_FINISHED_ROUND)) {
+                    oe.immediate(rs.current());
                 } else {
                     route(rs.current(), oe);
                 }
