@@ -67,6 +67,11 @@ final class HeaderFeatures {
         s.add(new EventDescs(PerfDataWriter.PERF_ATTR_SIZE_VER7, evs));
         topology(avail).ifPresent(s::add);
         pmuMappings().ifPresent(s::add);
+        SysfsFeatures sysfs = new SysfsFeatures(Path.of("/sys"));
+        sysfs.numaTopology().ifPresent(s::add);
+        sysfs.cache().ifPresent(s::add);
+        sysfs.memTopology().ifPresent(s::add);
+        sysfs.pmuCaps().ifPresent(s::add);
         for (FeatureSection f : s) {
             writer.setFeature(f.bit(), f.encode());
         }

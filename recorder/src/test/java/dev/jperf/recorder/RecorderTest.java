@@ -205,6 +205,34 @@ class RecorderTest {
         }
     }
 
+    /**
+     * Every feature section perf 6.1 writes for {@code perf record -a} on this machine, we write
+     * with the same content: perf's {@code --header-only -I} of both files is the same but for
+     * what differs between any two recordings (times, sizes, ids, free memory, the command line,
+     * the version) and the tracking event jperf configures differently by design.
+     */
+    @Test
+    void featureSectionsAreThoseOfPerf() throws Exception {
+        Path theirs = dir.resolve("perf-features.data");
+        assertEquals(0, Oracle.run(List.of(Oracle.perf().toString(), "record", "-q", "-a", "-o", theirs.toString(), "--",
+                "sleep", "0.2"), 60).rc());
+        Path ours = dir.resolve("jperf-features.data");
+        record(systemWide(ours, List.of(), Duration.ofMillis(200)));
+        List<String> perfLines = comparableHeader(theirs);
+        assertTrue(perfLines.stream().anyMatch(l -> l.startsWith("# node0 cpu list")), String.join("\n", perfLines));
+        assertEquals(perfLines, comparableHeader(ours));
+    }
+
+    private static List<String> comparableHeader(Path file) throws IOException, InterruptedException {
+        Oracle.Result h = Oracle.perf("report", "-i", file.toString(), "--header-only", "-I");
+        assertEquals(0, h.rc(), h.out());
+        Pattern differs = Pattern.compile("# (captured on|data size|feat offset|perf version|cmdline|time of first sample"
+                + "|time of last sample|sample duration) .*|# event : name = dummy:HG.*");
+        return h.out().lines().filter(l -> !differs.matcher(l).matches())
+                .map(l -> l.replaceAll("id = \\{[^}]*\\}, ", "").replaceAll("free = \\d+ kB", "free = N kB"))
+                .collect(java.util.stream.Collectors.toList());
+    }
+
     /** perf's header line of the first event, without its ids. */
     private static String eventLine(Path file) throws IOException, InterruptedException {
         Oracle.Result h = Oracle.perf("report", "-i", file.toString(), "--header-only");

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Writes perf's pipe mode ({@code perf record -o -}), as perf 6.1 does: a 16-byte
@@ -15,6 +17,9 @@ import java.util.List;
  * before the first record, one PERF_RECORD_HEADER_FEATURE per feature set (in bit order, the body
  * exactly as in a file's feature section) and the end mark (feat_id perf 6.1's
  * HEADER_LAST_FEATURE), then the records as they come (perf-data-format.md §2).
+ *
+ * <p>Features perf 6.1 never sends down a pipe (its FEAT_OPN ones: TRACING_DATA, BUILD_ID,
+ * BRANCH_STACK, AUXTRACE, STAT, CACHE, DIR_FORMAT, HYBRID_TOPOLOGY) are not sent either.
  *
  * <p>A pipe cannot go back: a feature set after the first record is not written (perf 6.1 sends
  * SAMPLE_TIME, BPF_PROG_INFO and BPF_BTF with what it had at start, and no BUILD_ID).
@@ -28,6 +33,10 @@ public final class PerfPipeWriter implements PerfDataOutput {
     /** perf_record_header_feature: header + u64 feat_id, then the body. */
     private static final int FEATURE_RECORD_HEADER = 16;
     private static final int MAX_RECORD = 0xffff;
+    /** perf 6.1's feat_ops without .synthesize: written to files only. */
+    private static final Set<Feature> FILE_ONLY = EnumSet.of(Feature.TRACING_DATA, Feature.BUILD_ID,
+            Feature.BRANCH_STACK, Feature.AUXTRACE, Feature.STAT, Feature.CACHE, Feature.DIR_FORMAT,
+            Feature.HYBRID_TOPOLOGY);
 
     private final WritableByteChannel channel;
     private final String name;
@@ -111,7 +120,7 @@ public final class PerfPipeWriter implements PerfDataOutput {
         featuresSent = true;
         for (int bit = 0; bit < features.length; bit++) {
             byte[] body = features[bit];
-            if (body == null) {
+            if (body == null || FILE_ONLY.contains(Feature.of(bit))) {
                 continue;
             }
             if (FEATURE_RECORD_HEADER + body.length > MAX_RECORD) {
