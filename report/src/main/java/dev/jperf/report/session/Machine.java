@@ -155,7 +155,7 @@ public final class Machine {
         if (filename.startsWith("[")) {
             return Dso.Kind.NO_DSO;
         }
-        return Dso.Kind.USER;
+        return SymbolResolver.isKernelModulePath(filename) ? Dso.Kind.KERNEL_MODULE : Dso.Kind.USER;
     }
 
     private void kernelMmap(long start, long end, long pgoff, String filename) {
@@ -181,10 +181,7 @@ public final class Machine {
             return;
         }
         if (filename.startsWith("/")) {
-            String base = filename.substring(filename.lastIndexOf('/') + 1);
-            int dot = base.indexOf('.');
-            String mod = "[" + (dot > 0 ? base.substring(0, dot) : base).replace('-', '_') + "]";
-            Dso d = resolver.dso(mod, Dso.Kind.KERNEL_MODULE);
+            Dso d = moduleDso(SymbolResolver.kmodName(filename));
             // the recording's own module map wins over one guessed from kallsyms
             for (Mapping guessed : List.copyOf(kallsymsModuleMaps)) {
                 if (Long.compareUnsigned(guessed.start(), end) < 0 && Long.compareUnsigned(start, guessed.end()) < 0) {
@@ -210,6 +207,20 @@ public final class Machine {
         return at == null ? 0 : at - pgoff;
     }
 
+    /**
+     * The DSO of module {@code mod} ("[name]"): perf finds the one it made for the build-id table's
+     * entry of that module (named by the entry's path, so perf script prints the path) by short
+     * name, else it makes one named {@code mod}.
+     */
+    private Dso moduleDso(String mod) {
+        for (String f : buildIds.keySet()) {
+            if (SymbolResolver.isKernelModulePath(f) && SymbolResolver.kmodName(f).equals(mod)) {
+                return resolver.dso(f, Dso.Kind.KERNEL_MODULE);
+            }
+        }
+        return resolver.dso(mod, Dso.Kind.KERNEL_MODULE);
+    }
+
     /** Module maps from the kallsyms in use (perf takes them from /proc/modules; offline, kallsyms is what we have). */
     private void createModuleMaps() {
         if (modulesCreated) {
@@ -230,7 +241,7 @@ public final class Machine {
             long lo = t.symbols().get(0).start();
             long hi = t.symbols().get(t.size() - 1).end();
             if (kernelMaps.find(lo) == null) {
-                Mapping m = new Mapping(lo, hi, 0, resolver.dso(name, Dso.Kind.KERNEL_MODULE), true, true);
+                Mapping m = new Mapping(lo, hi, 0, moduleDso(name), true, true);
                 kernelMaps.insert(m);
                 kallsymsModuleMaps.add(m);
             }

@@ -394,11 +394,26 @@ public final class SymbolResolver {
         if (jit != null) {
             return jit;
         }
+        if (kind == Dso.Kind.KERNEL_MODULE && longName.startsWith("/")) {
+            return kmodName(longName);
+        }
         if (kind == Dso.Kind.USER || kind == Dso.Kind.PERF_MAP) {
             int slash = longName.lastIndexOf('/');
             return slash >= 0 ? longName.substring(slash + 1) : longName;
         }
         return longName;
+    }
+
+    /** perf's is_kernel_module by file name: {@code .ko}, compressed or not. */
+    public static boolean isKernelModulePath(String path) {
+        return path.endsWith(".ko") || path.endsWith(".ko.gz") || path.endsWith(".ko.xz") || path.endsWith(".ko.zst");
+    }
+
+    /** perf's kmod_path__parse_name: {@code [name]}, the file name up to its first dot, '-' as '_'. */
+    public static String kmodName(String path) {
+        String base = path.substring(path.lastIndexOf('/') + 1);
+        int dot = base.indexOf('.');
+        return "[" + (dot > 0 ? base.substring(0, dot) : base).replace('-', '_') + "]";
     }
 
     /**

@@ -34,14 +34,6 @@ class ScriptFieldsTest {
     static final List<String> BRANCH_FIELDS = List.of("ip,brstack", "ip,dso,brstack", "ip,brstacksym",
             "ip,sym,dso,brstacksym", "comm,tid,time,period,ip,sym,symoff,dso,brstack", "tid,brstacksym,dso");
 
-    /**
-     * Files whose branches reach kernel modules that perf names by their build-id table path
-     * (dso->name of a module with a HEADER_BUILD_ID entry) where jperf prints {@code [module]}:
-     * a DSO naming gap of the session, not of the branch stack, so dso is left out there.
-     */
-    static final List<String> MODULE_PATHS = List.of("perf.data.callgraph_and_branch-3.8",
-            "perf.data.raw_callgraph_branch-3.4");
-
     @TempDir
     static Path tmp;
 
@@ -58,23 +50,24 @@ class ScriptFieldsTest {
                 "perf.data.callgraph_and_branch-3.4", "perf.data.callgraph_and_branch-3.8",
                 "perf.data.raw_callgraph_branch-3.4")) {
             for (String fields : BRANCH_FIELDS) {
-                if (!MODULE_PATHS.contains(f) || !fields.contains("dso")) {
-                    out.add(Arguments.of(f, fields));
-                }
+                out.add(Arguments.of(f, fields));
             }
         }
         return out.stream();
     }
 
-    /** -G: the call graphs of two of these files go through kernel modules too (see MODULE_PATHS). */
+    /**
+     * Three of these files have callchains too, and branches and callchains into kernel modules
+     * that perf names by their HEADER_BUILD_ID path.
+     */
     @ParameterizedTest(name = "{0} -F {1}")
     @MethodSource("branchCases")
     void branchStacksAgreeWithPerf(String name, String fields) throws Exception {
         Path file = EXTERNAL.resolve(name);
         Assumptions.assumeTrue(Files.isRegularFile(file), "no " + file);
-        String want = perf("script", "-i", file.toString(), "-G", "-F", fields);
+        String want = perf("script", "-i", file.toString(), "-F", fields);
         assertTrue(want.contains("/P/-/-/0/"), want.lines().findFirst().orElse(""));
-        assertEquals(want, jperf(file, fields, true));
+        assertEquals(want, jperf(file, fields, false));
     }
 
     @Test
