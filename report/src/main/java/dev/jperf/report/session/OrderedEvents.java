@@ -31,6 +31,9 @@ final class OrderedEvents {
     private boolean sorted = true;
     private long maxTime;
     private long nextFlush;
+    /** The other pair of arrays the entries left after a flush are copied into (swapped each time). */
+    private long[] spareD = new long[0];
+    private Object[] spareO = new Object[0];
     private int[] order = new int[0];
     private int[] tmp = new int[0];
 
@@ -142,14 +145,19 @@ final class OrderedEvents {
             System.arraycopy(o, 2 * k, o, 0, 2 * left);
             Arrays.fill(o, 2 * left, 2 * n, null);
         } else {
-            long[] d2 = new long[Math.max(left, 1024) * L];
-            Object[] o2 = new Object[Math.max(left, 1024) * 2];
+            // reuse the spare arrays (fresh ones each flush were promoted by the collector)
+            int cap = Math.max(left, 1024);
+            long[] d2 = spareD.length >= cap * L ? spareD : new long[Math.max(cap, d.length / L) * L];
+            Object[] o2 = spareO.length >= cap * 2 ? spareO : new Object[d2.length / L * 2];
             for (int j = 0; j < left; j++) {
                 int i = ord[k + j];
                 System.arraycopy(d, i * L, d2, j * L, L);
                 o2[2 * j] = o[2 * i];
                 o2[2 * j + 1] = o[2 * i + 1];
             }
+            Arrays.fill(o, 0, 2 * n, null);
+            spareD = d;
+            spareO = o;
             d = d2;
             o = o2;
         }
