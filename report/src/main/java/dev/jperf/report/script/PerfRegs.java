@@ -68,6 +68,19 @@ final class PerfRegs {
         };
     }
 
+    /** The names of the sampled registers, in the order of {@code regs.regs()} (mask bits, lowest first). */
+    String[] names(Regs regs) {
+        long[] values = regs.regs();
+        String[] out = new String[Math.min(values.length, Long.bitCount(regs.mask()))];
+        int i = 0;
+        for (int r = 0; r < 64 && i < out.length; r++) {
+            if ((regs.mask() & (1L << r)) != 0) {
+                out[i++] = name(r);
+            }
+        }
+        return out;
+    }
+
     /** perf_sample__fprintf_regs: {@code  ABI:n } then {@code %5s:0x%lx } per register; nothing without registers. */
     void print(LineWriter w, Regs regs) {
         if (regs == null || regs.abi() == 0) {
@@ -75,12 +88,9 @@ final class PerfRegs {
         }
         w.str(" ABI:").udec(regs.abi()).ch(' ');
         long[] values = regs.regs();
-        long mask = regs.mask();
-        int i = 0;
-        for (int r = 0; r < 64 && i < values.length; r++) {
-            if ((mask & (1L << r)) != 0) {
-                w.strRight(name(r), 5).str(":0x").hexRight(values[i++], 0).ch(' ');
-            }
+        String[] names = names(regs);
+        for (int i = 0; i < names.length; i++) {
+            w.strRight(names[i], 5).str(":0x").hexRight(values[i], 0).ch(' ');
         }
     }
 }

@@ -77,7 +77,8 @@ public final class Script {
             }
             if (o.json()) {
                 BufferedOutputStream bo = new BufferedOutputStream(out, 1 << 16);
-                ScriptJson json = new ScriptJson(bo, session.machine(), file.events(), requested, useCallchain, o);
+                ScriptJson json = new ScriptJson(bo, session.machine(), file.events(), requested, useCallchain, o,
+                        arch(file, requested));
                 session.run(json);
                 json.finish();
                 flush(bo);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.record.BpfEventRecord;
+import dev.jperf.format.record.BranchStack;
 import dev.jperf.format.record.CgroupRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
@@ -18,6 +19,7 @@ import dev.jperf.format.record.MmapRecord;
 import dev.jperf.format.record.NamespacesRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.Regs;
 import dev.jperf.format.record.SampleRecord;
 import dev.jperf.format.record.SwitchRecord;
 import dev.jperf.report.script.OutputFields.Field;
@@ -44,9 +46,11 @@ final class ScriptJson implements SampleConsumer {
     private final OutputFields[] fields;
     private final boolean[] callchain;
     private final Script.Options options;
+    private final PerfRegs regs;
 
     ScriptJson(OutputStream out, Machine machine, List<EventDesc> events, OutputFields requested, boolean useCallchain,
-            Script.Options options) {
+            Script.Options options, String arch) {
+        this.regs = new PerfRegs(arch);
         try {
             this.g = new JsonFactory().createGenerator(out);
         } catch (IOException e) {
@@ -91,6 +95,14 @@ final class ScriptJson implements SampleConsumer {
             if (f.has(Field.EVNAME)) {
                 g.writeStringField("event", rs.event().name());
             }
+            Object o = ScriptSample.of(rs, machine, f);
+            ScriptSample extra = o instanceof ScriptSample ss ? ss : null;
+            if (f.has(Field.ADDR)) {
+                g.writeStringField("addr", "0x" + Long.toHexString(s.addr()));
+                if (extra != null && extra.addr() != null) {
+                    target(f, "addr_", extra.addr(), f.has(Field.SYM), f.has(Field.SYMOFFSET));
+                }
+            }
             if (f.has(Field.IP)) {
                 frame(f, rs.frame(), s.ip());
                 if (callchain[rs.event().index()] && rs.callchain() != null) {
@@ -104,9 +116,78 @@ final class ScriptJson implements SampleConsumer {
                     g.writeEndArray();
                 }
             }
+            if (f.has(Field.IREGS)) {
+                regs("iregs", s.regsIntr());
+            }
+            if (f.has(Field.UREGS)) {
+                regs("uregs", s.regsUser());
+            }
+            if (f.has(Field.BRSTACK) || f.has(Field.BRSTACKSYM)) {
+                brstack(f, s.branchStack(), extra);
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code "iregs": {"abi": n, "regs": {"AX": "0x..", ...}}}; nothing when the sample has no registers. */
+    private void regs(String field, Regs r) throws IOException {
+        if (r == null || r.abi() == 0) {
+            return;
+        }
+        g.writeObjectFieldStart(field);
+        g.writeNumberField("abi", r.abi());
+        g.writeObjectFieldStart("regs");
+        String[] names = regs.names(r);
+        long[] values = r.regs();
+        for (int i = 0; i < names.length; i++) {
+            g.writeStringField(names[i], "0x" + Long.toHexString(values[i]));
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /** {@code "brstack": [{from, to, (from_|to_)sym/symoff/dso as chosen, mispred, in_tx, abort, cycles, type}]}. */
+    private void brstack(OutputFields f, BranchStack br, ScriptSample extra) throws IOException {
+        if (br == null || br.nr() == 0) {
+            return;
+        }
+        long[] from = br.from();
+        long[] to = br.to();
+        long[] flags = br.flags();
+        boolean sym = f.has(Field.BRSTACKSYM) && !f.has(Field.BRSTACK);
+        boolean resolved = extra != null && extra.branchFrom() != null;
+        g.writeArrayFieldStart("brstack");
+        for (int i = 0; i < from.length; i++) {
+            g.writeStartObject();
+            g.writeStringField("from", "0x" + Long.toHexString(from[i]));
+            g.writeStringField("to", "0x" + Long.toHexString(to[i]));
+            if (resolved) {
+                target(f, "from_", extra.branchFrom()[i], sym, sym);
+                target(f, "to_", extra.branchTo()[i], sym, sym);
+            }
+            g.writeStringField("mispred", String.valueOf(BranchFlags.mispred(flags[i])));
+            g.writeBooleanField("in_tx", (flags[i] & BranchFlags.IN_TX) != 0);
+            g.writeBooleanField("abort", (flags[i] & BranchFlags.ABORT) != 0);
+            g.writeNumberField("cycles", BranchFlags.cycles(flags[i]));
+            g.writeStringField("type", BranchFlags.type(flags[i]));
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    /** The symbol (and offset) and DSO of a resolved address, as the text names them, under {@code prefix}. */
+    private void target(OutputFields f, String prefix, Frame fr, boolean sym, boolean symoff) throws IOException {
+        if (sym) {
+            Symbol s = fr.symbol();
+            g.writeStringField(prefix + "sym", s == null ? "[unknown]" : s.name());
+            if (s != null && symoff) {
+                g.writeNumberField(prefix + "symoff", ScriptPrinter.symbolOffset(fr, s));
+            }
+        }
+        if (f.has(Field.DSO)) {
+            g.writeStringField(prefix + "dso", ScriptPrinter.dsoName(fr));
         }
     }
 

@@ -224,13 +224,13 @@ final class ScriptPrinter implements SampleConsumer {
     }
 
     /** map__fprintf_dsoname. */
-    private static String dsoName(Frame fr) {
+    static String dsoName(Frame fr) {
         Dso d = fr.dso();
         return d == null ? "[unknown]" : d.longName();
     }
 
     /** __symbol__fprintf_symname_offs: addresses past the symbol's end are taken relative to the map. */
-    private static long symbolOffset(Frame fr, Symbol sym) {
+    static long symbolOffset(Frame fr, Symbol sym) {
         return Long.compareUnsigned(fr.addr(), sym.end()) < 0 || fr.map() == null ? fr.addr() - sym.start()
                 : fr.addr() - fr.map().start() - sym.start();
     }

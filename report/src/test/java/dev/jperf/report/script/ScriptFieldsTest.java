@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jperf.format.PerfDataFile;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * being the oracle: brstack and brstacksym (with and without dso) on every external file with
  * PERF_SAMPLE_BRANCH_STACK; iregs/uregs and addr on files perf records here (cpu-clock with
  * --intr-regs --user-regs; page-faults with -d, whose data addresses perf names with symbols).
- * Both read this machine's /proc/kallsyms for the recordings made here.
+ * Both read this machine's /proc/kallsyms for the recordings made here. --json is checked against
+ * the text.
  */
 class ScriptFieldsTest {
     static final Path EXTERNAL = Path.of(System.getProperty("jperf.shared", "../../shared"), "external",
@@ -93,6 +96,70 @@ class ScriptFieldsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> jperf(data, "ip,iregs", false));
         assertEquals("Samples for 'page-faults' event do not have IREGS attribute set. Cannot print 'iregs' field.",
                 e.getMessage());
+    }
+
+    /** --json carries the same values: the text line rebuilt from each object equals jperf's text (which equals perf's). */
+    @Test
+    void jsonCarriesTheSameBranchesRegistersAndAddresses() throws Exception {
+        Path branches = EXTERNAL.resolve("perf.data.branch-4.14");
+        Assumptions.assumeTrue(Files.isRegularFile(branches), "no " + branches);
+        assertSameAsText(branches, "ip,dso,brstack", j -> {
+            StringBuilder b = new StringBuilder(ip(j) + " (" + j.get("dso").asText() + ")");
+            for (JsonNode e : j.get("brstack")) {
+                b.append(" ").append(e.get("from").asText()).append('(').append(e.get("from_dso").asText())
+                        .append(")/").append(e.get("to").asText()).append('(').append(e.get("to_dso").asText())
+                        .append(')').append(flags(e));
+            }
+            return b.toString();
+        });
+        assertSameAsText(branches, "ip,brstacksym", j -> {
+            StringBuilder b = new StringBuilder(ip(j));
+            for (JsonNode e : j.get("brstack")) {
+                b.append(sym(e, "from_")).append('/').append(sym(e, "to_")).append(flags(e));
+            }
+            return b.toString();
+        });
+        Path regs = record("json-regs.data", "--intr-regs", "-e", "cpu-clock", "-c", "200000", "--", "/bin/ls", "-R",
+                "/usr/share/doc");
+        assertSameAsText(regs, "ip,iregs", j -> {
+            StringBuilder b = new StringBuilder(ip(j) + " ABI:" + j.get("iregs").get("abi").asText() + " ");
+            j.get("iregs").get("regs").fields().forEachRemaining(r -> b.append(String.format("%5s:%s ", r.getKey(),
+                    r.getValue().asText())));
+            return b.toString();
+        });
+        Path pf = record("json-pf.data", "-e", "page-faults", "-d", "--", "/bin/ls", "/usr");
+        assertSameAsText(pf, "addr,sym,dso,symoff", j -> String.format("%16s", j.get("addr").asText().substring(2))
+                + " " + sym(j, "addr_") + " (" + j.get("addr_dso").asText() + ")");
+    }
+
+    private static String ip(JsonNode j) {
+        return String.format(" %16s", j.get("ip").asText().substring(2));
+    }
+
+    private static String sym(JsonNode e, String prefix) {
+        JsonNode off = e.get(prefix + "symoff");
+        return e.get(prefix + "sym").asText() + (off == null ? "" : "+0x" + Long.toHexString(off.asLong()));
+    }
+
+    private static String flags(JsonNode e) {
+        return "/" + e.get("mispred").asText() + "/" + (e.get("in_tx").asBoolean() ? "X" : "-") + "/"
+                + (e.get("abort").asBoolean() ? "A" : "-") + "/" + e.get("cycles").asInt() + "/"
+                + e.get("type").asText() + " ";
+    }
+
+    private static void assertSameAsText(Path file, String fields, java.util.function.Function<JsonNode, String> line)
+            throws Exception {
+        List<String> text = jperf(file, fields, false).lines().toList();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (PerfDataFile f = PerfDataFile.open(file)) {
+            Script.run(f, new Script.Options(null, null, fields, false, false, false, false, true), out);
+        }
+        List<String> json = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(text.size(), json.size(), fields);
+        ObjectMapper m = new ObjectMapper();
+        for (int i = 0; i < text.size(); i++) {
+            assertEquals(text.get(i), line.apply(m.readTree(json.get(i))), fields + " line " + (i + 1));
+        }
     }
 
     @Test
