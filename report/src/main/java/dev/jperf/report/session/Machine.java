@@ -1,5 +1,8 @@
 package dev.jperf.report.session;
 
+import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.record.SampleRecord;
 import dev.jperf.report.symbol.BpfProgSymbols;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Kallsyms;
@@ -19,6 +22,8 @@ import java.util.function.Supplier;
  * order ({@link OrderedEvents}).
  */
 public final class Machine {
+    /** perf's PERF_MAX_STACK_DEPTH: the addresses a callchain walk keeps. */
+    public static final int PERF_MAX_STACK_DEPTH = 127;
     static final int PROT_EXEC = 4;
     private static final int MISC_CPUMODE_MASK = 7;
     private static final int MISC_KERNEL = 1;
@@ -267,6 +272,44 @@ public final class Machine {
             s = m.mapIp(addr);
         }
         m.dso().insertSymbol(new Symbol(s, s + (len & 0xffffffffL), name, Symbol.STT_FUNC, 1));
+    }
+
+    /**
+     * perf's callchain walk in callee order (ORDER_CALLEE: perf script, callee-order call graphs)
+     * of a chain stored callee first: the innermost {@value #PERF_MAX_STACK_DEPTH} addresses,
+     * context markers switching the cpumode of what follows, an unknown marker emptying the chain
+     * as perf's cursor reset does. The chain's {@code nr} entries are {@code ips}, or when that is
+     * null the u64s at {@code at} in {@code src}. Stores the frames caller first into {@code out}
+     * and returns how many, or -1 when the chain has no more than that many addresses: then the
+     * caller-order walk keeps the same ones and there is nothing to cut.
+     */
+    public int calleeCut(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out) {
+        int entries = 0;
+        for (int i = 0; i < nr; i++) {
+            entries += SampleRecord.isContextMarker(ips != null ? ips[i] : src.u64(at + 8L * i)) ? 0 : 1;
+        }
+        if (entries <= PERF_MAX_STACK_DEPTH) {
+            return -1;
+        }
+        Frame[] callee = new Frame[PERF_MAX_STACK_DEPTH];
+        int k = 0;
+        int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
+        for (int i = 0; i < nr && k < PERF_MAX_STACK_DEPTH; i++) {
+            long ip = ips != null ? ips[i] : src.u64(at + 8L * i);
+            if (SampleRecord.isContextMarker(ip)) {
+                cpumode = SampleRecord.cpumodeAfter(ip);
+                if (cpumode < 0) {
+                    k = 0;
+                    break;
+                }
+                continue;
+            }
+            callee[k++] = resolve(thread, cpumode, ip);
+        }
+        for (int i = 0; i < k; i++) {
+            out[i] = callee[k - 1 - i];
+        }
+        return k;
     }
 
     /**

@@ -36,7 +36,7 @@ public final class Session {
     /** HEADER_BUILD_ID feature bit. */
     static final int HEADER_BUILD_ID = 2;
     private static final int PERF_RECORD_MISC_BUILD_ID_SIZE = 1 << 15;
-    private static final int MAX_STACK = 127;
+    private static final int MAX_STACK = Machine.PERF_MAX_STACK_DEPTH;
     /** Batches in flight between the reading and the resolving thread. */
     private static final int BATCHES = 3;
 
@@ -317,7 +317,10 @@ public final class Session {
         if (options.callchains() && nr >= 0) {
             c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
             if (calleeCut && nr > MAX_STACK) {
-                c.chainLength = calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], nr, c.chain, c.chainLength);
+                int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
+                if (cut >= 0) {
+                    c.chainLength = cut;
+                }
             }
         }
         c.comm = thread.comm();
@@ -379,40 +382,6 @@ public final class Session {
             out[n++] = machine.resolve(thread, cpumode, ip);
         }
         return n;
-    }
-
-    /**
-     * A chain of more than 127 addresses the callee-order way (script's DeepChains, perf's
-     * ORDER_CALLEE walk): the innermost 127, markers switching the cpumode of what follows;
-     * stored caller first into {@code out}. Returns the new length ({@code n} when the chain fits).
-     */
-    private int calleeCut(PerfThread thread, ByteSource src, long at, int nr, Frame[] out, int n) {
-        int entries = 0;
-        for (int i = 0; i < nr; i++) {
-            entries += SampleRecord.isContextMarker(src.u64(at + 8L * i)) ? 0 : 1;
-        }
-        if (entries <= MAX_STACK) {
-            return n;
-        }
-        Frame[] callee = new Frame[MAX_STACK];
-        int k = 0;
-        int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-        for (int i = 0; i < nr && k < MAX_STACK; i++) {
-            long ip = src.u64(at + 8L * i);
-            if (SampleRecord.isContextMarker(ip)) {
-                cpumode = SampleRecord.cpumodeAfter(ip);
-                if (cpumode < 0) {
-                    k = 0; // an unknown marker resets the chain, as perf's cursor reset does
-                    break;
-                }
-                continue;
-            }
-            callee[k++] = machine.resolve(thread, cpumode, ip);
-        }
-        for (int i = 0; i < k; i++) {
-            out[i] = callee[k - 1 - i];
-        }
-        return k;
     }
 
     private void readBuildIds() {
