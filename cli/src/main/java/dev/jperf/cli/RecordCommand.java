@@ -55,6 +55,12 @@ final class RecordCommand implements Callable<Integer> {
             description = "output file name (default perf.data; '-', or stdout a pipe and no -o: pipe mode on stdout)")
     Path output;
 
+    @Option(names = {"-z", "--compression-level"}, paramLabel = "<n>", arity = "0..1", fallbackValue = "1",
+            description = "compress records with zstd, as perf -z (PERF_RECORD_COMPRESSED); n as perf takes it "
+                    + "(default 1, 0 means 1, above 22 means 22), but jperf's pure-Java encoder compresses at zstd "
+                    + "level 3, which the header records")
+    Integer compressionLevel;
+
     @Option(names = {"-q", "--quiet"}, description = "don't print any message")
     boolean quiet;
 
@@ -76,7 +82,11 @@ final class RecordCommand implements Callable<Integer> {
         List<String> cmdline = new ArrayList<>(List.of("jperf"));
         cmdline.addAll(spec.commandLine().getParseResult().originalArgs());
         RecordOptions o = new RecordOptions(allCpus, cpuList, pids, tids, command, events, freq, period, callGraph,
-                mmapPages, output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"), duration == null ? null : Duration.ofMillis((long) (duration * 1000)), quiet, cmdline);
+                mmapPages, output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"),
+                duration == null ? null : Duration.ofMillis((long) (duration * 1000)), quiet, cmdline,
+                // perf's record__parse_comp_level: 0 is the default level, the maximum caps
+                compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
+                        : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL));
         Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
         return r.writeFailure() != null ? 1 : 0;
     }

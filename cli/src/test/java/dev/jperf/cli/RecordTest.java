@@ -266,6 +266,48 @@ class RecordTest {
     }
 
     /**
+     * {@code -z}: ring records packed in COMPRESSED records. perf (libzstd) and jperf read the
+     * file alike, and jperf's unpacked copy of it (jperf inject) is what perf unpacks: perf's
+     * report of both is the same, and every sample the recorder counted is in it.
+     */
+    @Test
+    void compressedRecordingReadsAsItsUncompressedCopy() throws Exception {
+        Path out = dir.resolve("z.data");
+        Process p = jperf("record", "-z", "-a", "-o", out.toString(), "--", "sleep", "1")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("z.log").toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jperf record -z did not end");
+        String log = Files.readString(dir.resolve("z.log"));
+        assertEquals(0, p.exitValue(), log);
+        java.util.regex.Matcher m = Pattern.compile("\\((\\d+) samples\\), compressed \\(original [0-9.]+ MB, ratio is ")
+                .matcher(log);
+        assertTrue(m.find(), log);
+        long samples = Long.parseLong(m.group(1));
+
+        String header = perf("report", "-i", out.toString(), "--header-only");
+        assertTrue(Pattern.compile("# compressed : Zstd, level = 3, ratio = ([2-9]|\\d\\d+)\n").matcher(header).find(),
+                header);
+        String stats = perf("report", "-i", out.toString(), "--stats");
+        assertTrue(stats.contains("COMPRESSED events:"), stats);
+        assertTrue(stats.contains(String.format("SAMPLE events: %10d", samples)), "recorder counted " + samples + ":\n"
+                + stats);
+
+        Path plain = dir.resolve("plain.data");
+        Run inject = Run.of("inject", "-i", out.toString(), "-o", plain.toString());
+        assertEquals(0, inject.rc(), inject.err());
+        assertTrue(!perf("report", "-i", plain.toString(), "--stats").contains("COMPRESSED"), "inject left it packed");
+        String compressed = perf("report", "-i", out.toString(), "--stdio", "--sort", "comm,dso,sym");
+        assertEquals(withoutTip(compressed), withoutTip(perf("report", "-i", plain.toString(), "--stdio", "--sort",
+                "comm,dso,sym")));
+        Run ours = Run.of("report", "-i", out.toString(), "--stdio", "--sort", "comm");
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(withoutTip(perf("report", "-i", out.toString(), "--stdio", "--sort", "comm")), withoutTip(ours.out()));
+    }
+
+    private static List<String> withoutTip(String report) {
+        return report.lines().filter(l -> !l.startsWith("# (Tip") && !l.isBlank()).collect(Collectors.toList());
+    }
+
+    /**
      * A --header-only -I output without what differs between any two recordings (times, ids, free
      * memory, command line, version) and the tracking event jperf configures differently by design.
      */

@@ -1,6 +1,7 @@
 package dev.jperf.recorder;
 
 import dev.jperf.format.writer.PerfDataOutput;
+import dev.jperf.format.writer.RecordCompressor;
 import dev.jperf.nativeshim.Bpf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,6 +26,8 @@ final class RecordCopier implements RingBuffer.Visitor {
     static final int PERF_BPF_EVENT_PROG_LOAD = 1;
 
     private final PerfDataOutput writer;
+    /** {@code -z}: ring records go out packed in COMPRESSED records; null writes them as they are. */
+    private final RecordCompressor compressor;
     private final BpfCapture capture;
     private final Bpf bpf = new Bpf();
     private final PinQueue queue;
@@ -49,9 +52,11 @@ final class RecordCopier implements RingBuffer.Visitor {
      * @param trailerSize      sample_id trailer bytes of the records' event
      * @param sampleTimeOffset where a SAMPLE's time sits (from the record start), -1 if not sampled
      */
-    RecordCopier(PerfDataOutput writer, BpfCapture capture, int trailerSize, int sampleTimeOffset, DsoHits hits) {
+    RecordCopier(PerfDataOutput writer, RecordCompressor compressor, BpfCapture capture, int trailerSize,
+            int sampleTimeOffset, DsoHits hits) {
         this.hits = hits;
         this.writer = writer;
+        this.compressor = compressor;
         this.capture = capture;
         this.queue = capture.newQueue();
         this.trailerSize = trailerSize;
@@ -135,9 +140,13 @@ final class RecordCopier implements RingBuffer.Visitor {
         runStart = runEnd = 0;
     }
 
-    /** Appends records the recorder built itself (their maps and forks are followed too). */
+    /**
+     * Appends records the recorder built itself (their maps and forks are followed too); as perf
+     * does, they are never compressed: ring records before them are packed and written first.
+     */
     void appendOwn(ByteBuffer records) {
         endOfBatch();
+        flushCompressor();
         for (int p = records.position(); p + 8 <= records.limit(); ) {
             int size = records.getShort(p + 6) & 0xffff;
             int type = records.getInt(p);
@@ -152,15 +161,39 @@ final class RecordCopier implements RingBuffer.Visitor {
             p += size;
         }
         ownBytes += records.remaining();
-        append(records, records.position(), records.remaining());
+        if (failure != null) {
+            return;
+        }
+        try {
+            writer.append(records, records.position(), records.remaining());
+        } catch (IOException e) {
+            failure = e;
+        }
     }
 
+    /** Ring records: to the compressor with -z, else straight to the output. */
     private void append(ByteBuffer buf, int offset, int length) {
         if (failure != null) {
             return; // the writer stopped; keep draining so the kernel is not blocked
         }
         try {
-            writer.append(buf, offset, length);
+            if (compressor != null) {
+                compressor.add(buf, offset, length, writer);
+            } else {
+                writer.append(buf, offset, length);
+            }
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    /** Writes the ring records the compressor still holds (before an own record, and at the end). */
+    void flushCompressor() {
+        if (compressor == null || failure != null) {
+            return;
+        }
+        try {
+            compressor.flush(writer);
         } catch (IOException e) {
             failure = e;
         }

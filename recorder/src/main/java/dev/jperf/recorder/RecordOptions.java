@@ -22,15 +22,27 @@ import java.util.List;
  * @param duration   stop after this long (null: until the command ends or a signal)
  * @param quiet      {@code --quiet}: no summary lines
  * @param cmdline    the whole command line, for HEADER_CMDLINE
+ * @param compressionLevel {@code -z} / {@code --compression-level=n}: zstd level asked, 1 to 22
+ *     (0: no compression)
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
-        Path output, Duration duration, boolean quiet, List<String> cmdline) {
+        Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
     /** perf's default ring: 128 data pages (512 KiB) per CPU. */
     public static final int DEFAULT_MMAP_PAGES = 128;
+    /** perf's comp_level_max. */
+    public static final int MAX_COMPRESSION_LEVEL = 22;
+
+    /** Without compression. */
+    public RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
+            List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
+            Path output, Duration duration, boolean quiet, List<String> cmdline) {
+        this(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages, output, duration, quiet,
+                cmdline, 0);
+    }
 
     public RecordOptions {
         cpus = List.copyOf(cpus);
@@ -44,6 +56,10 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         }
         if (freq > 0 && period > 0) {
             throw new IllegalArgumentException("-F and -c are mutually exclusive");
+        }
+        if (compressionLevel < 0 || compressionLevel > MAX_COMPRESSION_LEVEL) {
+            throw new IllegalArgumentException("--compression-level " + compressionLevel + " is outside 1.."
+                    + MAX_COMPRESSION_LEVEL);
         }
         if (mmapPages <= 0 || Integer.bitCount(mmapPages) != 1) {
             throw new IllegalArgumentException("--mmap-pages " + mmapPages + " is not a power of two");

@@ -8,6 +8,7 @@ import dev.jperf.format.feature.SampleTime;
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.format.writer.PerfPipeWriter;
+import dev.jperf.format.writer.RecordCompressor;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
@@ -54,6 +55,8 @@ public final class Recorder {
     private long bpfVersion = -1;
     /** Sum of the LOST_SAMPLES counts written at the end. */
     private long lostSamples;
+    /** {@code -z}: packs ring records into COMPRESSED records; null without. */
+    private RecordCompressor compressor;
     /** Read once at start; also what the build-id cache keeps of the kernel. */
     private Kallsyms kallsyms;
 
@@ -112,7 +115,10 @@ public final class Recorder {
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
         DsoHits hits = new DsoHits(sampleIpOffset(events.sampleType()), samplePidOffset(events.sampleType()));
-        RecordCopier copier = new RecordCopier(writer, capture, trailer, sampleTimeOffset(events.sampleType()), hits);
+        // perf's comp_mmap_len: the ring with its header page; its reader decompresses that much at a time
+        compressor = options.compressionLevel() > 0 ? new RecordCompressor((options.mmapPages() + 1) * PAGE_SIZE) : null;
+        RecordCopier copier = new RecordCopier(writer, compressor, capture, trailer, sampleTimeOffset(events.sampleType()),
+                hits);
         // what is known at start: all a pipe gets of these sections (perf 6.1 does the same)
         updateFeatures(copier, writer);
         List<SideBand> sideBands = new ArrayList<>();
@@ -387,6 +393,7 @@ public final class Recorder {
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         pass(events.allRings(), copier, round);
         appendLostSamples(events, copier);
+        copier.flushCompressor();
         capture.stopFetcher();
         List<BuildIds.Entry> buildIds = kallsyms == null ? List.of()
                 : BuildIdCache.forUser().entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
@@ -426,6 +433,9 @@ public final class Recorder {
     private void updateFeatures(RecordCopier copier, PerfDataOutput writer) {
         writer.setFeature(Feature.SAMPLE_TIME.bit(),
                 new SampleTime(copier.firstSampleTime(), copier.lastSampleTime()).encode());
+        if (compressor != null) {
+            writer.setFeature(compressor.feature());
+        }
         long v = capture.version();
         if (v != bpfVersion) {
             HeaderFeatures.setBpf(writer, capture.programs(), capture.btfs());
@@ -438,7 +448,13 @@ public final class Recorder {
         if (r.writeFailure() != null) {
             err.println("jperf record: " + r.writeFailure());
         }
-        err.println("[ jperf record: Captured and wrote " + mb + " MB " + r.output() + " (" + r.samples() + " samples) ]");
+        // perf's wording, ratio of the ring bytes to their COMPRESSED records
+        String compressed = compressor == null || compressor.compressed() == 0 ? ""
+                : String.format(Locale.ROOT, ", compressed (original %.3f MB, ratio is %.3f)",
+                        compressor.transferred() / 1024.0 / 1024.0,
+                        (double) compressor.transferred() / compressor.compressed());
+        err.println("[ jperf record: Captured and wrote " + mb + " MB " + r.output() + " (" + r.samples() + " samples)"
+                + compressed + " ]");
         err.println("[ jperf record: " + r.lost() + " lost samples; BPF programs: " + r.bpfCaptured() + " captured, "
                 + r.bpfMissed() + " missed ]");
     }
