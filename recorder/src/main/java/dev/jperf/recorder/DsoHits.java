@@ -26,6 +26,10 @@ final class DsoHits {
     private final int ipOffset;
     private final int pidOffset;
     private boolean kernelHit;
+    /** The map the last user sample hit (already counted): most samples land where the one before did. */
+    private int lastPid = -1;
+    private long lastStart;
+    private long lastEnd;
 
     /** {@code ipOffset}/{@code pidOffset}: where a SAMPLE's ip and pid sit (from the record start), -1 if absent. */
     DsoHits(int ipOffset, int pidOffset) {
@@ -48,6 +52,7 @@ final class DsoHits {
         while (72 + n < size && b.get(off + 72 + n) != 0) {
             n++;
         }
+        lastPid = -1;
         byte[] name = new byte[n];
         b.get(off + 72, name);
         maps.computeIfAbsent(pid, p -> new TreeMap<>()).put(start, new Map2(start + len, new String(name, StandardCharsets.UTF_8)));
@@ -56,6 +61,7 @@ final class DsoHits {
     void fork(ByteBuffer b, int off) {
         int pid = b.getInt(off + 8);
         int ppid = b.getInt(off + 12);
+        lastPid = -1;
         TreeMap<Long, Map2> parent = maps.get(ppid);
         if (pid != ppid && parent != null && !maps.containsKey(pid)) {
             maps.put(pid, new TreeMap<>(parent));
@@ -64,6 +70,7 @@ final class DsoHits {
 
     void comm(ByteBuffer b, int off, int misc) {
         if ((misc & PERF_RECORD_MISC_COMM_EXEC) != 0) {
+            lastPid = -1;
             maps.remove(b.getInt(off + 8));
         }
     }
@@ -77,14 +84,21 @@ final class DsoHits {
         if (mode != PERF_RECORD_MISC_USER || ipOffset < 0 || pidOffset < 0 || pidOffset + 4 > size) {
             return;
         }
-        TreeMap<Long, Map2> m = maps.get(b.getInt(off + pidOffset));
+        int pid = b.getInt(off + pidOffset);
+        long ip = b.getLong(off + ipOffset);
+        if (pid == lastPid && Long.compareUnsigned(ip - lastStart, lastEnd - lastStart) < 0) {
+            return;
+        }
+        TreeMap<Long, Map2> m = maps.get(pid);
         if (m == null) {
             return;
         }
-        long ip = b.getLong(off + ipOffset);
         Map.Entry<Long, Map2> e = m.floorEntry(ip);
         if (e != null && Long.compareUnsigned(ip, e.getValue().end()) < 0) {
             hit.add(e.getValue().name());
+            lastPid = pid;
+            lastStart = e.getKey();
+            lastEnd = e.getValue().end();
         }
     }
 
