@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.nativeshim.JnaBoot;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,6 +25,9 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("record")) {
+            JnaBoot.prepare();
+        }
         System.exit(run(args));
     }
 

@@ -1,0 +1,45 @@
+package dev.jperf.nativeshim;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import com.sun.jna.Platform;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class JnaBootTest {
+    @Test
+    void pointsJnaAtAnOwnerOnlyCopyOfTheLibraryInTheJar() throws Exception {
+        String before = System.getProperty(JnaBoot.BOOT_PATH);
+        System.clearProperty(JnaBoot.BOOT_PATH);
+        try {
+            JnaBoot.prepare();
+            String dir = System.getProperty(JnaBoot.BOOT_PATH);
+            assertNotNull(dir, "a cache directory under the user's home is expected here");
+            assertEquals(JnaBoot.cacheDir(), Path.of(dir).getParent());
+            String file = System.mapLibraryName("jnidispatch");
+            byte[] copy = Files.readAllBytes(Path.of(dir, file));
+            try (InputStream in = JnaBoot.class.getClassLoader()
+                    .getResourceAsStream("com/sun/jna/" + Platform.RESOURCE_PREFIX + "/" + file)) {
+                assertArrayEquals(in.readAllBytes(), copy);
+            }
+            // a second start reuses the copy and sets the same path
+            System.clearProperty(JnaBoot.BOOT_PATH);
+            JnaBoot.prepare();
+            assertEquals(dir, System.getProperty(JnaBoot.BOOT_PATH));
+            // an explicit setting is left alone
+            System.setProperty(JnaBoot.BOOT_PATH, "/nowhere");
+            JnaBoot.prepare();
+            assertEquals("/nowhere", System.getProperty(JnaBoot.BOOT_PATH));
+        } finally {
+            if (before == null) {
+                System.clearProperty(JnaBoot.BOOT_PATH);
+            } else {
+                System.setProperty(JnaBoot.BOOT_PATH, before);
+            }
+        }
+    }
+}
