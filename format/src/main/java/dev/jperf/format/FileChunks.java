@@ -11,9 +11,10 @@ import java.nio.channels.FileChannel;
  * spans two chunks and a chunk is not written again until the reader says nothing refers to its
  * bytes any more ({@link #recycle}), so the bytes of a record stay valid as long as something
  * refers to them (a time-ordering queue), while memory holds only the chunks still referred to:
- * reading through the mapping instead would keep every page of a large file resident. Recycled
- * chunks are reused, so a large file does not churn the heap with chunks that outlive young
- * collections.
+ * reading through the mapping instead would keep every page of a large file resident. Full-size
+ * chunks live outside the heap and are reused once recycled, so a large file neither churns the
+ * heap nor has the collector copy chunks that outlive a young collection (and the channel reads
+ * straight into them, without the copy a heap buffer costs).
  */
 final class FileChunks {
     static final int CHUNK = 4 << 20;
@@ -27,12 +28,14 @@ final class FileChunks {
     private final ByteOrder order;
     private long fileSize = -1;
     private ByteSource view;
-    private byte[] buf = new byte[0];
+    private ByteBuffer buf = ByteBuffer.allocate(0);
     /** File offset of buf[0]. */
     private long base;
     private int limit;
-    private final java.util.ArrayDeque<byte[]> spare = new java.util.ArrayDeque<>();
-    /** Recent views and their arrays, oldest first. */
+    /** Set by the first {@link #recycle}: the reader hands chunks back, so they may live off-heap. */
+    private boolean recycling;
+    private final java.util.ArrayDeque<ByteBuffer> spare = new java.util.ArrayDeque<>();
+    /** Recent views and their buffers, oldest first. */
     private final java.util.ArrayDeque<Object[]> recent = new java.util.ArrayDeque<>();
 
     /** Reads through {@code channel} (owned by the caller, positional reads only). */
@@ -58,30 +61,33 @@ final class FileChunks {
         }
         open();
         int len = (int) Math.max(n, Math.min(CHUNK, fileSize - at));
-        byte[] b = len <= CHUNK && !spare.isEmpty() ? spare.pop() : new byte[len];
+        // off-heap only once the reader recycles: without that, native memory would wait for
+        // the collector to free each chunk
+        ByteBuffer b = len != CHUNK || !recycling ? ByteBuffer.allocate(len)
+                : spare.isEmpty() ? ByteBuffer.allocateDirect(CHUNK) : spare.pop();
+        b.clear();
         int keep = 0;
         if (at >= base && at < base + limit) {
             keep = (int) (base + limit - at);
-            System.arraycopy(buf, (int) (at - base), b, 0, keep);
+            b.put(0, buf, (int) (at - base), keep);
         }
         int got = keep;
         try {
-            ByteBuffer bb = ByteBuffer.wrap(b, 0, len);
-            bb.position(keep);
-            while (bb.hasRemaining()) {
-                int r = channel.read(bb, at + bb.position());
+            b.position(keep);
+            while (b.hasRemaining()) {
+                int r = channel.read(b, at + b.position());
                 if (r < 0) {
                     break;
                 }
             }
-            got = bb.position();
+            got = b.position();
         } catch (IOException e) {
             throw new PerfDataException(name + ": read error: " + e.getMessage(), e);
         }
         buf = b;
         base = at;
         limit = got;
-        view = ByteSource.wrap(name, b, 0, got).withOrder(order);
+        view = ByteSource.wrap(name, b.limit(got)).withOrder(order);
         if (recent.size() == RECENT) {
             recent.removeFirst();
         }
@@ -94,6 +100,7 @@ final class FileChunks {
      * more: it may be reused. Ignored for the current chunk or one not recent.
      */
     void recycle(ByteSource chunk) {
+        recycling = true;
         if (chunk == view) {
             return;
         }
@@ -101,8 +108,8 @@ final class FileChunks {
             Object[] e = it.next();
             if (e[0] == chunk) {
                 it.remove();
-                byte[] b = (byte[]) e[1];
-                if (b.length == CHUNK && spare.size() < SPARE) {
+                ByteBuffer b = (ByteBuffer) e[1];
+                if (b.isDirect() && b.capacity() == CHUNK && spare.size() < SPARE) {
                     spare.push(b);
                 }
                 return;

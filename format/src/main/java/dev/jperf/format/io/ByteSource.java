@@ -74,6 +74,19 @@ public final class ByteSource {
         return new ByteSource(name, w, off, len, ByteOrder.LITTLE_ENDIAN);
     }
 
+    /**
+     * Wraps the bytes {@code [0, limit)} of a buffer, heap or direct (shared, not copied; at most
+     * {@value #WINDOW_SPAN} bytes), little-endian.
+     */
+    public static ByteSource wrap(String name, ByteBuffer buffer) {
+        int len = buffer.limit();
+        if (len > WINDOW_SPAN) {
+            throw new IllegalArgumentException(name + ": " + len + " bytes are too many for one buffer");
+        }
+        return new ByteSource(name, new ByteBuffer[] {buffer.slice(0, len).order(ByteOrder.LITTLE_ENDIAN)}, 0, len,
+                ByteOrder.LITTLE_ENDIAN);
+    }
+
     public static ByteSource wrap(String name, byte[] bytes) {
         return wrap(name, bytes, 0, bytes.length);
     }
