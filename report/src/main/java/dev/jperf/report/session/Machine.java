@@ -177,8 +177,8 @@ public final class Machine {
                 delta = kaslrDelta(ks, filename, pgoff);
                 // perf's map__fixup_start/end after loading kallsyms: the map spans the symbols
                 // (init text and data beyond _etext included), in the recording's addresses
-                lo = ks.kernel().symbols().get(0).start() - delta;
-                hi = ks.kernel().symbols().get(ks.kernel().size() - 1).end() - delta;
+                lo = ks.kernel().start(0) - delta;
+                hi = ks.kernel().end(ks.kernel().size() - 1) - delta;
             }
             kernelMap = delta == 0 ? new Mapping(lo, hi, 0, k, true, true) : new Mapping(lo, hi, lo + delta, k, false, true);
             kernelMaps.insert(kernelMap);
@@ -243,8 +243,8 @@ public final class Machine {
             if (name.startsWith("[__builtin__") || t.size() == 0) {
                 continue;
             }
-            long lo = t.symbols().get(0).start();
-            long hi = t.symbols().get(t.size() - 1).end();
+            long lo = t.start(0);
+            long hi = t.end(t.size() - 1);
             if (kernelMaps.find(lo) == null) {
                 Mapping m = new Mapping(lo, hi, 0, moduleDso(name), true, true);
                 kernelMaps.insert(m);

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,14 +31,16 @@ public final class Kallsyms {
     }
 
     public static Kallsyms parse(Path file) throws IOException {
-        List<Symbol> kernel = new ArrayList<>(1 << 17);
-        Map<String, List<Symbol>> mods = new LinkedHashMap<>();
+        Map<String, Table> tables = new LinkedHashMap<>();
+        Table kernel = new Table();
         Map<String, Long> refs = new HashMap<>();
-        // one pass over the bytes: a few hundred thousand lines, parsed in one loop the JIT
-        // compiles early (line strings, substrings and parseLong cost 2-3x more, mostly interpreted)
+        // one pass over the bytes, a few hundred thousand lines parsed in one loop the JIT compiles
+        // early; names stay ranges of these bytes until a sample finds their symbol
         byte[] b = Files.readAllBytes(file);
         int n = b.length;
         int lineNo = 0;
+        String mod = null;
+        Table modTable = null;
         for (int p = 0; p < n;) {
             int eol = p;
             while (eol < n && b[eol] != '\n') {
@@ -75,23 +78,84 @@ public final class Kallsyms {
             if (tab > nameAt && b[nameAt] == '$') {
                 continue;
             }
-            String name = new String(b, nameAt, tab - nameAt, StandardCharsets.ISO_8859_1);
             int binding = type == 'W' ? 2 : Character.isUpperCase(type) ? 1 : 0;
             int stype = up == 'T' || up == 'W' ? Symbol.STT_FUNC : Symbol.STT_OBJECT;
-            Symbol s = new Symbol(addr, addr, name, stype, binding);
+            Table t;
             if (tab == end) {
-                kernel.add(s);
-                if (REF_NAMES.contains(name)) {
-                    refs.putIfAbsent(name, addr);
+                t = kernel;
+                for (String ref : REF_NAMES) {
+                    if (same(b, nameAt, tab - nameAt, ref)) {
+                        refs.putIfAbsent(ref, addr);
+                    }
                 }
             } else {
-                String mod = new String(b, tab + 1, end - tab - 1, StandardCharsets.ISO_8859_1).trim();
-                mods.computeIfAbsent(mod, k -> new ArrayList<>()).add(s);
+                if (mod == null || !same(b, tab + 1, end - tab - 1, mod)) {
+                    mod = new String(b, tab + 1, end - tab - 1, StandardCharsets.ISO_8859_1);
+                    modTable = tables.computeIfAbsent(mod.trim(), k -> new Table());
+                }
+                t = modTable;
             }
+            t.add(addr, nameAt, tab - nameAt, stype, binding);
         }
         Map<String, SymbolTable> modTables = new LinkedHashMap<>();
-        mods.forEach((m, l) -> modTables.put(m, SymbolTable.ofKallsyms(l)));
-        return new Kallsyms(SymbolTable.ofKallsyms(kernel), modTables, refs);
+        tables.forEach((m, t) -> modTables.put(m, t.build(b)));
+        return new Kallsyms(kernel.build(b), modTables, refs);
+    }
+
+    /** The symbols of one table as read: growable arrays, names as ranges of the file's bytes. */
+    private static final class Table {
+        private long[] start = new long[1024];
+        private int[] at = new int[1024];
+        private int[] len = new int[1024];
+        private byte[] type = new byte[1024];
+        private byte[] binding = new byte[1024];
+        private int n;
+        private boolean sorted = true;
+
+        void add(long addr, int nameAt, int nameLen, int stype, int bind) {
+            if (n == start.length) {
+                int cap = n * 2;
+                start = Arrays.copyOf(start, cap);
+                at = Arrays.copyOf(at, cap);
+                len = Arrays.copyOf(len, cap);
+                type = Arrays.copyOf(type, cap);
+                binding = Arrays.copyOf(binding, cap);
+            }
+            if (n > 0 && Long.compareUnsigned(addr, start[n - 1]) < 0) {
+                sorted = false;
+            }
+            start[n] = addr;
+            at[n] = nameAt;
+            len[n] = nameLen;
+            type[n] = (byte) stype;
+            binding[n] = (byte) bind;
+            n++;
+        }
+
+        SymbolTable build(byte[] bytes) {
+            SymbolTable.LazyNames names = new SymbolTable.LazyNames(bytes, at, len, type, binding);
+            if (sorted) {
+                return SymbolTable.ofSortedKallsyms(start, names, n);
+            }
+            // /proc/kallsyms is in address order; anything else takes the general way
+            List<Symbol> syms = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                syms.add(new Symbol(start[i], start[i], names.name(i), type[i], binding[i]));
+            }
+            return SymbolTable.ofKallsyms(syms);
+        }
+    }
+
+    private static boolean same(byte[] b, int at, int len, String s) {
+        if (len != s.length()) {
+            return false;
+        }
+        for (int i = 0; i < len; i++) {
+            if (b[at + i] != s.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean blank(byte[] b, int from, int to) {

@@ -16,13 +16,33 @@ public final class SymbolTable {
 
     private final Symbol[] symbols;
     private final long[] starts;
+    private final long[] ends;
+    /** Kallsyms tables keep names as ranges of the file's bytes; a Symbol is made when first found. */
+    private final LazyNames lazy;
+
+    /** Names in a shared byte array (ISO-8859-1) and each symbol's type and binding. */
+    record LazyNames(byte[] bytes, int[] at, int[] len, byte[] type, byte[] binding) {
+        String name(int i) {
+            return new String(bytes, at[i], len[i], java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+    }
 
     private SymbolTable(List<Symbol> sorted) {
         symbols = sorted.toArray(new Symbol[0]);
         starts = new long[symbols.length];
+        ends = new long[symbols.length];
         for (int i = 0; i < symbols.length; i++) {
             starts[i] = symbols[i].start();
+            ends[i] = symbols[i].end();
         }
+        lazy = null;
+    }
+
+    private SymbolTable(long[] starts, long[] ends, LazyNames lazy) {
+        this.symbols = new Symbol[starts.length];
+        this.starts = starts;
+        this.ends = ends;
+        this.lazy = lazy;
     }
 
     /**
@@ -33,6 +53,64 @@ public final class SymbolTable {
         List<Symbol> s = sortStable(syms);
         fixupEnd(s, true);
         return new SymbolTable(fixupDuplicate(s));
+    }
+
+    /**
+     * The same as {@link #ofKallsyms(List)} for symbols given in address order as ranges of
+     * {@code names.bytes()}: no object per symbol until a sample finds it (a kernel has ~130k).
+     */
+    static SymbolTable ofSortedKallsyms(long[] start, LazyNames names, int n) {
+        long[] end = new long[n];
+        // symbols__fixup_end with kallsyms' rule across the [module] boundary
+        for (int i = 1; i < n; i++) {
+            if (bracket(names, i - 1) != bracket(names, i)) {
+                end[i - 1] = roundUp4k(start[i - 1] + 4096);
+            } else {
+                end[i - 1] = start[i];
+            }
+        }
+        if (n > 0) {
+            end[n - 1] = roundUp4k(start[n - 1]) + 4096;
+        }
+        // symbols__fixup_duplicate: of a run at one address, choose_best_symbol's pick
+        int[] keep = new int[n];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (k > 0 && start[keep[k - 1]] == start[i]) {
+                if (!chooseFirst(end[keep[k - 1]] - start[keep[k - 1]], names.binding()[keep[k - 1]],
+                        names.name(keep[k - 1]), end[i] - start[i], names.binding()[i], names.name(i))) {
+                    keep[k - 1] = i;
+                }
+                continue;
+            }
+            keep[k++] = i;
+        }
+        long[] s2 = new long[k];
+        long[] e2 = new long[k];
+        int[] at = new int[k];
+        int[] len = new int[k];
+        byte[] type = new byte[k];
+        byte[] binding = new byte[k];
+        for (int j = 0; j < k; j++) {
+            int i = keep[j];
+            s2[j] = start[i];
+            e2[j] = end[i];
+            at[j] = names.at()[i];
+            len[j] = names.len()[i];
+            type[j] = names.type()[i];
+            binding[j] = names.binding()[i];
+        }
+        return new SymbolTable(s2, e2, new LazyNames(names.bytes(), at, len, type, binding));
+    }
+
+    private static boolean bracket(LazyNames names, int i) {
+        byte[] b = names.bytes();
+        for (int p = names.at()[i], e = p + names.len()[i]; p < e; p++) {
+            if (b[p] == '[') {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** ELF symbols: ends first (zero sizes), then duplicates, then extra symbols (PLT) added as they are. */
@@ -59,7 +137,29 @@ public final class SymbolTable {
     }
 
     public List<Symbol> symbols() {
+        for (int i = 0; i < symbols.length; i++) {
+            symbol(i);
+        }
         return List.of(symbols);
+    }
+
+    /** Start of the i-th symbol in address order. */
+    public long start(int i) {
+        return starts[i];
+    }
+
+    /** End of the i-th symbol in address order. */
+    public long end(int i) {
+        return ends[i];
+    }
+
+    private Symbol symbol(int i) {
+        Symbol s = symbols[i];
+        if (s == null) {
+            s = new Symbol(starts[i], ends[i], lazy.name(i), lazy.type()[i], lazy.binding()[i]);
+            symbols[i] = s;
+        }
+        return s;
     }
 
     /**
@@ -80,8 +180,9 @@ public final class SymbolTable {
             }
         }
         for (int i = best, n = 0; i >= 0 && n < 8; i--, n++) {
-            if (symbols[i].contains(addr)) {
-                return symbols[i];
+            // Symbol.contains over the arrays
+            if (Long.compareUnsigned(addr, ends[i]) < 0 || addr == starts[i]) {
+                return symbol(i);
             }
         }
         return null;
@@ -112,37 +213,39 @@ public final class SymbolTable {
 
     /** perf's choose_best_symbol: true when {@code a} is kept over {@code b}. */
     private static boolean chooseFirst(Symbol a, Symbol b) {
-        long la = a.end() - a.start();
-        long lb = b.end() - b.start();
+        return chooseFirst(a.end() - a.start(), a.binding(), a.name(), b.end() - b.start(), b.binding(), b.name());
+    }
+
+    private static boolean chooseFirst(long la, int bindingA, String nameA, long lb, int bindingB, String nameB) {
         if (lb == 0 && la > 0) {
             return true;
         } else if (la == 0 && lb > 0) {
             return false;
         }
-        boolean wa = a.binding() == STB_WEAK;
-        boolean wb = b.binding() == STB_WEAK;
+        boolean wa = bindingA == STB_WEAK;
+        boolean wb = bindingB == STB_WEAK;
         if (wb && !wa) {
             return true;
         }
         if (wa && !wb) {
             return false;
         }
-        boolean ga = a.binding() == STB_GLOBAL;
-        boolean gb = b.binding() == STB_GLOBAL;
+        boolean ga = bindingA == STB_GLOBAL;
+        boolean gb = bindingB == STB_GLOBAL;
         if (ga && !gb) {
             return true;
         }
         if (gb && !ga) {
             return false;
         }
-        int ua = underscores(a.name());
-        int ub = underscores(b.name());
+        int ua = underscores(nameA);
+        int ub = underscores(nameB);
         if (ub > ua) {
             return true;
         } else if (ua > ub) {
             return false;
         }
-        return a.name().length() >= b.name().length();
+        return nameA.length() >= nameB.length();
     }
 
     private static int underscores(String s) {

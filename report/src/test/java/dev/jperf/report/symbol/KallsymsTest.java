@@ -49,6 +49,63 @@ class KallsymsTest {
         assertEquals("other_fn", k.modules().get("[xfs]").find(0xffffffffc0100000L).name());
     }
 
+    /** The table built from names as byte ranges (file in address order) equals the general one. */
+    @Test
+    void addressOrderedFilesGiveTheSameTablesAsAnyOther() throws IOException {
+        Path shared = Path.of(System.getProperty("jperf.shared", "../../shared"));
+        Path xz = shared.resolve("corpus/kallsyms.txt.xz");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(xz), "needs " + xz);
+        Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectErrorStream(false).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        // duplicates at one address and a module boundary
+        text += """
+                ffffffffc1000000 t __dup_local	[zz]
+                ffffffffc1000000 T dup_global	[zz]
+                ffffffffc1000000 W dup_weak	[zz]
+                ffffffffc1000100 t _b	[zz]
+                ffffffffc1000100 t __a	[zz]
+                ffffffffc1000200 t longer_name	[zz]
+                ffffffffc1000200 t short	[zz]
+                """;
+        Kallsyms ordered = parse(text);
+        java.util.List<String> lines = new java.util.ArrayList<>(java.util.Arrays.asList(text.split("\n")));
+        // a line whose address no other line has, moved last: out of address order, same symbols
+        int u = 1000;
+        while (addr(lines.get(u)).equals(addr(lines.get(u - 1))) || addr(lines.get(u)).equals(addr(lines.get(u + 1)))) {
+            u++;
+        }
+        lines.add(lines.remove(u));
+        Kallsyms shuffled = parse(String.join("\n", lines) + "\n");
+        assertTables(shuffled.kernel(), ordered.kernel());
+        assertEquals(shuffled.modules().keySet(), ordered.modules().keySet());
+        for (String m : ordered.modules().keySet()) {
+            assertTables(shuffled.modules().get(m), ordered.modules().get(m));
+        }
+        // ends are fixed first, so the last name at an address is the only one with a length and wins
+        assertEquals("dup_weak", ordered.modules().get("[zz]").find(0xffffffffc1000000L).name());
+        assertEquals("__a", ordered.modules().get("[zz]").find(0xffffffffc1000100L).name());
+        assertEquals("short", ordered.modules().get("[zz]").find(0xffffffffc1000200L).name());
+        assertEquals(shuffled.refSymbol("_text"), ordered.refSymbol("_text"));
+    }
+
+    private static String addr(String line) {
+        return line.substring(0, Math.max(0, line.indexOf(' ')));
+    }
+
+    private static void assertTables(SymbolTable expected, SymbolTable actual) {
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.start(i), actual.start(i));
+            assertEquals(expected.end(i), actual.end(i));
+            Symbol e = expected.find(expected.start(i));
+            Symbol a = actual.find(actual.start(i));
+            assertEquals(e.toString(), a.toString());
+            assertEquals(e.type(), a.type());
+            assertEquals(e.binding(), a.binding());
+            assertTrue(a == actual.find(actual.start(i)), "one Symbol per table entry");
+        }
+    }
+
     @Test
     void badLinesSayWhere() {
         IOException e = assertThrows(IOException.class, () -> parse("ffffffff81000000 T ok\nzz T bad\n"));
