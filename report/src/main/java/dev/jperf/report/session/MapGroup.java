@@ -11,6 +11,8 @@ import java.util.List;
 public final class MapGroup {
     private volatile Mapping[] maps = new Mapping[0];
     private Mapping last;
+    /** Changes with every insert or removal: what was resolved against an older version may differ. */
+    private volatile int version;
 
     /** The mapping containing {@code addr}, or null. */
     public Mapping find(long addr) {
@@ -79,6 +81,10 @@ public final class MapGroup {
         return g;
     }
 
+    public int version() {
+        return version;
+    }
+
     public List<Mapping> mappings() {
         return List.of(maps);
     }
@@ -87,5 +93,6 @@ public final class MapGroup {
         out.sort((a, b) -> Long.compareUnsigned(a.start(), b.start()));
         last = null;
         maps = out.toArray(new Mapping[0]);
+        version++;
     }
 }

@@ -61,6 +61,8 @@ public final class Session {
     private PerfThread lastThread;
     private long lastPidTid;
     private long progressBytes;
+    private final ChainCache chains = new ChainCache();
+    private final long[] raw = new long[ChainCache.MAX_NR];
     private volatile boolean fileOrder;
 
     public Session(PerfDataFile file, SymbolResolver resolver, Options options) {
@@ -311,10 +313,12 @@ public final class Session {
         c.misc = misc;
         c.offset = d[at + Batch.OFFSET];
         c.thread = thread;
-        c.frame = machine.resolve(thread, misc & 7, c.ip);
         int nr = (int) d[at + Batch.CALLCHAIN_NR];
         c.chainLength = -1;
-        if (options.callchains() && nr >= 0) {
+        if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
+            resolveCached(thread, misc & 7, src, d[at + Batch.CALLCHAIN_AT], nr, c);
+        } else if (options.callchains() && nr >= 0) {
+            c.frame = machine.resolve(thread, misc & 7, c.ip);
             c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
             if (calleeCut && nr > MAX_STACK) {
                 int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
@@ -322,10 +326,34 @@ public final class Session {
                     c.chainLength = cut;
                 }
             }
+        } else {
+            c.frame = machine.resolve(thread, misc & 7, c.ip);
         }
         c.comm = thread.comm();
         c.filtered = filtered(thread, c.comm);
         sink.sample(c);
+    }
+
+    /** The sample's frame and callchain from the cache of raw chains, resolved and cached on a miss. */
+    private void resolveCached(PerfThread thread, int mode, ByteSource src, long chainAt, int nr, CurrentSample c) {
+        src.u64s(chainAt, raw, nr);
+        int hit = chains.find(thread, mode, c.ip, raw, nr, machine.kernelMaps());
+        if (hit >= 0) {
+            c.frame = chains.frame(hit);
+            Frame[] ch = chains.chain(hit);
+            System.arraycopy(ch, 0, c.chain, 0, ch.length);
+            c.chainLength = ch.length;
+            return;
+        }
+        c.frame = machine.resolve(thread, mode, c.ip);
+        c.chainLength = resolveCallchain(thread, null, 0, raw, nr, c.chain);
+        if (calleeCut && nr > MAX_STACK) {
+            int cut = machine.calleeCut(thread, null, 0, raw, nr, c.chain);
+            if (cut >= 0) {
+                c.chainLength = cut;
+            }
+        }
+        chains.put(thread, mode, c.ip, raw, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
     }
 
     private boolean filtered(PerfThread thread, String comm) {

@@ -1,0 +1,140 @@
+package dev.jperf.report.session;
+
+import java.util.Arrays;
+
+/**
+ * Resolved samples by their raw values: thread, cpumode, ip and callchain addresses. Most samples
+ * repeat one seen shortly before (a loop, a call path), so their frames are copied from here
+ * instead of looked up address by address. An entry holds while the maps it was resolved against
+ * are unchanged: the thread's map group (same object, same version) and the kernel's.
+ */
+final class ChainCache {
+    /** Entries kept before the cache starts over (memory bound). */
+    static final int MAX_ENTRIES = 1 << 16;
+    /** Longest callchain cached; longer ones are resolved each time. */
+    static final int MAX_NR = 256;
+
+    private int[] table = new int[1 << 12];
+    private int size;
+    private PerfThread[] threads = new PerfThread[1 << 11];
+    private MapGroup[] groups = new MapGroup[1 << 11];
+    private int[] versions = new int[2 << 11];
+    private int[] modes = new int[1 << 11];
+    private int[] hashes = new int[1 << 11];
+    private long[] ips = new long[1 << 11];
+    private long[][] raws = new long[1 << 11][];
+    private Frame[] frames = new Frame[1 << 11];
+    private Frame[][] chains = new Frame[1 << 11][];
+    /** Slot of the last {@link #find} miss: where {@link #put} goes. */
+    private int missSlot;
+    private int missHash;
+
+    static int hash(PerfThread thread, int mode, long ip, long[] raw, int nr) {
+        long h = System.identityHashCode(thread) * 31L + mode;
+        h = h * 0x9E3779B97F4A7C15L + ip;
+        for (int i = 0; i < nr; i++) {
+            h = h * 0x9E3779B97F4A7C15L + raw[i];
+        }
+        return (int) (h ^ (h >>> 32));
+    }
+
+    /** The entry of these raw values, still valid, or -1 (then {@link #put} may follow). */
+    int find(PerfThread thread, int mode, long ip, long[] raw, int nr, MapGroup kernel) {
+        int h = hash(thread, mode, ip, raw, nr);
+        int mask = table.length - 1;
+        int slot = h & mask;
+        for (int s; (s = table[slot]) != 0; slot = (slot + 1) & mask) {
+            int i = s - 1;
+            if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip
+                    && Arrays.equals(raws[i], 0, raws[i].length, raw, 0, nr)) {
+                if (groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
+                        && versions[2 * i + 1] == kernel.version()) {
+                    return i;
+                }
+                // stale: resolve again and let put() overwrite this entry
+                missSlot = -s;
+                missHash = h;
+                return -1;
+            }
+        }
+        missSlot = slot;
+        missHash = h;
+        return -1;
+    }
+
+    /** Remembers what the last missed {@link #find} resolved to. */
+    void put(PerfThread thread, int mode, long ip, long[] raw, int nr, MapGroup kernel, Frame frame, Frame[] chain,
+            int chainLength) {
+        int i;
+        if (missSlot < 0) {
+            i = -missSlot - 1;
+        } else {
+            if (size == MAX_ENTRIES) {
+                clear();
+                find(thread, mode, ip, raw, nr, kernel);
+            }
+            i = size++;
+            if (i == threads.length) {
+                grow();
+            }
+            table[missSlot] = i + 1;
+        }
+        threads[i] = thread;
+        groups[i] = thread.maps();
+        versions[2 * i] = thread.maps().version();
+        versions[2 * i + 1] = kernel.version();
+        modes[i] = mode;
+        hashes[i] = missHash;
+        ips[i] = ip;
+        raws[i] = Arrays.copyOf(raw, nr);
+        frames[i] = frame;
+        chains[i] = chainLength < 0 ? null : Arrays.copyOf(chain, chainLength);
+        if (missSlot >= 0 && size * 2 > table.length) {
+            rehash();
+        }
+    }
+
+    Frame frame(int i) {
+        return frames[i];
+    }
+
+    /** The resolved chain, caller first, or null when the sample's chain resolved to nothing kept. */
+    Frame[] chain(int i) {
+        return chains[i];
+    }
+
+    private void clear() {
+        Arrays.fill(table, 0);
+        Arrays.fill(threads, 0, size, null);
+        Arrays.fill(groups, 0, size, null);
+        Arrays.fill(raws, 0, size, null);
+        Arrays.fill(frames, 0, size, null);
+        Arrays.fill(chains, 0, size, null);
+        size = 0;
+    }
+
+    private void grow() {
+        int cap = threads.length * 2;
+        threads = Arrays.copyOf(threads, cap);
+        groups = Arrays.copyOf(groups, cap);
+        versions = Arrays.copyOf(versions, 2 * cap);
+        modes = Arrays.copyOf(modes, cap);
+        hashes = Arrays.copyOf(hashes, cap);
+        ips = Arrays.copyOf(ips, cap);
+        raws = Arrays.copyOf(raws, cap);
+        frames = Arrays.copyOf(frames, cap);
+        chains = Arrays.copyOf(chains, cap);
+    }
+
+    private void rehash() {
+        table = new int[table.length * 2];
+        int mask = table.length - 1;
+        for (int i = 0; i < size; i++) {
+            int slot = hashes[i] & mask;
+            while (table[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = i + 1;
+        }
+    }
+}
