@@ -41,11 +41,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * lines, everything else line by line in place.
  */
 class CallGraphReportTest {
-    static final Path CASE = CorpusReportTest.CORPUS.resolve("b-callchains-bpf");
+    static final Path CASE = CorpusFixture.CORPUS.resolve("b-callchains-bpf");
 
     @BeforeAll
-    static void setUp() throws Exception {
-        CorpusReportTest.setUp();
+    static void setUp() {
+        CorpusFixture.installBinaries();
     }
 
     static Stream<Arguments> cases() throws IOException {
@@ -65,11 +65,11 @@ class CallGraphReportTest {
     @ParameterizedTest(name = "{0}: {1} {2}")
     @MethodSource("cases")
     void everyLineEqualsPerfHere(String name, String corpusCase, String args) throws Exception {
-        List<String> golden = xz("/callgraph/" + name + ".txt.xz").stream()
+        List<String> golden = golden(name).stream()
                 // perf 6.1 prints its "[...]" node from a malloc'd symbol whose 'inlined' flag it
                 // never sets: " (inlined)" after it is uninitialised memory, not data
                 .map(l -> l.endsWith("--[...] (inlined)") ? l.substring(0, l.length() - 10) : l).toList();
-        List<String> ours = withoutTip(report(options(CorpusReportTest.CORPUS.resolve(corpusCase), args)));
+        List<String> ours = withoutTip(report(options(CorpusFixture.CORPUS.resolve(corpusCase), args)));
         for (int i = 0; i < Math.min(golden.size(), ours.size()); i++) {
             assertEquals(golden.get(i), ours.get(i), name + ": line " + (i + 1));
         }
@@ -140,7 +140,7 @@ class CallGraphReportTest {
     void kallsymsFromAnotherKaslrBootGivesTheSameReport(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         Path shifted = tmp.resolve("kallsyms-shifted");
         try (var w = Files.newBufferedWriter(shifted, StandardCharsets.ISO_8859_1);
-                var lines = Files.lines(CorpusReportTest.kallsyms, StandardCharsets.ISO_8859_1)) {
+                var lines = Files.lines(CorpusFixture.kallsyms(), StandardCharsets.ISO_8859_1)) {
             for (String l : (Iterable<String>) lines::iterator) {
                 int sp = l.indexOf(' ');
                 long a = Long.parseUnsignedLong(l.substring(0, sp), 16) + 0x1c000000L;
@@ -151,14 +151,14 @@ class CallGraphReportTest {
         Report.Options o = options(CASE, "--sort sym");
         o = new Report.Options(o.input(), o.sort(), o.children(), o.callGraph(), 0, false, null, null, null, null,
                 shifted, null, false);
-        List<String> golden = xz("/callgraph/sort-sym.txt.xz");
+        List<String> golden = golden("sort-sym");
         List<String> ours = withoutTip(report(o));
         assertEquals(golden, ours);
     }
 
     @Test
     void jsonWritesEachFieldOnceAndKeepsFilteredEntriesOut() throws Exception {
-        Report.Options o = options(CorpusReportTest.CORPUS.resolve("a-system-wide-bpf"),
+        Report.Options o = options(CorpusFixture.CORPUS.resolve("a-system-wide-bpf"),
                 "--sort comm,pid,tid,sym --comm workload");
         o = new Report.Options(o.input(), o.sort(), o.children(), o.callGraph(), 0, false, o.comms(), o.pids(),
                 o.tids(), o.cpus(), o.kallsyms(), o.symfs(), true);
@@ -263,22 +263,15 @@ class CallGraphReportTest {
                     g.value());
         }
         return new Report.Options(dir.resolve("perf.data"), SortKey.parse(sort), children, g, 0, relative, comms,
-                pids, tids, cpus, CorpusReportTest.kallsyms, null, false);
+                pids, tids, cpus, CorpusFixture.kallsyms(), null, false);
     }
 
     private static Set<Integer> ints(String list) {
         return Arrays.stream(list.split(",")).map(Integer::valueOf).collect(Collectors.toSet());
     }
 
-    private static List<String> xz(String resource) throws Exception {
-        Path tmp = Files.createTempFile("jperf-golden", ".txt.xz");
-        try (InputStream in = CallGraphReportTest.class.getResourceAsStream(resource)) {
-            Files.write(tmp, in.readAllBytes());
-        }
-        Process p = new ProcessBuilder("xz", "-dc", tmp.toString()).redirectErrorStream(false).start();
-        byte[] text = p.getInputStream().readAllBytes();
-        assertEquals(0, p.waitFor(), "xz -dc " + resource);
-        Files.delete(tmp);
-        return new String(text, StandardCharsets.UTF_8).lines().toList();
+    /** perf 6.1's output callgraph/NAME.txt.xz (a test resource). */
+    private static List<String> golden(String name) throws Exception {
+        return CorpusFixture.lines(Path.of(CallGraphReportTest.class.getResource("/callgraph/" + name + ".txt.xz").toURI()));
     }
 }

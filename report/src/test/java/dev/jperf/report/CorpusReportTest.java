@@ -6,18 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jperf.report.aggregate.SortKey;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -33,36 +30,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * before comparing, everything else must match exactly.
  */
 class CorpusReportTest {
-    static final Path CORPUS = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus");
     static final Pattern ROW = Pattern.compile("^\\s+(\\d+\\.\\d+%)(?:\\s+(\\d+\\.\\d+%))?\\s+(.*?)\\s*$");
     static final Pattern HDR = Pattern.compile("# (Samples|Event count|Total Lost).*");
-    static Path kallsyms;
 
     @BeforeAll
-    static void setUp() throws Exception {
-        Path xz = CORPUS.resolve("kallsyms.txt.xz");
-        Assumptions.assumeTrue(Files.isRegularFile(xz), "no corpus at " + CORPUS);
-        kallsyms = Path.of(System.getProperty("java.io.tmpdir"), "jperf-test-kallsyms.txt");
-        if (!Files.isRegularFile(kallsyms) || Files.size(kallsyms) == 0) {
-            Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectOutput(kallsyms.toFile()).start();
-            assertEquals(0, p.waitFor(), "xz -dc kallsyms.txt.xz (apt-get install xz-utils)");
-        }
-        // the corpus binaries ran from /tmp/corpus/src: their symbols are looked up there
-        Path src = Path.of("/tmp/corpus/src");
-        Files.createDirectories(src);
-        try (Stream<Path> s = Files.list(CORPUS.resolve("src"))) {
-            for (Path f : s.toList()) {
-                Path t = src.resolve(f.getFileName().toString());
-                if (!Files.exists(t)) {
-                    Files.copy(f, t, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+    static void setUp() {
+        CorpusFixture.installBinaries();
     }
 
     static Stream<Arguments> cases() throws IOException {
         List<Arguments> out = new ArrayList<>();
-        try (Stream<Path> s = Files.list(CORPUS)) {
+        try (Stream<Path> s = Files.list(CorpusFixture.CORPUS)) {
             for (Path d : s.sorted().toList()) {
                 if (!Files.isRegularFile(d.resolve("report-sort-sym.txt"))) {
                     continue;
@@ -84,8 +62,8 @@ class CorpusReportTest {
     @ParameterizedTest(name = "{0} --sort {1} graph={2}")
     @MethodSource("cases")
     void rowsEqualPerfs(String name, String sort, boolean callGraph, Path golden) throws Exception {
-        Report.Options o = new Report.Options(CORPUS.resolve(name).resolve("perf.data"), SortKey.parse(sort), true,
-                callGraph, 0, null, null, null, null, kallsyms, null, false);
+        Report.Options o = new Report.Options(CorpusFixture.data(name), SortKey.parse(sort), true,
+                callGraph, 0, null, null, null, null, CorpusFixture.kallsyms(), null, false);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         List<String> ours = bytes.toString(StandardCharsets.UTF_8).lines().toList();

@@ -7,20 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.CorpusFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** What a BPF engineer sees: stdio rows, JSON shape, symbol filter, pipe-mode notice. */
 class AnnotateOutputTest {
-    private static final Path CORPUS = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus");
-
     private static String run(String kase, String symbol, boolean json, ByteArrayOutputStream err) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (PerfDataFile f = PerfDataFile.open(CORPUS.resolve(kase).resolve("perf.data"))) {
-            Annotate.run(f, new Annotate.Options(symbol, json, CorpusKallsyms.path()), out,
+        try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data(kase))) {
+            Annotate.run(f, new Annotate.Options(symbol, json, CorpusFixture.kallsyms()), out,
                     new PrintStream(err, true, StandardCharsets.UTF_8));
         }
         return out.toString(StandardCharsets.UTF_8);

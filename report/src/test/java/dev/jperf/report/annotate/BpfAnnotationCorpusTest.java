@@ -1,5 +1,6 @@
 package dev.jperf.report.annotate;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.bpf.BpfSourceLine;
+import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.annotate.BpfAnnotation.EventHist;
 import dev.jperf.report.annotate.BpfAnnotation.FunctionHist;
 import dev.jperf.report.annotate.BpfAnnotation.ProgramHist;
@@ -29,8 +31,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * source line sample counts computed from the kernel's own line tables and perf script's symbols).
  */
 class BpfAnnotationCorpusTest {
-    private static final Path CORPUS = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus");
-
     static Stream<Path> cases() throws IOException {
         try (Stream<Path> s = Files.list(CORPUS)) {
             return s.filter(d -> Files.exists(d.resolve("bpf-lines.json"))).sorted().toList().stream();
@@ -42,7 +42,7 @@ class BpfAnnotationCorpusTest {
     void agreesWithGolden(Path dir) throws IOException {
         JsonNode golden = new ObjectMapper().readTree(dir.resolve("bpf-lines.json").toFile());
         try (PerfDataFile f = PerfDataFile.open(dir.resolve("perf.data"))) {
-            BpfAnnotation a = Annotate.annotate(f, CorpusKallsyms.path());
+            BpfAnnotation a = Annotate.annotate(f, CorpusFixture.kallsyms());
             if (f.isPipe()) {
                 pipe(f, a, golden);
             } else {
@@ -55,8 +55,8 @@ class BpfAnnotationCorpusTest {
     /** The storm's programs were never sampled, but kernel functions called bpf_prog_* were. */
     @org.junit.jupiter.api.Test
     void kernelFunctionsNamedBpfProgAreNotPrograms() {
-        try (PerfDataFile f = PerfDataFile.open(CORPUS.resolve("d-bpf-storm").resolve("perf.data"))) {
-            assertTrue(Annotate.annotate(f, CorpusKallsyms.path()).events().isEmpty());
+        try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data("d-bpf-storm"))) {
+            assertTrue(Annotate.annotate(f, CorpusFixture.kallsyms()).events().isEmpty());
         }
     }
 

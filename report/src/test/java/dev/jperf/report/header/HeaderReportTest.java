@@ -1,5 +1,6 @@
 package dev.jperf.report.header;
 
+import static dev.jperf.report.CorpusFixture.SHARED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.jperf.format.PerfDataFile;
@@ -56,7 +57,6 @@ class HeaderReportTest {
                             "# sample duration : .*[1-9].* ms", "# memory nodes \\(nr 1, .*", "#    0 \\[.*",
                             "# pmu mappings: .*")));
 
-    static final Path SHARED = Path.of(System.getProperty("jperf.shared", "../../shared"));
 
     static Stream<Arguments> goldens() throws IOException {
         List<Arguments> out = new ArrayList<>();

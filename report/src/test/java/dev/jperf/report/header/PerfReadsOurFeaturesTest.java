@@ -1,5 +1,6 @@
 package dev.jperf.report.header;
 
+import static dev.jperf.report.CorpusFixture.SHARED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -44,7 +45,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --header-only -I} of that file must equal ours, every line (same TZ, same mtime).
  */
 class PerfReadsOurFeaturesTest {
-    static final Path SHARED = Path.of(System.getProperty("jperf.shared", "../../shared"));
 
     static boolean perfInstalled() {
         return Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
@@ -34,22 +35,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  * CallGraphReportTest.
  */
 class JsonCallGraphTest {
-    static final Path CASE = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus",
-            "b-callchains-bpf");
+    static final Path CASE = CorpusFixture.data("b-callchains-bpf");
     static final Pattern ROW = Pattern.compile("^\\s+(\\d+\\.\\d+)%\\s+(?:(\\d+\\.\\d+)%\\s+)?(.*?)\\s*$");
     static final Pattern VALUE = Pattern.compile("^[ |]*--(\\d+\\.\\d+)%--(.*)$");
     static final Pattern ROOT = Pattern.compile("^ {12}---(.*)$");
-    static Path kallsyms;
 
     @BeforeAll
-    static void setUp() throws Exception {
-        Path xz = CASE.getParent().resolve("kallsyms.txt.xz");
-        Assumptions.assumeTrue(Files.isRegularFile(CASE.resolve("perf.data")) && Files.isRegularFile(xz),
-                "no corpus case at " + CASE);
-        kallsyms = Files.createTempFile("jperf-json-kallsyms", ".txt");
-        kallsyms.toFile().deleteOnExit();
-        Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectOutput(kallsyms.toFile()).start();
-        assertEquals(0, p.waitFor(), "xz -dc kallsyms.txt.xz (apt-get install xz-utils)");
+    static void setUp() {
+        Assumptions.assumeTrue(Files.isRegularFile(CASE), "no corpus case at " + CASE);
     }
 
     @ParameterizedTest(name = "--sort {0} -g {1} children={2}")
@@ -150,8 +143,8 @@ class JsonCallGraphTest {
     }
 
     private static String run(String sort, CallchainParams graph, boolean children, boolean json) {
-        Report.Options o = new Report.Options(CASE.resolve("perf.data"), SortKey.parse(sort), children, graph, 0,
-                false, null, null, null, null, kallsyms, null, json);
+        Report.Options o = new Report.Options(CASE, SortKey.parse(sort), children, graph, 0,
+                false, null, null, null, null, CorpusFixture.kallsyms(), null, json);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package dev.jperf.report.script;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.CorpusFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -32,29 +33,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code [unknown]} too). Such lines must still agree on everything but the symbol.
  */
 class ScriptCorpusTest {
-    static final Path CORPUS = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus");
     static final String FIELDS = "comm,pid,tid,cpu,time,event,ip,sym,dso";
-    static Path kallsyms;
 
     @BeforeAll
-    static void setUp() throws Exception {
-        Path xz = CORPUS.resolve("kallsyms.txt.xz");
-        Assumptions.assumeTrue(Files.isRegularFile(xz), "no corpus at " + CORPUS);
-        kallsyms = Files.createTempFile("jperf-script-kallsyms", ".txt");
-        kallsyms.toFile().deleteOnExit();
-        Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectOutput(kallsyms.toFile()).start();
-        assertEquals(0, p.waitFor(), "xz -dc kallsyms.txt.xz (apt-get install xz-utils)");
-        // the corpus binaries ran from /tmp/corpus/src: their symbols are looked up there
-        Path src = Path.of("/tmp/corpus/src");
-        Files.createDirectories(src);
-        try (Stream<Path> s = Files.list(CORPUS.resolve("src"))) {
-            for (Path f : s.toList()) {
-                Path t = src.resolve(f.getFileName().toString());
-                if (!Files.exists(t)) {
-                    Files.copy(f, t, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+    static void setUp() {
+        CorpusFixture.installBinaries();
     }
 
     static Stream<Path> cases() throws IOException {
@@ -65,7 +48,7 @@ class ScriptCorpusTest {
     }
 
     static String run(Path dir, String fields, boolean json) {
-        return run(dir, new Script.Options(kallsyms, null, fields, false, true, false, false, json));
+        return run(dir, new Script.Options(CorpusFixture.kallsyms(), null, fields, false, true, false, false, json));
     }
 
     static String run(Path dir, Script.Options o) {
@@ -76,17 +59,9 @@ class ScriptCorpusTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    static List<String> golden(Path dir) throws Exception {
-        if (Files.exists(dir.resolve("script-nocpu.txt"))) {
-            return Files.readAllLines(dir.resolve("script-nocpu.txt"));
-        }
-        if (Files.exists(dir.resolve("script.txt"))) {
-            return Files.readAllLines(dir.resolve("script.txt"));
-        }
-        Process p = new ProcessBuilder("xz", "-dc", dir.resolve("script.txt.xz").toString()).start();
-        byte[] b = p.getInputStream().readAllBytes();
-        assertEquals(0, p.waitFor());
-        return new String(b, StandardCharsets.UTF_8).lines().toList();
+    static List<String> golden(Path dir) {
+        return Stream.of("script-nocpu.txt", "script.txt", "script.txt.xz").map(dir::resolve).filter(Files::exists)
+                .findFirst().map(CorpusFixture::lines).orElseThrow();
     }
 
     @ParameterizedTest
@@ -152,11 +127,11 @@ class ScriptCorpusTest {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/perf")), "perf not installed (test oracle only)");
         Path dir = CORPUS.resolve("c-process");
         Process p = new ProcessBuilder("perf", "script", "-i", dir.resolve("perf.data").toString(), "--kallsyms",
-                kallsyms.toString(), "--show-task-events", "--show-mmap-events").redirectError(ProcessBuilder.Redirect.DISCARD)
+                CorpusFixture.kallsyms().toString(), "--show-task-events", "--show-mmap-events").redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         String want = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor());
-        String got = run(dir, new Script.Options(kallsyms, null, null, false, false, true, true, false));
+        String got = run(dir, new Script.Options(CorpusFixture.kallsyms(), null, null, false, false, true, true, false));
         assertTrue(want.contains("PERF_RECORD_MMAP2") && want.contains("PERF_RECORD_FORK"), want);
         assertEquals(want, got);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.CorpusFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Intel PT trace (and its decoder errors); jperf does not decode AUX data.
  */
 class ScriptExternalTest {
-    static final Path EXTERNAL = Path.of(System.getProperty("jperf.shared", "../../shared"), "external");
+    static final Path EXTERNAL = CorpusFixture.EXTERNAL;
 
     static Stream<String> cases() throws IOException {
         Assumptions.assumeTrue(Files.isDirectory(EXTERNAL.resolve("golden")), "no external vectors at " + EXTERNAL);

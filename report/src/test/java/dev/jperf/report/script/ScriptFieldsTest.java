@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.CorpusFixture;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,8 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the text.
  */
 class ScriptFieldsTest {
-    static final Path EXTERNAL = Path.of(System.getProperty("jperf.shared", "../../shared"), "external",
-            "perf_data_converter");
+    static final Path EXTERNAL = CorpusFixture.EXTERNAL.resolve("perf_data_converter");
     static final List<String> BRANCH_FIELDS = List.of("ip,brstack", "ip,dso,brstack", "ip,brstacksym",
             "ip,sym,dso,brstacksym", "comm,tid,time,period,ip,sym,symoff,dso,brstack", "tid,brstacksym,dso");
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * kallsyms__delta does, and a module's MMAP record decides its map over one guessed from kallsyms.
  */
 class KernelMapsTest {
-    static final Path FILE = Path.of(System.getProperty("jperf.shared", "../../shared"), "external",
-            "perf_data_converter", "perf.data.branch_stack_spec");
+    static final Path FILE = CorpusFixture.EXTERNAL.resolve("perf_data_converter/perf.data.branch_stack_spec");
     private static final int KERNEL = 1;
 
     @TempDir

@@ -14,6 +14,7 @@ import dev.jperf.format.record.BranchStack;
 import dev.jperf.format.record.KsymbolRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.RecordStream;
+import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.Session;
@@ -41,8 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is resolved instead.
  */
 class BpfProgInfoNamesTest {
-    static final Path FILE = Path.of(System.getProperty("jperf.shared", "../../shared"), "external",
-            "perf_data_converter", "perf.data.branch_stack_spec");
+    static final Path FILE = CorpusFixture.EXTERNAL.resolve("perf_data_converter/perf.data.branch_stack_spec");
     private static final int PERF_RECORD_MISC_KERNEL = 1;
 
     @TempDir

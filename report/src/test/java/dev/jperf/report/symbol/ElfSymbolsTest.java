@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.jperf.format.elf.ElfFile;
+import dev.jperf.report.CorpusFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class ElfSymbolsTest {
-    static final Path SRC = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus", "src");
+    static final Path SRC = CorpusFixture.CORPUS.resolve("src");
 
     @Test
     void symtabSymbolsAreFileOffsets() throws Exception {
