@@ -1,5 +1,7 @@
 package dev.jperf.cli;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
+import static dev.jperf.report.CorpusFixture.EXTERNAL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class BadInputTest {
 
     private static Path damaged(String n) {
-        return Run.shared().resolve("corpus/h-damaged/" + n);
+        return CORPUS.resolve("h-damaged/" + n);
     }
 
     @Test
@@ -35,7 +37,7 @@ class BadInputTest {
 
     @Test
     void corruptedPipeStopsWithAWarning() {
-        Path p = Run.shared().resolve("external/perf_data_converter/perf.data.piped.corrupted.zero_size_sample-3.2");
+        Path p = EXTERNAL.resolve("perf_data_converter/perf.data.piped.corrupted.zero_size_sample-3.2");
         Run r = Run.of("report", "--stats", "-i", p.toString());
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("Aggregated stats:"));

@@ -1,14 +1,15 @@
 package dev.jperf.cli;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
+import static dev.jperf.report.CorpusFixture.EXTERNAL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import dev.jperf.report.CorpusFixture;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,20 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DumpTest {
     private static final Pattern DECODED = Pattern.compile("^(?:-?\\d+ )*(0x[0-9a-f]+|0) \\[0x[0-9a-f]+\\]: PERF_RECORD_.*$");
 
-    /** perf's dump.txt.xz, decompressed with xz(1) (perf's goldens are xz files). */
-    private static String perfDump(Path dir) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("xz", "-dc", dir.resolve("dump.txt.xz").toString()).start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (InputStream in = p.getInputStream()) {
-            in.transferTo(out);
-        }
-        assertEquals(0, p.waitFor());
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static Map<String, String> decodedByOffset(String text) {
+    private static Map<String, String> decodedByOffset(List<String> lines) {
         Map<String, String> m = new HashMap<>();
-        for (String l : text.split("\n")) {
+        for (String l : lines) {
             Matcher x = DECODED.matcher(l);
             if (x.matches()) {
                 m.put(x.group(1), l);
@@ -44,11 +34,11 @@ class DumpTest {
     @ParameterizedTest
     @ValueSource(strings = {"a-system-wide-bpf", "b-callchains-bpf", "c-process", "f-pipe", "g-two-events"})
     void decodedLinesEqualPerf(String kase) throws Exception {
-        Path dir = Run.shared().resolve("corpus/" + kase);
-        Map<String, String> perf = decodedByOffset(perfDump(dir));
+        Path dir = CORPUS.resolve(kase);
+        Map<String, String> perf = decodedByOffset(CorpusFixture.lines(dir.resolve("dump.txt.xz")));
         Run r = Run.of("report", "-D", "-i", dir.resolve("perf.data").toString());
         assertEquals(0, r.rc(), r.err());
-        Map<String, String> ours = decodedByOffset(r.out());
+        Map<String, String> ours = decodedByOffset(r.out().lines().toList());
         int compared = 0;
         for (Map.Entry<String, String> e : perf.entrySet()) {
             String want = e.getValue();
@@ -64,8 +54,8 @@ class DumpTest {
 
     static java.util.stream.Stream<Path> external() throws IOException {
         return java.util.stream.Stream.concat(
-                java.nio.file.Files.list(Run.shared().resolve("external/perf_data_converter")),
-                java.nio.file.Files.list(Run.shared().resolve("external/linux-perf-data")))
+                java.nio.file.Files.list(EXTERNAL.resolve("perf_data_converter")),
+                java.nio.file.Files.list(EXTERNAL.resolve("linux-perf-data")))
                 .filter(p -> !p.getFileName().toString().startsWith("LICENSE") && !p.getFileName().toString().endsWith(".md"))
                 .sorted();
     }
@@ -84,7 +74,7 @@ class DumpTest {
     @ParameterizedTest
     @ValueSource(strings = {"c-process", "f-pipe"})
     void dumpPrintsEveryRecord(String kase) throws Exception {
-        Path dir = Run.shared().resolve("corpus/" + kase);
+        Path dir = CORPUS.resolve(kase);
         Run r = Run.of("dump", "-i", dir.resolve("perf.data").toString());
         assertEquals(0, r.rc(), r.err());
         long records = r.out().lines().filter(l -> DECODED.matcher(l).matches()).count();

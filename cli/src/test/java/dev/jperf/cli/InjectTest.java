@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,7 +32,7 @@ class InjectTest {
 
     @Test
     void pipeInputBecomesAFileWithTheSameRecords() {
-        Path in = Run.shared().resolve("corpus/f-pipe/perf.data");
+        Path in = CORPUS.resolve("f-pipe/perf.data");
         Path out = tmp.resolve("perf.data");
         Run r = Run.of("inject", "-i", in.toString(), "-o", out.toString());
         assertEquals(0, r.rc(), r.err());
@@ -55,7 +56,7 @@ class InjectTest {
 
     @Test
     void existingOutputIsKeptAsOld() throws Exception {
-        Path in = Run.shared().resolve("corpus/c-process/perf.data");
+        Path in = CORPUS.resolve("c-process/perf.data");
         Path out = tmp.resolve("perf.data");
         Files.writeString(out, "previous");
         Run r = Run.of("inject", "-i", in.toString(), "-o", out.toString());
@@ -66,7 +67,7 @@ class InjectTest {
 
     @Test
     void damagedInputWarnsAndIsCopied() {
-        Path in = Run.shared().resolve("corpus/h-damaged/truncated.data");
+        Path in = CORPUS.resolve("h-damaged/truncated.data");
         Path out = tmp.resolve("perf.data");
         Run r = Run.of("inject", "-i", in.toString(), "-o", out.toString());
         assertEquals(0, r.rc(), r.err());
@@ -78,12 +79,12 @@ class InjectTest {
     @Test
     void badInputIsOneLine() {
         Path out = tmp.resolve("perf.data");
-        Path bad = Run.shared().resolve("corpus/h-damaged/bad-magic.data");
+        Path bad = CORPUS.resolve("h-damaged/bad-magic.data");
         Run r = Run.of("inject", "-i", bad.toString(), "-o", out.toString());
         assertEquals(1, r.rc());
         assertEquals("jperf inject: " + bad + ": not a perf.data file (bad magic)\n", r.err());
 
-        r = Run.of("inject", "-i", Run.shared().resolve("corpus/c-process/perf.data").toString(), "-o",
+        r = Run.of("inject", "-i", CORPUS.resolve("c-process/perf.data").toString(), "-o",
                 tmp.resolve("no-such-dir/perf.data").toString());
         assertEquals(1, r.rc());
         assertEquals("jperf inject: " + tmp.resolve("no-such-dir/perf.data") + ": cannot create: No such file or directory\n",
@@ -97,7 +98,7 @@ class InjectTest {
     /** {@code perf record -o - | jperf inject -o perf.data}: the stream on stdin becomes a file. */
     @Test
     void pipeOnStdinBecomesAFile() throws Exception {
-        Path in = Run.shared().resolve("corpus/f-pipe/perf.data");
+        Path in = CORPUS.resolve("f-pipe/perf.data");
         Path fromFile = tmp.resolve("from-file.data");
         assertEquals(0, Run.of("inject", "-i", in.toString(), "-o", fromFile.toString()).rc());
         Path out = tmp.resolve("perf.data");
@@ -113,7 +114,7 @@ class InjectTest {
         assertEquals("", r.err());
         assertArrayEquals(Files.readAllBytes(fromFile), Files.readAllBytes(out));
 
-        try (InputStream fileMode = Files.newInputStream(Run.shared().resolve("corpus/c-process/perf.data"))) {
+        try (InputStream fileMode = Files.newInputStream(CORPUS.resolve("c-process/perf.data"))) {
             System.setIn(fileMode);
             r = Run.of("inject", "-o", out.toString());
         } finally {

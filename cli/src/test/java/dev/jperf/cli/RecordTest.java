@@ -9,12 +9,12 @@ import dev.jperf.format.RecordStream;
 import dev.jperf.format.record.LostRecord;
 import dev.jperf.format.record.LostSamplesRecord;
 import dev.jperf.format.record.PerfRecord;
+import dev.jperf.report.CorpusFixture;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -321,19 +321,7 @@ class RecordTest {
 
     @Test
     void jperfReportAgreesWithPerfOnABpfRecording() throws Exception {
-        Path shared = Run.shared();
-        Path bin = Path.of("/tmp/corpus/src");
-        Files.createDirectories(bin);
-        for (String sub : List.of("src", "scripts")) {
-            Path to = Path.of("/tmp/corpus", sub);
-            Files.createDirectories(to);
-            try (Stream<Path> s = Files.list(shared.resolve("corpus").resolve(sub))) {
-                for (Path f : s.collect(Collectors.toList())) {
-                    Files.copy(f, to.resolve(f.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING,
-                            StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        CorpusFixture.installBinaries();
         Path out = dir.resolve("bpf.data");
         Process p = startRecord(out, "-a", "--", "/tmp/corpus/scripts/scenario.sh", "bpf", "subprogs.bpf.o", "1");
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "recording did not end");

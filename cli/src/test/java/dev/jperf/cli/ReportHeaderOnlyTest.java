@@ -1,11 +1,9 @@
 package dev.jperf.cli;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,31 +11,10 @@ import org.junit.jupiter.api.Test;
 
 /** {@code jperf report --header-only [-I]} through the command line, as a user runs it. */
 class ReportHeaderOnlyTest {
-    static final Path CORPUS = Path.of(System.getProperty("jperf.shared", "../../shared")).resolve("corpus");
-
-    record Run(int rc, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int rc = Main.run(args);
-            return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
     @Test
     void fullHeaderMatchesPerfExceptCapturedOn() throws Exception {
         Path data = CORPUS.resolve("e-preloaded-bpf/perf.data");
-        Run r = run("report", "-i", data.toString(), "--header-only", "-I");
+        Run r = Run.of("report", "-i", data.toString(), "--header-only", "-I");
         assertEquals(0, r.rc(), r.err());
         List<String> want = Files.readAllLines(data.resolveSibling("header.txt"));
         List<String> have = r.out().lines().toList();
@@ -51,7 +28,7 @@ class ReportHeaderOnlyTest {
 
     @Test
     void withoutShowInfoTopologyIsSummarised() {
-        Run r = run("report", "-i", CORPUS.resolve("a-system-wide-bpf/perf.data").toString(), "--header-only");
+        Run r = Run.of("report", "-i", CORPUS.resolve("a-system-wide-bpf/perf.data").toString(), "--header-only");
         assertEquals(0, r.rc(), r.err());
         for (String f : List.of("CPU_TOPOLOGY", "NUMA_TOPOLOGY", "CACHE", "MEM_TOPOLOGY")) {
             assertTrue(r.out().contains("# " + f + " info available, use -I to display\n"), f);
@@ -61,11 +38,11 @@ class ReportHeaderOnlyTest {
 
     @Test
     void damagedFilesGiveOneLineAndNoStackTrace() {
-        Run bad = run("report", "-i", CORPUS.resolve("h-damaged/bad-magic.data").toString(), "--header-only", "-I");
+        Run bad = Run.of("report", "-i", CORPUS.resolve("h-damaged/bad-magic.data").toString(), "--header-only", "-I");
         assertEquals(1, bad.rc());
         assertEquals(1, bad.err().lines().count(), bad.err());
         assertTrue(bad.err().contains("bad-magic.data"), bad.err());
-        Run bpf = run("report", "-i", CORPUS.resolve("h-damaged/bpf-prog-info-offset-into-data.data").toString(),
+        Run bpf = Run.of("report", "-i", CORPUS.resolve("h-damaged/bpf-prog-info-offset-into-data.data").toString(),
                 "--header-only", "-I");
         assertEquals(0, bpf.rc());
         assertTrue(bpf.err().contains("points into the data section"), bpf.err());
@@ -75,9 +52,9 @@ class ReportHeaderOnlyTest {
     @Test
     void headerThenReportAsPerfPrintsIt() throws Exception {
         Path data = CORPUS.resolve("e-preloaded-bpf/perf.data");
-        Run both = run("report", "-i", data.toString(), "--header", "-I", "--stdio", "--sort", "sym");
-        Run header = run("report", "-i", data.toString(), "--header-only", "-I");
-        Run report = run("report", "-i", data.toString(), "--stdio", "--sort", "sym");
+        Run both = Run.of("report", "-i", data.toString(), "--header", "-I", "--stdio", "--sort", "sym");
+        Run header = Run.of("report", "-i", data.toString(), "--header-only", "-I");
+        Run report = Run.of("report", "-i", data.toString(), "--stdio", "--sort", "sym");
         assertEquals(0, both.rc(), both.err());
         List<String> reportLines = report.out().lines().toList();
         assertTrue(reportLines.get(0).startsWith("# To display the perf.data header info"), reportLines.get(0));

@@ -1,5 +1,7 @@
 package dev.jperf.cli;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
+import static dev.jperf.report.CorpusFixture.EXTERNAL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,14 +19,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ReportStatsTest {
 
     static Stream<Path> corpus() throws IOException {
-        try (Stream<Path> s = Files.list(Run.shared().resolve("corpus"))) {
+        try (Stream<Path> s = Files.list(CORPUS)) {
             return s.filter(d -> Files.exists(d.resolve("stats.txt"))).sorted().toList().stream();
         }
     }
 
     /** External vectors perf 6.1 read (its output has "Aggregated stats"). */
     static Stream<Path> external() throws IOException {
-        try (Stream<Path> s = Files.list(Run.shared().resolve("external/golden"))) {
+        try (Stream<Path> s = Files.list(EXTERNAL.resolve("golden"))) {
             return s.filter(p -> p.getFileName().toString().endsWith(".stats.txt")).filter(p -> read(p).contains("Aggregated stats"))
                     .sorted().toList().stream();
         }
@@ -49,7 +51,7 @@ class ReportStatsTest {
 
     @Test
     void pipeModeFromStdin() throws IOException {
-        Path dir = Run.shared().resolve("corpus/f-pipe");
+        Path dir = CORPUS.resolve("f-pipe");
         java.io.InputStream old = System.in;
         Run r;
         try (java.io.InputStream in = Files.newInputStream(dir.resolve("perf.data"))) {
@@ -66,9 +68,9 @@ class ReportStatsTest {
     @MethodSource("external")
     void externalStatsEqualPerf(Path golden) {
         String name = golden.getFileName().toString().replace(".stats.txt", "");
-        Path data = Files.exists(Run.shared().resolve("external/perf_data_converter/" + name))
-                ? Run.shared().resolve("external/perf_data_converter/" + name)
-                : Run.shared().resolve("external/linux-perf-data/" + name);
+        Path data = Files.exists(EXTERNAL.resolve("perf_data_converter/" + name))
+                ? EXTERNAL.resolve("perf_data_converter/" + name)
+                : EXTERNAL.resolve("linux-perf-data/" + name);
         List<String> lines = read(golden).lines().toList();
         assertTrue(lines.get(lines.size() - 1).startsWith("exit "));
         String want = String.join("\n", lines.subList(0, lines.size() - 1)) + "\n";

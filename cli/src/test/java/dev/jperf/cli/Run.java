@@ -3,7 +3,6 @@ package dev.jperf.cli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 
 /** Runs {@code jperf ARGS} in-process and captures its stdout, stderr and exit code. */
 record Run(int rc, String out, String err) {
@@ -23,9 +22,5 @@ record Run(int rc, String out, String err) {
             System.setErr(oldErr);
         }
         return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    static Path shared() {
-        return Path.of(System.getProperty("jperf.shared"));
     }
 }

@@ -1,21 +1,23 @@
 package dev.jperf.cli;
 
+import static dev.jperf.report.CorpusFixture.CORPUS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.report.CorpusFixture;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** jperf script / annotate from the command line: bad input is one line, warnings as the other commands print them. */
 class ScriptAnnotateCommandTest {
     private static String corpus(String c) {
-        return Run.shared().resolve("corpus").resolve(c).resolve("perf.data").toString();
+        return CorpusFixture.data(c).toString();
     }
 
     @Test
     void missingOrDamagedFileIsOneLineAndNonZeroExit() {
-        Path missing = Run.shared().resolve("corpus/h-damaged/no-such-file.data");
-        Path magic = Run.shared().resolve("corpus/h-damaged/bad-magic.data");
+        Path missing = CORPUS.resolve("h-damaged/no-such-file.data");
+        Path magic = CORPUS.resolve("h-damaged/bad-magic.data");
         for (String cmd : new String[] {"script", "annotate"}) {
             for (Path p : new Path[] {missing, magic}) {
                 Run r = Run.of(cmd, "-i", p.toString());
@@ -40,7 +42,7 @@ class ScriptAnnotateCommandTest {
 
     @Test
     void truncatedFilePrintsWhatIsThereAndWarns() {
-        Path t = Run.shared().resolve("corpus/h-damaged/truncated.data");
+        Path t = CORPUS.resolve("h-damaged/truncated.data");
         Run r = Run.of("script", "-i", t.toString(), "-F", "pid,tid,time,ip");
         assertEquals(0, r.rc(), r.err());
         assertEquals(11027, r.out().lines().count());
