@@ -17,6 +17,7 @@ import dev.jperf.format.feature.GroupDescs;
 import dev.jperf.format.feature.HybridTopology;
 import dev.jperf.format.feature.PmuCap;
 import dev.jperf.format.feature.PmuCaps;
+import dev.jperf.report.PerfOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -33,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,14 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PerfReadsOurFeaturesTest {
 
-    static boolean perfInstalled() {
-        return Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
-    }
-
     @Test
     void perfPrintsOurEncodingAsWeDo(@TempDir Path tmp) throws Exception {
-        assumeTrue(perfInstalled(), "Linux perf is not installed (apt-get install linux-perf): no oracle");
+        PerfOracle.assumeInstalled();
         Path src = SHARED.resolve("corpus/a-system-wide-bpf/perf.data");
         byte[] orig = Files.readAllBytes(src);
         ByteBuffer h = ByteBuffer.wrap(orig).order(ByteOrder.LITTLE_ENDIAN);
@@ -151,7 +146,7 @@ class PerfReadsOurFeaturesTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.MethodSource("dev.jperf.report.header.HeaderReportTest#goldens")
     void shortFormEqualsPerfsOnEveryFile(String name, Path data, Path golden) throws Exception {
-        assumeTrue(perfInstalled(), "Linux perf is not installed (apt-get install linux-perf): no oracle");
+        PerfOracle.assumeInstalled();
         ProcessBuilder pb = new ProcessBuilder("perf", "report", "-i", data.toString(), "--header-only");
         pb.environment().put("TZ", "UTC");
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);

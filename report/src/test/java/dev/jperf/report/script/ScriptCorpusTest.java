@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.CorpusFixture;
+import dev.jperf.report.PerfOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -124,13 +124,10 @@ class ScriptCorpusTest {
     /** Task and mmap events have no golden file: perf itself is the oracle when installed. */
     @Test
     void taskAndMmapEventsAgreeWithPerf() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/perf")), "perf not installed (test oracle only)");
+        PerfOracle.assumeInstalled();
         Path dir = CORPUS.resolve("c-process");
-        Process p = new ProcessBuilder("perf", "script", "-i", dir.resolve("perf.data").toString(), "--kallsyms",
-                CorpusFixture.kallsyms().toString(), "--show-task-events", "--show-mmap-events").redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        String want = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor());
+        String want = PerfOracle.run("script", "-i", dir.resolve("perf.data").toString(), "--kallsyms",
+                CorpusFixture.kallsyms().toString(), "--show-task-events", "--show-mmap-events");
         String got = run(dir, new Script.Options(CorpusFixture.kallsyms(), null, null, false, false, true, true, false));
         assertTrue(want.contains("PERF_RECORD_MMAP2") && want.contains("PERF_RECORD_FORK"), want);
         assertEquals(want, got);

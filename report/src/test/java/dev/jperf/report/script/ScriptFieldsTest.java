@@ -8,13 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.CorpusFixture;
+import dev.jperf.report.PerfOracle;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,9 +42,7 @@ class ScriptFieldsTest {
 
     @BeforeAll
     static void perfIsInstalled() {
-        boolean found = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
-        Assumptions.assumeTrue(found, "Linux perf is not installed (apt-get install -y linux-perf): it is the oracle");
+        PerfOracle.assumeInstalled();
     }
 
     static Stream<Arguments> branchCases() {
@@ -68,17 +66,17 @@ class ScriptFieldsTest {
     void branchStacksAgreeWithPerf(String name, String fields) throws Exception {
         Path file = EXTERNAL.resolve(name);
         Assumptions.assumeTrue(Files.isRegularFile(file), "no " + file);
-        String want = perf("script", "-i", file.toString(), "-F", fields);
+        String want = PerfOracle.run("script", "-i", file.toString(), "-F", fields);
         assertTrue(want.contains("/P/-/-/0/"), want.lines().findFirst().orElse(""));
         assertEquals(want, jperf(file, fields, false));
     }
 
     @Test
     void registersAgreeWithPerf() throws Exception {
-        Path data = record("regs.data", "--intr-regs", "--user-regs", "-e", "cpu-clock", "-c", "100000", "--",
+        Path data = PerfOracle.record(tmp, "regs.data", "--intr-regs", "--user-regs", "-e", "cpu-clock", "-c", "100000", "--",
                 "/bin/ls", "-R", "/usr/share/doc");
         for (String fields : List.of("ip,sym,iregs,uregs", "comm,tid,time,iregs", "uregs,ip")) {
-            String want = perf("script", "-i", data.toString(), "-F", fields);
+            String want = PerfOracle.run("script", "-i", data.toString(), "-F", fields);
             assertTrue(want.contains(" ABI:2    AX:0x"), want.lines().findFirst().orElse(""));
             assertEquals(want, jperf(data, fields, false), fields);
         }
@@ -86,9 +84,9 @@ class ScriptFieldsTest {
 
     @Test
     void pageFaultAddressesAgreeWithPerf() throws Exception {
-        Path data = record("pf.data", "-g", "-e", "page-faults", "-d", "--", "/bin/ls", "/usr");
+        Path data = PerfOracle.record(tmp, "pf.data", "-g", "-e", "page-faults", "-d", "--", "/bin/ls", "/usr");
         for (String fields : List.of("comm,ip,sym,addr,dso,symoff,period", "addr,sym,dso", "addr", "addr,ip,sym,dso")) {
-            String want = perf("script", "-i", data.toString(), "-F", fields);
+            String want = PerfOracle.run("script", "-i", data.toString(), "-F", fields);
             assertTrue(!fields.contains("dso") || want.contains("ld-linux-x86-64.so.2)"), want);
             assertEquals(want, jperf(data, fields, false), fields);
         }
@@ -119,7 +117,7 @@ class ScriptFieldsTest {
             }
             return b.toString();
         });
-        Path regs = record("json-regs.data", "--intr-regs", "-e", "cpu-clock", "-c", "200000", "--", "/bin/ls", "-R",
+        Path regs = PerfOracle.record(tmp, "json-regs.data", "--intr-regs", "-e", "cpu-clock", "-c", "200000", "--", "/bin/ls", "-R",
                 "/usr/share/doc");
         assertSameAsText(regs, "ip,iregs", j -> {
             StringBuilder b = new StringBuilder(ip(j) + " ABI:" + j.get("iregs").get("abi").asText() + " ");
@@ -127,7 +125,7 @@ class ScriptFieldsTest {
                     r.getValue().asText())));
             return b.toString();
         });
-        Path pf = record("json-pf.data", "-e", "page-faults", "-d", "--", "/bin/ls", "/usr");
+        Path pf = PerfOracle.record(tmp, "json-pf.data", "-e", "page-faults", "-d", "--", "/bin/ls", "/usr");
         assertSameAsText(pf, "addr,sym,dso,symoff", j -> String.format("%16s", j.get("addr").asText().substring(2))
                 + " " + sym(j, "addr_") + " (" + j.get("addr_dso").asText() + ")");
     }
@@ -169,31 +167,6 @@ class ScriptFieldsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> jperf(file, "ip,addr", false));
         assertTrue(e.getMessage().matches("Samples for '.*' event do not have ADDR attribute set\\. Cannot print 'addr'"
                 + " field\\."), e.getMessage());
-    }
-
-    private static Path record(String name, String... args) throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-                "perf record of kernel samples needs root (perf_event_paranoid)");
-        Path data = tmp.resolve(name);
-        List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-o", data.toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf record timed out");
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
-        return data;
-    }
-
-    static String perf(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("perf"));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("PAGER", "cat");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
-        return out;
     }
 
     static String jperf(Path file, String fields, boolean hideCallGraph) {

@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.report.PerfOracle;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,14 +32,12 @@ class ScriptSideBandTest {
 
     @BeforeAll
     static void perfIsInstalled() {
-        boolean found = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
-        Assumptions.assumeTrue(found, "Linux perf is not installed (apt-get install -y linux-perf): it is the oracle");
+        PerfOracle.assumeInstalled();
     }
 
     @Test
     void systemWideSwitchNamespaceCgroupAndRoundEvents() throws Exception {
-        Path data = record("sw.data", "-a", "--switch-events", "--namespaces", "--all-cgroups", "--", "sleep", "1");
+        Path data = PerfOracle.record(tmp, "sw.data", "-a", "--switch-events", "--namespaces", "--all-cgroups", "--", "sleep", "1");
         String all = "--show-switch-events,--show-namespace-events,--show-cgroup-events,--show-task-events";
         for (String opts : List.of("--show-switch-events", "--show-namespace-events", "--show-cgroup-events",
                 "--show-round-events", all)) {
@@ -60,7 +55,7 @@ class ScriptSideBandTest {
 
     @Test
     void perTaskSwitchEvents() throws Exception {
-        Path data = record("task.data", "--switch-events", "--", "sleep", "0.2");
+        Path data = PerfOracle.record(tmp, "task.data", "--switch-events", "--", "sleep", "0.2");
         String want = perf(data, "comm,tid,time,ip", "--show-switch-events");
         assertTrue(want.contains("PERF_RECORD_SWITCH OUT        \n"), want);
         assertEquals(want, jperf(data, "comm,tid,time,ip", "--show-switch-events"));
@@ -77,23 +72,10 @@ class ScriptSideBandTest {
         }
     }
 
-    private static Path record(String name, String... args) throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-                "perf record -a / --namespaces need root (perf_event_paranoid)");
-        Path data = tmp.resolve(name);
-        List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-o", data.toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf record timed out");
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
-        return data;
-    }
-
     private static String perf(Path data, String fields, String... opts) throws Exception {
         List<String> args = new ArrayList<>(List.of("script", "-i", data.toString(), "-F", fields));
         args.addAll(List.of(opts));
-        return ScriptFieldsTest.perf(args.toArray(String[]::new));
+        return PerfOracle.run(args.toArray(String[]::new));
     }
 
     private static String jperf(Path data, String fields, String opts) {

@@ -3,6 +3,7 @@ package dev.jperf.report.symbol;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.report.PerfOracle;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.format.writer.PerfDataWriter;
@@ -15,9 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,9 +34,7 @@ class PerfMapDsoTest {
 
     @Test
     void jitDsoIsNamedAsPerfNamesIt() throws Exception {
-        boolean perf = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
-        Assumptions.assumeTrue(perf, "Linux perf is not installed (apt-get install -y linux-perf); it is the oracle");
+        PerfOracle.assumeInstalled();
         int pid = 3_000_000 + ThreadLocalRandom.current().nextInt(900_000);
         Path map = Path.of("/tmp/perf-" + pid + ".map");
         Path data = tmp.resolve("perf.data");
@@ -47,10 +43,10 @@ class PerfMapDsoTest {
                     + Long.toHexString(BASE + 0x200) + " 80 void Baz.qux(int)\n");
             write(data, pid);
             String ours = report(data);
-            String theirs = perf("report", "-i", data.toString(), "--stdio", "--sort", "dso,sym");
+            String theirs = PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort", "dso,sym");
             assertTrue(theirs.contains("[JIT] tid " + pid), theirs);
             assertEquals(rows(theirs), rows(ours));
-            String script = perf("script", "-i", data.toString(), "-F", "comm,tid,ip,sym,dso");
+            String script = PerfOracle.run("script", "-i", data.toString(), "-F", "comm,tid,ip,sym,dso");
             assertTrue(script.contains("(" + map + ")"), script);
         } finally {
             Files.deleteIfExists(map);
@@ -67,19 +63,6 @@ class PerfMapDsoTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static String perf(String... args) throws Exception {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = "perf";
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("PAGER", "cat");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
-        return out;
     }
 
     /** cpu-clock, sample_type IP|TID|TIME|PERIOD, no sample_id_all: records in file order. */

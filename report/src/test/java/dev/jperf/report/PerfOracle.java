@@ -1,0 +1,56 @@
+package dev.jperf.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/** Linux perf as the report tests' oracle (jperf itself never runs it). */
+public final class PerfOracle {
+    private PerfOracle() {
+    }
+
+    /** Skips the calling test, saying why, when perf is not on the PATH. */
+    public static void assumeInstalled() {
+        boolean found = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
+                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
+        Assumptions.assumeTrue(found, "Linux perf is not installed (apt-get install -y linux-perf): it is the oracle");
+    }
+
+    /** What {@code perf ARGS} prints on stdout (its stderr dropped); the test fails unless perf exits 0 within 120 s. */
+    public static String run(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("perf"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("PAGER", "cat");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd) + " timed out");
+        assertEquals(0, p.exitValue(), String.join(" ", cmd));
+        return out;
+    }
+
+    /**
+     * {@code perf record -q -o DIR/NAME ARGS} (output dropped): the recording, made here; skipped
+     * unless root, as perf_event_paranoid keeps kernel samples and system-wide recording from others.
+     */
+    public static Path record(Path dir, String name, String... args) throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "perf record of kernel samples and -a need root (perf_event_paranoid)");
+        Path data = dir.resolve(name);
+        List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-o", data.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf record timed out");
+        assertEquals(0, p.exitValue(), String.join(" ", cmd));
+        return data;
+    }
+}
