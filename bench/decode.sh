@@ -10,35 +10,14 @@
 #   RUNS  runs per command; the fastest counts (default 3)
 # Wall time includes the JVM's start-up and JIT warm-up; CPU time (user+sys) is shown too, as it
 # is steadier on a shared machine. Not a unit test.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-FILE=${1:-/tmp/corpus/big/perf.data}
+. "$(dirname "$0")/common.sh"
+big_file "${1:-}"
 RUNS=${2:-3}
-SHARED=$(cd ../shared && pwd)
-command -v perf >/dev/null || { echo "bench: perf not installed (apt-get update && apt-get install -y linux-perf)"; exit 2; }
-if [ ! -f "$FILE" ]; then
-	echo "bench: making $FILE with make-big.sh (30 s)"
-	"$SHARED/corpus/make-big.sh" "$FILE" >/dev/null
-fi
-./jperf --version >/dev/null   # build outside the measurement
-
-# fastest "wall cpu" seconds over RUNS runs of a command (stdout discarded)
-measure() {
-	local best="" bcpu="" i w u s t
-	t=$(mktemp)
-	for ((i = 0; i < RUNS; i++)); do
-		/usr/bin/time -o "$t" -f "%e %U %S" "$@" > /dev/null 2>/dev/null
-		read -r w u s < "$t"
-		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; bcpu=$(awk "BEGIN{print $u + $s}"); fi
-	done
-	rm -f "$t"
-	echo "$best $bcpu"
-}
 
 records=$(./jperf report --stats -i "$FILE" | awk '/TOTAL events:/ {print $3; exit}')
-read -r jw jc < <(measure ./jperf report --stats -i "$FILE")
-read -r dw dc < <(measure perf report -D -i "$FILE")
-read -r sw sc < <(measure perf report --stats -i "$FILE")
+read -r jw jc _ < <(measure ./jperf report --stats -i "$FILE")
+read -r dw dc _ < <(measure perf report -D -i "$FILE")
+read -r sw sc _ < <(measure perf report --stats -i "$FILE")
 echo "file: $FILE ($(stat -c %s "$FILE") bytes, $records records)"
 printf "%-34s %8s %8s %14s %12s %12s\n" command "wall s" "cpu s" "records/s" "perf/jperf" "(cpu)"
 line() {

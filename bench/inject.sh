@@ -9,33 +9,13 @@
 #         ../shared/corpus/make-big.sh when absent: needs root and perf)
 #   RUNS  runs per command; the fastest counts (default 3)
 # Output goes to a temporary folder next to nothing else. Not a unit test.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-FILE=${1:-/tmp/corpus/big/perf.data}
+. "$(dirname "$0")/common.sh"
+big_file "${1:-}"
 RUNS=${2:-3}
-SHARED=$(cd ../shared && pwd)
-command -v perf >/dev/null || { echo "bench: perf not installed (apt-get update && apt-get install -y linux-perf)"; exit 2; }
-if [ ! -f "$FILE" ]; then
-	echo "bench: making $FILE with make-big.sh (30 s)"
-	"$SHARED/corpus/make-big.sh" "$FILE" >/dev/null
-fi
-./jperf --version >/dev/null   # build outside the measurement
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-
-# fastest "wall cpu rss_kb" over RUNS runs of a command
-measure() {
-	local best="" bcpu="" brss="" i w u s m t
-	t=$(mktemp)
-	for ((i = 0; i < RUNS; i++)); do
-		rm -f "$OUT"/*.data "$OUT"/*.old
-		/usr/bin/time -o "$t" -f "%e %U %S %M" "$@" > /dev/null 2>/dev/null
-		read -r w u s m < "$t"
-		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; bcpu=$(awk "BEGIN{print $u + $s}"); brss=$m; fi
-	done
-	rm -f "$t"
-	echo "$best $bcpu $brss"
-}
+# each run writes a fresh copy (perf moves an existing output to .old)
+before_each() { rm -f "$OUT"/*.data "$OUT"/*.old; }
 
 size=$(stat -c %s "$FILE")
 read -r pw pc pm < <(measure perf inject -i "$FILE" -o "$OUT/perf.data")

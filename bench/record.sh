@@ -11,15 +11,11 @@
 # The workload (one `workload SECONDS mixed` per CPU, from the corpus) runs beside the recorder,
 # not under it, so /usr/bin/time's user+sys of the recorder are the recorder's alone (its child
 # is `sleep`).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/common.sh"
 SECS=${1:-10}
 RUNS=${2:-3}
-SHARED=$(cd ../shared && pwd)
+corpus_binaries
 BIN=/tmp/corpus/src
-mkdir -p $BIN && cp -n "$SHARED"/corpus/src/* $BIN/ 2>/dev/null || true
-command -v perf >/dev/null || { echo "bench: perf not installed (apt-get install linux-perf)"; exit 2; }
-./jperf --version >/dev/null   # build outside the measurement
 OUT=$(mktemp -d /tmp/bench-record.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT
 NCPU=$(nproc)

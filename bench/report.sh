@@ -7,32 +7,11 @@
 #         ../shared/corpus/make-big.sh when absent: needs root and perf)
 #   RUNS  runs per command, the best one counts (default 3)
 # Targets (issue 3): first row <= 1.0, second and third <= 0.33, script <= 0.5, RSS <= 1.0.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-FILE=${1:-/tmp/corpus/big/perf.data}
+. "$(dirname "$0")/common.sh"
+big_file "${1:-}"
 RUNS=${2:-3}
-SHARED=$(cd ../shared && pwd)
-if [ ! -f "$FILE" ]; then
-	echo "bench: making $FILE with make-big.sh (30 s)"
-	"$SHARED/corpus/make-big.sh" "$FILE" >/dev/null
-fi
-K=/tmp/corpus-kallsyms.txt; [ -s $K ] || xzcat "$SHARED/corpus/kallsyms.txt.xz" > $K
-mkdir -p /tmp/corpus/src && cp -n "$SHARED"/corpus/src/* /tmp/corpus/src/ 2>/dev/null || true
-./jperf --version >/dev/null   # build outside the measurement
-command -v perf >/dev/null || { echo "bench: perf not installed (apt-get install linux-perf)"; exit 2; }
-
-# best wall seconds, with its CPU seconds (user+sys) and peak RSS (kB), over RUNS runs of a command
-measure() {
-	local best="" cpu="" rss="" i t w u s m
-	t=$(mktemp)
-	for ((i = 0; i < RUNS; i++)); do
-		/usr/bin/time -o "$t" -f "%e %U %S %M" "$@" > /dev/null 2>/dev/null
-		read -r w u s m < "$t"
-		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; cpu=$(awk "BEGIN{print $u + $s}"); rss=$m; fi
-	done
-	rm -f "$t"
-	echo "$best $cpu $rss"
-}
+corpus_kallsyms
+corpus_binaries
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; wall is noisy under load, CPU (user+sys) less so"
 printf "%-48s %7s %7s %6s %7s %7s %6s %7s %7s %6s\n" "command (on $(basename "$FILE"))" "perf s" "jperf s" "ratio" \

@@ -1,0 +1,47 @@
+# Sourced by the bench scripts (not run alone): works from the repository root, finds ../shared
+# (SHARED), stops when Linux perf (every script's baseline) is missing, builds jperf outside the
+# measurement, and gives the inputs and the timing the scripts share.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+SHARED=$(cd ../shared && pwd)
+command -v perf >/dev/null || { echo "bench: perf not installed (apt-get update && apt-get install -y linux-perf)"; exit 2; }
+./jperf --version >/dev/null
+
+# big_file [PATH]: FILE = PATH or /tmp/corpus/big/perf.data, recorded with make-big.sh when absent
+# (needs root and perf)
+big_file() {
+	FILE=${1:-/tmp/corpus/big/perf.data}
+	if [ ! -f "$FILE" ]; then
+		echo "bench: making $FILE with make-big.sh (30 s)"
+		"$SHARED/corpus/make-big.sh" "$FILE" >/dev/null
+	fi
+}
+
+# the corpus programs where they ran from (/tmp/corpus/src): their symbols are looked up there
+corpus_binaries() {
+	mkdir -p /tmp/corpus/src && cp -n "$SHARED"/corpus/src/* /tmp/corpus/src/ 2>/dev/null || true
+}
+
+# K = the corpus kallsyms as a file (perf reads it from a file, not a pipe)
+corpus_kallsyms() {
+	K=/tmp/corpus-kallsyms.txt
+	[ -s $K ] || xzcat "$SHARED/corpus/kallsyms.txt.xz" > $K
+}
+
+# run before each measured run; a script redefines it to clear what the last run left
+before_each() { :; }
+
+# measure CMD...: "wall cpu rss_kb" of the fastest (wall) of RUNS runs of CMD, its stdout and
+# stderr discarded; cpu is user+sys seconds, rss the peak
+measure() {
+	local best="" cpu="" rss="" i t w u s m
+	t=$(mktemp)
+	for ((i = 0; i < RUNS; i++)); do
+		before_each
+		/usr/bin/time -o "$t" -f "%e %U %S %M" "$@" > /dev/null 2>/dev/null
+		read -r w u s m < "$t"
+		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; cpu=$(awk "BEGIN{print $u + $s}"); rss=$m; fi
+	done
+	rm -f "$t"
+	echo "$best $cpu $rss"
+}
