@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -102,24 +101,12 @@ class InjectTest {
         Path fromFile = tmp.resolve("from-file.data");
         assertEquals(0, Run.of("inject", "-i", in.toString(), "-o", fromFile.toString()).rc());
         Path out = tmp.resolve("perf.data");
-        InputStream stdin = System.in;
-        Run r;
-        try (InputStream pipe = Files.newInputStream(in)) {
-            System.setIn(pipe);
-            r = Run.of("inject", "-o", out.toString());
-        } finally {
-            System.setIn(stdin);
-        }
+        Run r = Run.withStdin(in, "inject", "-o", out.toString());
         assertEquals(0, r.rc(), r.err());
         assertEquals("", r.err());
         assertArrayEquals(Files.readAllBytes(fromFile), Files.readAllBytes(out));
 
-        try (InputStream fileMode = Files.newInputStream(CORPUS.resolve("c-process/perf.data"))) {
-            System.setIn(fileMode);
-            r = Run.of("inject", "-o", out.toString());
-        } finally {
-            System.setIn(stdin);
-        }
+        r = Run.withStdin(CORPUS.resolve("c-process/perf.data"), "inject", "-o", out.toString());
         assertEquals(1, r.rc());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().startsWith("jperf inject: stdin: "), r.err());

@@ -52,14 +52,7 @@ class ReportStatsTest {
     @Test
     void pipeModeFromStdin() throws IOException {
         Path dir = CORPUS.resolve("f-pipe");
-        java.io.InputStream old = System.in;
-        Run r;
-        try (java.io.InputStream in = Files.newInputStream(dir.resolve("perf.data"))) {
-            System.setIn(in);
-            r = Run.of("report", "--stats", "-i", "-");
-        } finally {
-            System.setIn(old);
-        }
+        Run r = Run.withStdin(dir.resolve("perf.data"), "report", "--stats", "-i", "-");
         assertEquals(0, r.rc(), r.err());
         assertEquals(read(dir.resolve("stats.txt")), r.out());
     }

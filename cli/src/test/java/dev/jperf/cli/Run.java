@@ -1,8 +1,12 @@
 package dev.jperf.cli;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** Runs {@code jperf ARGS} in-process and captures its stdout, stderr and exit code. */
 record Run(int rc, String out, String err) {
@@ -22,5 +26,16 @@ record Run(int rc, String out, String err) {
             System.setErr(oldErr);
         }
         return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** {@code jperf ARGS < FILE}. */
+    static Run withStdin(Path file, String... args) throws IOException {
+        InputStream oldIn = System.in;
+        try (InputStream in = Files.newInputStream(file)) {
+            System.setIn(in);
+            return of(args);
+        } finally {
+            System.setIn(oldIn);
+        }
     }
 }

@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +67,7 @@ class CallGraphReportTest {
                 // perf 6.1 prints its "[...]" node from a malloc'd symbol whose 'inlined' flag it
                 // never sets: " (inlined)" after it is uninitialised memory, not data
                 .map(l -> l.endsWith("--[...] (inlined)") ? l.substring(0, l.length() - 10) : l).toList();
-        List<String> ours = withoutTip(report(options(CorpusFixture.CORPUS.resolve(corpusCase), args)));
+        List<String> ours = withoutTip(CorpusReportTest.report(options(CorpusFixture.CORPUS.resolve(corpusCase), args)));
         for (int i = 0; i < Math.min(golden.size(), ours.size()); i++) {
             assertEquals(golden.get(i), ours.get(i), name + ": line " + (i + 1));
         }
@@ -81,7 +79,7 @@ class CallGraphReportTest {
     @MethodSource("corpusGoldens")
     void everyLineEqualsCorpusGolden(String sort, String file) throws Exception {
         List<Block> golden = blocks(withoutTip(Files.readAllLines(CASE.resolve(file))));
-        List<Block> ours = blocks(withoutTip(report(options(CASE, "--sort " + sort))));
+        List<Block> ours = blocks(withoutTip(CorpusReportTest.report(options(CASE, "--sort " + sort))));
         assertTrue(golden.size() > 500);
         int graphLines = 0;
         int i = 0;
@@ -152,7 +150,7 @@ class CallGraphReportTest {
         o = new Report.Options(o.input(), o.sort(), o.children(), o.callGraph(), 0, false, null, null, null, null,
                 shifted, null, false);
         List<String> golden = golden("sort-sym");
-        List<String> ours = withoutTip(report(o));
+        List<String> ours = withoutTip(CorpusReportTest.report(o));
         assertEquals(golden, ours);
     }
 
@@ -162,7 +160,7 @@ class CallGraphReportTest {
                 "--sort comm,pid,tid,sym --comm workload");
         o = new Report.Options(o.input(), o.sort(), o.children(), o.callGraph(), 0, false, o.comms(), o.pids(),
                 o.tids(), o.cpus(), o.kallsyms(), o.symfs(), true);
-        String json = String.join("\n", report(o));
+        String json = String.join("\n", CorpusReportTest.report(o));
         com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
         m.enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         com.fasterxml.jackson.databind.JsonNode rows = m.readTree(json).get("events").get(0).get("rows");
@@ -224,12 +222,6 @@ class CallGraphReportTest {
 
     private static List<String> withoutTip(List<String> lines) {
         return lines.stream().filter(l -> !l.startsWith("# (Tip:")).toList();
-    }
-
-    private static List<String> report(Report.Options o) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        return bytes.toString(StandardCharsets.UTF_8).lines().toList();
     }
 
     /** The few perf report arguments cases.txt uses. */

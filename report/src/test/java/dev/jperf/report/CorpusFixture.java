@@ -47,15 +47,10 @@ public final class CorpusFixture {
             try {
                 Path f = Files.createTempFile("jperf-kallsyms", ".txt");
                 f.toFile().deleteOnExit();
-                Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectOutput(f.toFile())
-                        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-                assertEquals(0, p.waitFor(), "xz -dc " + xz + " (apt-get install xz-utils)");
+                Files.write(f, unxz(xz));
                 kallsyms = f;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
             }
         }
         return kallsyms;
@@ -92,15 +87,23 @@ public final class CorpusFixture {
 
     /** A golden output's lines: the file as it is, or decompressed with xz(1) when its name ends in .xz. */
     public static List<String> lines(Path golden) {
+        if (golden.getFileName().toString().endsWith(".xz")) {
+            return new String(unxz(golden), StandardCharsets.UTF_8).lines().toList();
+        }
         try {
-            if (!golden.getFileName().toString().endsWith(".xz")) {
-                return Files.readAllLines(golden);
-            }
-            Process p = new ProcessBuilder("xz", "-dc", golden.toString()).redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
-            byte[] text = p.getInputStream().readAllBytes();
-            assertEquals(0, p.waitFor(), "xz -dc " + golden + " (apt-get install xz-utils)");
-            return new String(text, StandardCharsets.UTF_8).lines().toList();
+            return Files.readAllLines(golden);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An .xz file's content, decompressed by xz(1). */
+    private static byte[] unxz(Path xz) {
+        try {
+            Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            byte[] content = p.getInputStream().readAllBytes();
+            assertEquals(0, p.waitFor(), "xz -dc " + xz + " (apt-get install xz-utils)");
+            return content;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

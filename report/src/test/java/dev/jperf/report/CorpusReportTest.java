@@ -64,9 +64,7 @@ class CorpusReportTest {
     void rowsEqualPerfs(String name, String sort, boolean callGraph, Path golden) throws Exception {
         Report.Options o = new Report.Options(CorpusFixture.data(name), SortKey.parse(sort), true,
                 callGraph, 0, null, null, null, null, CorpusFixture.kallsyms(), null, false);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        List<String> ours = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        List<String> ours = report(o);
         List<String> theirs = Files.readAllLines(golden);
         java.util.Set<String> vdsoRows = unresolvedVdsoRows(o);
         boolean vdsoHere = vdsoRows.isEmpty();
@@ -79,6 +77,13 @@ class CorpusReportTest {
         }
         assertEquals(g.size(), c.size(), name + " --sort " + sort + ": number of rows");
         assertTrue(g.size() > 10, "too few rows compared");
+    }
+
+    /** What jperf report prints for the options, as lines. */
+    static List<String> report(Report.Options o) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8).lines().toList();
     }
 
     /**
