@@ -57,9 +57,9 @@ public final class CorpusFixture {
     }
 
     /**
-     * Copies corpus/src and corpus/scripts to /tmp/corpus/src and /tmp/corpus/scripts (files missing
-     * there or of another size: one in use by a running test is left alone), once per test run; the
-     * calling test is skipped when there is no corpus.
+     * Copies corpus/src and corpus/scripts to /tmp/corpus/src and /tmp/corpus/scripts, once per test
+     * run: only files missing there or of another size (the others may be running in another test);
+     * the calling test is skipped when there is no corpus.
      */
     public static synchronized void installBinaries() {
         if (installed) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.report.CorpusFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,11 +53,7 @@ class KallsymsTest {
     /** The table built from names as byte ranges (file in address order) equals the general one. */
     @Test
     void addressOrderedFilesGiveTheSameTablesAsAnyOther() throws IOException {
-        Path shared = Path.of(System.getProperty("jperf.shared", "../../shared"));
-        Path xz = shared.resolve("corpus/kallsyms.txt.xz");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(xz), "needs " + xz);
-        Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectErrorStream(false).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        String text = Files.readString(CorpusFixture.kallsyms(), StandardCharsets.ISO_8859_1);
         // duplicates at one address and a module boundary
         text += """
                 ffffffffc1000000 t __dup_local	[zz]
