@@ -7,7 +7,6 @@ import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.session.Frame;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -196,7 +195,7 @@ final class CallGraphPrinter {
     /** The value perf prints (percent as "%.2f" of {@code total}) with the period and count beside it. */
     private static void valueJson(JsonGenerator g, long period, long count, long total) throws IOException {
         g.writeFieldName("percent");
-        g.writeNumber(new BigDecimal(percent2(total == 0 ? 0.0 : period * 100.0 / total)));
+        g.writeNumber(new BigDecimal(Percent.f2(total == 0 ? 0.0 : period * 100.0 / total)));
         g.writeNumberField("period", period);
         g.writeNumberField("count", count);
     }
@@ -437,13 +436,8 @@ final class CallGraphPrinter {
         switch (params.value()) {
             case PERIOD -> out.append(Long.toUnsignedString(period));
             case COUNT -> out.append(count);
-            case PERCENT -> out.append(percent2(total == 0 ? 0.0 : period * 100.0 / total)).append('%');
+            case PERCENT -> out.append(Percent.f2(total == 0 ? 0.0 : period * 100.0 / total)).append('%');
         }
-    }
-
-    /** printf("%.2f"): the exact binary value rounded half-even, as glibc does. */
-    static String percent2(double v) {
-        return new BigDecimal(v).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
     }
 
     /** perf's callchain_list__sym_name: the symbol, or the address as %#llx. */

@@ -7,7 +7,6 @@ import dev.jperf.report.aggregate.SortKey;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * perf report --stdio's layout: the header comment block, one section per event (sample count,
@@ -145,8 +144,9 @@ public final class StdioReport {
                 String s = e.symbolText();
                 b.append(s.length() > width ? s.substring(0, width) : s);
             }
-            case PID, TID -> b.append(String.format(Locale.ROOT, "%7d:", e.thread().tid())).append(pad(e.comm(), width - 8));
-            case CPU -> b.append(String.format(Locale.ROOT, "%0" + width + "d", e.cpu()));
+            case PID, TID -> b.append(padLeft(Integer.toString(e.thread().tid()), 7, ' ')).append(':')
+                    .append(pad(e.comm(), width - 8));
+            case CPU -> b.append(padLeft(Integer.toString(e.cpu()), width, '0'));
         }
     }
 
@@ -191,7 +191,15 @@ public final class StdioReport {
     }
 
     private static String pct(long period, long total) {
-        return String.format(Locale.ROOT, "%7.2f%%", percent(period, total));
+        return Percent.column(percent(period, total));
+    }
+
+    /** printf's "%*d" / "%0*d" for a non-negative number. */
+    private static String padLeft(String s, int width, char fill) {
+        if (s.length() >= width) {
+            return s;
+        }
+        return String.valueOf(fill).repeat(width - s.length()) + s;
     }
 
     private static String pad(String s, int width) {
