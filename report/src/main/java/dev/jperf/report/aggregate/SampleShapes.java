@@ -1,6 +1,7 @@
 package dev.jperf.report.aggregate;
 
 import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.HashIndex;
 import java.util.Arrays;
 
 /**
@@ -25,7 +26,7 @@ final class SampleShapes {
         void add(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, long count);
     }
 
-    private int[] table = new int[1 << 12];
+    private final HashIndex index = new HashIndex();
     private int size;
     private Frame[] frames = new Frame[1 << 11];
     private Frame[][] chains = new Frame[1 << 11][];
@@ -55,10 +56,8 @@ final class SampleShapes {
             h = h * 31 + System.identityHashCode(chain[i]);
         }
         h ^= h >>> 16;
-        int mask = table.length - 1;
-        int slot = h & mask;
-        for (int s; (s = table[slot]) != 0; slot = (slot + 1) & mask) {
-            int i = s - 1;
+        int slot = index.first(h);
+        for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && same(i, frame, chain, n, comm, tid, cpu)) {
                 periods[i] += period;
                 counts[i]++;
@@ -67,7 +66,7 @@ final class SampleShapes {
         }
         if (size == maxShapes) {
             flush(sink);
-            slot = h & mask;
+            slot = index.first(h);
         }
         int i = size++;
         if (i == frames.length) {
@@ -79,10 +78,7 @@ final class SampleShapes {
         keys[3 * i + 1] = tid;
         keys[3 * i + 2] = cpu;
         hashes[i] = h;
-        table[slot] = i + 1;
-        if (size * 2 > table.length) {
-            rehash();
-        }
+        index.put(slot, i, hashes);
         return false;
     }
 
@@ -99,7 +95,7 @@ final class SampleShapes {
             counts[i] = 0;
         }
         size = 0;
-        Arrays.fill(table, 0);
+        index.clear();
     }
 
     private boolean same(int i, Frame frame, Frame[] chain, int n, int comm, int tid, int cpu) {
@@ -124,17 +120,5 @@ final class SampleShapes {
         hashes = Arrays.copyOf(hashes, cap);
         periods = Arrays.copyOf(periods, cap);
         counts = Arrays.copyOf(counts, cap);
-    }
-
-    private void rehash() {
-        table = new int[table.length * 2];
-        int mask = table.length - 1;
-        for (int i = 0; i < size; i++) {
-            int slot = hashes[i] & mask;
-            while (table[slot] != 0) {
-                slot = (slot + 1) & mask;
-            }
-            table[slot] = i + 1;
-        }
     }
 }

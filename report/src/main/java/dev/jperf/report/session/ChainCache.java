@@ -14,7 +14,7 @@ final class ChainCache {
     /** Longest callchain cached; longer ones are resolved each time. */
     static final int MAX_NR = 256;
 
-    private int[] table = new int[1 << 12];
+    private final HashIndex index = new HashIndex();
     private int size;
     private PerfThread[] threads = new PerfThread[1 << 11];
     private MapGroup[] groups = new MapGroup[1 << 11];
@@ -41,10 +41,8 @@ final class ChainCache {
     /** The entry of these raw values, still valid, or -1 (then {@link #put} may follow). */
     int find(PerfThread thread, int mode, long ip, long[] raw, int nr, MapGroup kernel) {
         int h = hash(thread, mode, ip, raw, nr);
-        int mask = table.length - 1;
-        int slot = h & mask;
-        for (int s; (s = table[slot]) != 0; slot = (slot + 1) & mask) {
-            int i = s - 1;
+        int slot = index.first(h);
+        for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip
                     && Arrays.equals(raws[i], 0, raws[i].length, raw, 0, nr)) {
                 if (groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
@@ -52,7 +50,7 @@ final class ChainCache {
                     return i;
                 }
                 // stale: resolve again and let put() overwrite this entry
-                missSlot = -s;
+                missSlot = -(i + 1);
                 missHash = h;
                 return -1;
             }
@@ -77,7 +75,6 @@ final class ChainCache {
             if (i == threads.length) {
                 grow();
             }
-            table[missSlot] = i + 1;
         }
         threads[i] = thread;
         groups[i] = thread.maps();
@@ -89,8 +86,8 @@ final class ChainCache {
         raws[i] = Arrays.copyOf(raw, nr);
         frames[i] = frame;
         chains[i] = chainLength < 0 ? null : Arrays.copyOf(chain, chainLength);
-        if (missSlot >= 0 && size * 2 > table.length) {
-            rehash();
+        if (missSlot >= 0) {
+            index.put(missSlot, i, hashes);
         }
     }
 
@@ -104,7 +101,7 @@ final class ChainCache {
     }
 
     private void clear() {
-        Arrays.fill(table, 0);
+        index.clear();
         Arrays.fill(threads, 0, size, null);
         Arrays.fill(groups, 0, size, null);
         Arrays.fill(raws, 0, size, null);
@@ -124,17 +121,5 @@ final class ChainCache {
         raws = Arrays.copyOf(raws, cap);
         frames = Arrays.copyOf(frames, cap);
         chains = Arrays.copyOf(chains, cap);
-    }
-
-    private void rehash() {
-        table = new int[table.length * 2];
-        int mask = table.length - 1;
-        for (int i = 0; i < size; i++) {
-            int slot = hashes[i] & mask;
-            while (table[slot] != 0) {
-                slot = (slot + 1) & mask;
-            }
-            table[slot] = i + 1;
-        }
     }
 }
