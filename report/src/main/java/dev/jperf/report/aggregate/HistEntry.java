@@ -13,7 +13,8 @@ import dev.jperf.report.symbol.Symbol;
 public final class HistEntry {
     final String comm;
     final PerfThread thread;
-    final Dso dso;
+    /** The DSO of the entry's map: perf replaces the map by each merged sample's (hists__findnew_entry). */
+    Dso dso;
     final Symbol symbol;
     final long ip;
     final char level;

@@ -36,6 +36,21 @@ public final class Hists {
      * ({@link Frame#dsoKey()}), comm, thread, CPU; the keys that do not apply are constants.
      */
     private final EntryMap entries = new EntryMap();
+    /**
+     * perf's input rb-tree, searched sample by sample, when its comparator is not a total order:
+     * sort__sym_cmp orders two entries without symbol by address alone but an entry without one
+     * against an entry with one by DSO name first, so with SYM and no DSO key before it a search
+     * can pass the existing entry of its key and end at a leaf: perf then makes a second entry of
+     * the same key (a BPF function split in two rows, the same address of two DSOs in one row or
+     * two). Null when hash lookup finds what perf's search finds (a DSO key before SYM), and with a
+     * comm key (perf's collapse pass would merge some of those entries again: not modelled).
+     */
+    private final TreeMap<HistEntry, HistEntry> searchTree;
+    /**
+     * Bumped on each insertion into {@link #searchTree} and each change of an entry's DSO: a search
+     * result cached per key values is what perf's search finds until then.
+     */
+    private int treeVersion;
     private final List<HistEntry> created = new ArrayList<>();
     private final Map<String, Integer> commKeys = new HashMap<>();
     private HistEntry[] seen = new HistEntry[128];
@@ -64,7 +79,16 @@ public final class Hists {
         this.hasComm = keys.contains(SortKey.COMM);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
-        this.shapes = children || graphOrder != null ? new SampleShapes() : null;
+        int sym = keys.indexOf(SortKey.SYM);
+        int dso = keys.indexOf(SortKey.DSO);
+        this.searchTree = sym >= 0 && (dso < 0 || dso > sym) && !keys.contains(SortKey.COMM)
+                ? new TreeMap<>((n, node) -> {
+                    long c = perfCmp(node, n);
+                    return c < 0 ? -1 : c == 0 ? 0 : 1;
+                })
+                : null;
+        // the search depends on the tree at each sample: repeated samples cannot be added later in bulk
+        this.shapes = searchTree == null && (children || graphOrder != null) ? new SampleShapes() : null;
     }
 
     public EventDesc event() {
@@ -172,6 +196,15 @@ public final class Hists {
             if (c.symbol() != null || c.map() != null) {
                 level = c.kernelSpace() ? 'k' : '.';
             }
+            if (searchTree != null) {
+                // perf checks the chain's earlier entries with hist_entry__cmp before searching
+                HistEntry probe = new HistEntry(s.comm(), s.thread(), c, c.ip(), level, s.cpu(), -1);
+                for (int j = 0; j < nSeen; j++) {
+                    if (perfCmp(seen[j], probe) == 0) {
+                        continue chain;
+                    }
+                }
+            }
             HistEntry e = entry(s, c, c.ip(), level, comm, tid, cpu);
             // each entry once per sample: an entry is found by its key, so same entry = same key
             for (int j = 0; j < nSeen; j++) {
@@ -227,9 +260,36 @@ public final class Hists {
     /** The entry of these key values, created (with the sample's values) when new. */
     private HistEntry entry(CurrentSample s, Frame f, long ip, char level, int comm, int tid, int cpu) {
         long k0 = hasSym && f.symbolKey() < 0 ? ip : 0;
-        long k1 = ((long) (hasSym ? f.symbolKey() : -2) << 32) | ((hasDso ? f.dsoKey() : -2) & 0xffffffffL);
+        long k1 = ((long) (hasSym ? f.symbolKey() : -2) << 32)
+                | ((hasDso || searchTree != null ? f.dsoKey() : -2) & 0xffffffffL);
         long k2 = ((long) comm << 32) | (tid & 0xffffffffL);
         int i = entries.find(k0, k1, k2, cpu);
+        if (searchTree != null) {
+            HistEntry e = i >= 0 && entries.stamp(i) == treeVersion ? entries.value(i) : null;
+            if (e == null) {
+                HistEntry probe = new HistEntry(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
+                e = searchTree.get(probe);
+                if (e == null) {
+                    e = probe;
+                    e.filtered = s.filtered();
+                    searchTree.put(e, e);
+                    treeVersion++;
+                    created.add(e);
+                }
+            }
+            if (e.dso != f.dso()) {
+                // perf's hists__findnew_entry gives a found entry the sample's map: its DSO now
+                // decides the entry's comparisons (and its DSO column)
+                e.dso = f.dso();
+                treeVersion++;
+            }
+            if (i < 0) {
+                entries.insert(-i - 1, k0, k1, k2, cpu, e);
+                i = entries.find(k0, k1, k2, cpu);
+            }
+            entries.set(i, e, treeVersion);
+            return e;
+        }
         if (i >= 0) {
             return entries.value(i);
         }
@@ -250,7 +310,8 @@ public final class Hists {
      */
     public List<HistEntry> sorted() {
         settle();
-        List<HistEntry> in = replay(created);
+        // the search tree is perf's input tree as it is; a replay would compare today's DSOs
+        List<HistEntry> in = searchTree != null ? new ArrayList<>(searchTree.keySet()) : replay(created);
         if (keys.contains(SortKey.COMM)) {
             in = replay(in);
         }
@@ -380,6 +441,7 @@ public final class Hists {
     private static final class EntryMap {
         private long[] keys = new long[4 * 64];
         private HistEntry[] values = new HistEntry[64];
+        private int[] stamps = new int[64];
         private int size;
 
         /** The slot of the key, or -(free slot) - 1. */
@@ -401,6 +463,16 @@ public final class Hists {
             return values[slot];
         }
 
+        /** The tree version the slot's entry was found at (search mode). */
+        int stamp(int slot) {
+            return stamps[slot];
+        }
+
+        void set(int slot, HistEntry e, int version) {
+            values[slot] = e;
+            stamps[slot] = version;
+        }
+
         void insert(int slot, long k0, long k1, long k2, long k3, HistEntry e) {
             int a = 4 * slot;
             keys[a] = k0;
@@ -411,14 +483,17 @@ public final class Hists {
             if (++size * 2 > values.length) {
                 long[] ok = keys;
                 HistEntry[] ov = values;
+                int[] os = stamps;
                 keys = new long[ok.length * 2];
                 values = new HistEntry[ov.length * 2];
+                stamps = new int[ov.length * 2];
                 for (int j = 0; j < ov.length; j++) {
                     if (ov[j] != null) {
                         int b = 4 * j;
                         int s = -find(ok[b], ok[b + 1], ok[b + 2], ok[b + 3]) - 1;
                         System.arraycopy(ok, b, keys, 4 * s, 4);
                         values[s] = ov[j];
+                        stamps[s] = os[j];
                     }
                 }
             }
