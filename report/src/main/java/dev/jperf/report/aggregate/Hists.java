@@ -198,9 +198,8 @@ public final class Hists {
             }
             if (searchTree != null) {
                 // perf checks the chain's earlier entries with hist_entry__cmp before searching
-                HistEntry probe = new HistEntry(s.comm(), s.thread(), c, c.ip(), level, s.cpu(), -1);
                 for (int j = 0; j < nSeen; j++) {
-                    if (perfCmp(seen[j], probe) == 0) {
+                    if (sameKey(seen[j], c, tid, cpu)) {
                         continue chain;
                     }
                 }
@@ -372,6 +371,30 @@ public final class Hists {
             }
         }
         return 0;
+    }
+
+    /**
+     * Whether perf's hist_entry__cmp(e, entry of frame c) is 0 in search mode (no comm key): the
+     * same symbol (DSO name, start, end) or both without one at the same address, and the same
+     * values of the other keys.
+     */
+    private boolean sameKey(HistEntry e, Frame c, int tid, int cpu) {
+        Symbol cs = c.symbol();
+        if (hasSym) {
+            if (e.symbol == null || cs == null) {
+                if (e.symbol != cs || e.ip != c.ip()) {
+                    return false;
+                }
+            } else if (!sameDsoName(e.dso, c.dso()) || e.symbol.start() != cs.start() || e.symbol.end() != cs.end()) {
+                return false;
+            }
+        }
+        return (!hasDso || sameDsoName(e.dso, c.dso())) && (!hasThread || e.thread.tid() == tid)
+                && (!hasCpu || e.cpu == cpu);
+    }
+
+    private static boolean sameDsoName(Dso a, Dso b) {
+        return a == b || (a != null && b != null && a.shortName().equals(b.shortName()));
     }
 
     /** sort__dso_cmp(left, right) = _sort__dso_cmp(right->map, left->map). */
