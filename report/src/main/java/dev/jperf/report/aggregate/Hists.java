@@ -303,9 +303,9 @@ public final class Hists {
     }
 
     /**
-     * The entries in perf's output order: perf's input rb-tree (and collapse tree, with a comm key)
-     * replayed in creation order with perf's comparators, whose in-order walk breaks ties, then a
-     * stable sort by children, self and each key's sort order.
+     * The entries in perf's output order: perf's input rb-tree (the search tree itself, or replayed
+     * in creation order with perf's comparators; and the collapse tree, with a comm key), whose
+     * in-order walk breaks ties, then a stable sort by children, self and each key's sort order.
      */
     public List<HistEntry> sorted() {
         settle();
