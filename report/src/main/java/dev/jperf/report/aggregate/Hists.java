@@ -42,8 +42,9 @@ public final class Hists {
      * against an entry with one by DSO name first, so with SYM and no DSO key before it a search
      * can pass the existing entry of its key and end at a leaf: perf then makes a second entry of
      * the same key (a BPF function split in two rows, the same address of two DSOs in one row or
-     * two). Null when hash lookup finds what perf's search finds (a DSO key before SYM), and with a
-     * comm key (perf's collapse pass would merge some of those entries again: not modelled).
+     * two). Only with SYM and neither DSO nor COMM keys: with a DSO key perf's rows are those of
+     * hash lookup (SymSortSplitTest's files, dso,sym and sym,dso); with a COMM key perf's collapse
+     * pass merges some entries again, which neither lookup models yet.
      */
     private final TreeMap<HistEntry, HistEntry> searchTree;
     /**
@@ -79,9 +80,7 @@ public final class Hists {
         this.hasComm = keys.contains(SortKey.COMM);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
-        int sym = keys.indexOf(SortKey.SYM);
-        int dso = keys.indexOf(SortKey.DSO);
-        this.searchTree = sym >= 0 && (dso < 0 || dso > sym) && !keys.contains(SortKey.COMM)
+        this.searchTree = hasSym && !hasDso && !hasComm
                 ? new TreeMap<>((n, node) -> {
                     long c = perfCmp(node, n);
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
