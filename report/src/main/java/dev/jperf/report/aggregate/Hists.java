@@ -55,8 +55,15 @@ public final class Hists {
     private final List<HistEntry> created = new ArrayList<>();
     private final Map<String, Integer> commKeys = new HashMap<>();
     private HistEntry[] seen = new HistEntry[128];
-    /** Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap). */
+    /**
+     * Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap); a
+     * shape holds while {@link #treeVersion} does, as a cached search result does.
+     */
     private final SampleShapes shapes;
+    /** The entries the sample being added reached, and where in its chain (for its shape). */
+    private HistEntry[] reached = new HistEntry[128];
+    private int[] reachedAt = new int[128];
+    private int nReached;
     private long totalPeriod;
     private long samples;
     private long nonFilteredPeriod;
@@ -86,8 +93,7 @@ public final class Hists {
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
                 })
                 : null;
-        // the search depends on the tree at each sample: repeated samples cannot be added later in bulk
-        this.shapes = searchTree == null && (children || graphOrder != null) ? new SampleShapes() : null;
+        this.shapes = children || graphOrder != null ? new SampleShapes() : null;
     }
 
     public EventDesc event() {
@@ -144,24 +150,29 @@ public final class Hists {
         Frame f = s.frame();
         int n = s.callchainLength();
         Frame[] chain = s.callchainFrames();
-        if (shapes != null && n >= 0 && shapes.pend(f, chain, n, comm, tid, cpu, period, this::add)) {
+        if (shapes == null || n < 0) {
+            add(s, f, chain, n, comm, tid, cpu, period);
             return;
         }
-        add(s, f, chain, n, comm, tid, cpu, period, 1);
-    }
-
-    /** A shape's pending samples (their entries exist: its first sample created them). */
-    private void add(Frame f, Frame[] chain, int n, int comm, int tid, int cpu, long period, long count) {
-        add(null, f, chain, n, comm, tid, cpu, period, count);
+        int slot = shapes.pend(f, chain, n, comm, tid, cpu, period, treeVersion, this::add);
+        if (slot == SampleShapes.PENDED) {
+            return;
+        }
+        if (reached.length < n + 1) {
+            reached = new HistEntry[n + 1];
+            reachedAt = new int[n + 1];
+        }
+        nReached = 0;
+        add(s, f, chain, n, comm, tid, cpu, period);
+        shapes.reached(slot, reached, reachedAt, nReached, treeVersion);
     }
 
     /**
-     * Adds {@code count} samples of one shape with {@code period} in all; {@code s} is the sample
-     * that creates the entries not there yet (null when all exist).
+     * A shape's pending samples, {@code count} of them with {@code period} in all, added to the
+     * entries its first sample reached: what {@link #add(CurrentSample)} does to them, in bulk.
      */
-    private void add(CurrentSample s, Frame f, Frame[] chain, int n, int comm, int tid, int cpu, long period,
-            long count) {
-        HistEntry self = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
+    private void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
+        HistEntry self = entries[0];
         if (!self.filtered) {
             nonFilteredSamples += count;
             nonFilteredPeriod += period;
@@ -169,14 +180,39 @@ public final class Hists {
         self.period += period;
         self.periodAcc += period;
         self.samples += count;
-        if (n < 0) {
-            return;
-        }
         if (graphOrder == CallchainParams.Order.CALLEE) {
             chain = reversed(chain, n);
         }
         if (graphOrder != null) {
             graph(self).append(chain, 0, n, period, count);
+        }
+        for (int j = 1; j < entries.length; j++) {
+            entries[j].periodAcc += period;
+            if (graphOrder != null) {
+                graph(entries[j]).append(chain, at[j], n, period, count);
+            }
+        }
+    }
+
+    /** Adds one sample; the entries it reaches are noted in {@link #reached} for its shape. */
+    private void add(CurrentSample s, Frame f, Frame[] chain, int n, int comm, int tid, int cpu, long period) {
+        HistEntry self = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
+        if (!self.filtered) {
+            nonFilteredSamples++;
+            nonFilteredPeriod += period;
+        }
+        self.period += period;
+        self.periodAcc += period;
+        self.samples++;
+        if (n < 0) {
+            return;
+        }
+        note(self, 0);
+        if (graphOrder == CallchainParams.Order.CALLEE) {
+            chain = reversed(chain, n);
+        }
+        if (graphOrder != null) {
+            graph(self).append(chain, 0, n, period, 1);
         }
         if (!children) {
             return;
@@ -212,9 +248,18 @@ public final class Hists {
             }
             e.periodAcc += period;
             if (graphOrder != null) {
-                graph(e).append(chain, i, n, period, count);
+                graph(e).append(chain, i, n, period, 1);
             }
+            note(e, i);
             seen[nSeen++] = e;
+        }
+    }
+
+    /** Notes an entry the sample being added reached, and from where in its chain. */
+    private void note(HistEntry e, int at) {
+        if (shapes != null && nReached < reached.length) {
+            reached[nReached] = e;
+            reachedAt[nReached++] = at;
         }
     }
 
@@ -277,9 +322,11 @@ public final class Hists {
             }
             if (e.dso != f.dso()) {
                 // perf's hists__findnew_entry gives a found entry the sample's map: its DSO now
-                // decides the entry's comparisons (and its DSO column)
+                // decides the entry's comparisons (by short name: only another name changes them)
+                if (e.dso == null || f.dso() == null || !e.dso.shortName().equals(f.dso().shortName())) {
+                    treeVersion++;
+                }
                 e.dso = f.dso();
-                treeVersion++;
             }
             if (i < 0) {
                 entries.insert(-i - 1, k0, k1, k2, cpu, e);
@@ -290,9 +337,6 @@ public final class Hists {
         }
         if (i >= 0) {
             return entries.value(i);
-        }
-        if (s == null) {
-            throw new IllegalStateException("no entry for a repeated sample shape");
         }
         HistEntry e = new HistEntry(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
         e.filtered = s.filtered();

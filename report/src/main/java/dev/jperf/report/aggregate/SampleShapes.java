@@ -6,32 +6,41 @@ import java.util.Arrays;
 
 /**
  * Samples of the same shape: the same resolved frame, callchain (frame by frame: frames are shared
- * per mapping and address, so identity is equality) and comm/thread/CPU keys. Such samples reach
- * the same hist entries and the same call-graph positions, and everything they add there is a sum
- * (period, count) or a maximum (depth), so a repeated shape only needs its period and count kept
- * and added once, in bulk, before the entries are read. The first sample of a shape is added as
- * it comes, so entries are created, and call-graph positions first seen, in perf's order.
+ * per mapping and address, so identity is equality) and comm/thread/CPU keys. The first sample of
+ * a shape is added as it comes (entries are created, and call-graph positions first seen, in
+ * perf's order) and the entries it reached are kept with the shape; the samples that repeat it
+ * while the hists' search state is the same (its version) reach the same entries, and all they add
+ * there is a sum (period, count) or a maximum (depth), so they are only counted, and added to
+ * those entries in bulk before anything reads them.
  *
  * <p>Children mode walks every chain once per distinct entry of it (quadratic in its depth): this
  * turns that walk into one per distinct shape.
  */
 final class SampleShapes {
-    /** Shapes kept before their pending weight is flushed and the table starts over (memory bound). */
+    /** Shapes kept before their pending weight is added and the table starts over (memory bound). */
     static final int MAX_SHAPES = 1 << 17;
+    /** {@link #pend}: the sample was counted towards its shape. */
+    static final int PENDED = -1;
 
-    private final int maxShapes;
-
-    /** Adds one shape's pending weight to the entries (the bulk form of {@link Hists#add}). */
+    /** Adds a shape's pending samples to the entries its first sample reached. */
     interface Sink {
-        void add(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, long count);
+        /**
+         * @param entries the sample's own entry, then each distinct entry of its chain
+         * @param at where in the chain each of {@code entries} was reached (0 for the first)
+         */
+        void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count);
     }
 
+    private final int maxShapes;
     private final HashIndex index = new HashIndex();
     private int size;
     private Frame[] frames = new Frame[1 << 11];
     private Frame[][] chains = new Frame[1 << 11][];
     private int[] keys = new int[3 << 11];
     private int[] hashes = new int[1 << 11];
+    private int[] versions = new int[1 << 11];
+    private HistEntry[][] entries = new HistEntry[1 << 11][];
+    private int[][] ats = new int[1 << 11][];
     private long[] periods = new long[1 << 11];
     private long[] counts = new long[1 << 11];
 
@@ -44,10 +53,11 @@ final class SampleShapes {
     }
 
     /**
-     * Counts a sample towards its shape when the shape is known (returns true: nothing else to do
-     * now); else remembers the shape and returns false (the caller adds the sample itself).
+     * Counts a sample towards its shape when the shape is known at this {@code version} (returns
+     * {@link #PENDED}); else returns the shape's slot, which the caller fills with
+     * {@link #reached} once it has added the sample itself.
      */
-    boolean pend(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, Sink sink) {
+    int pend(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, int version, Sink sink) {
         int h = System.identityHashCode(frame) * 31 + n;
         h = h * 31 + comm;
         h = h * 31 + tid;
@@ -59,9 +69,15 @@ final class SampleShapes {
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && same(i, frame, chain, n, comm, tid, cpu)) {
-                periods[i] += period;
-                counts[i]++;
-                return true;
+                if (versions[i] == version && entries[i] != null) {
+                    periods[i] += period;
+                    counts[i]++;
+                    return PENDED;
+                }
+                // the search state changed since the shape's first sample: this one starts it again
+                drain(i, sink);
+                entries[i] = null;
+                return i;
             }
         }
         if (size == maxShapes) {
@@ -79,23 +95,36 @@ final class SampleShapes {
         keys[3 * i + 2] = cpu;
         hashes[i] = h;
         index.put(slot, i, hashes);
-        return false;
+        return i;
     }
 
-    /** Adds every shape's pending weight and forgets the shapes. */
+    /** What the sample that (re)started shape {@code slot} reached, and the version after it. */
+    void reached(int slot, HistEntry[] reached, int[] at, int m, int version) {
+        entries[slot] = Arrays.copyOf(reached, m);
+        ats[slot] = Arrays.copyOf(at, m);
+        versions[slot] = version;
+    }
+
+    /** Adds every shape's pending samples and forgets the shapes. */
     void flush(Sink sink) {
         for (int i = 0; i < size; i++) {
-            if (counts[i] > 0) {
-                Frame[] c = chains[i];
-                sink.add(frames[i], c, c.length, keys[3 * i], keys[3 * i + 1], keys[3 * i + 2], periods[i], counts[i]);
-            }
+            drain(i, sink);
             frames[i] = null;
             chains[i] = null;
-            periods[i] = 0;
-            counts[i] = 0;
+            entries[i] = null;
+            ats[i] = null;
         }
         size = 0;
         index.clear();
+    }
+
+    private void drain(int i, Sink sink) {
+        if (counts[i] > 0) {
+            Frame[] c = chains[i];
+            sink.add(c, c.length, entries[i], ats[i], periods[i], counts[i]);
+            periods[i] = 0;
+            counts[i] = 0;
+        }
     }
 
     private boolean same(int i, Frame frame, Frame[] chain, int n, int comm, int tid, int cpu) {
@@ -118,6 +147,9 @@ final class SampleShapes {
         chains = Arrays.copyOf(chains, cap);
         keys = Arrays.copyOf(keys, 3 * cap);
         hashes = Arrays.copyOf(hashes, cap);
+        versions = Arrays.copyOf(versions, cap);
+        entries = Arrays.copyOf(entries, cap);
+        ats = Arrays.copyOf(ats, cap);
         periods = Arrays.copyOf(periods, cap);
         counts = Arrays.copyOf(counts, cap);
     }

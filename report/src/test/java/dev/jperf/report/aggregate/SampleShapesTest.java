@@ -1,32 +1,33 @@
 package dev.jperf.report.aggregate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.report.session.Frame;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SampleShapesTest {
+    private static final int PENDED = SampleShapes.PENDED;
+
     private static Frame frame(long ip) {
         return new Frame(ip, ip, null, null, '.');
     }
 
-    /** Pending weight per shape (described as a string), as the sink receives it. */
+    private static HistEntry entry(Frame f, int order) {
+        return new HistEntry("comm", null, f, f.ip(), '.', 0, order);
+    }
+
+    /** Pending weight per first entry, as the sink receives it. */
     private static final class Tally implements SampleShapes.Sink {
-        final Map<String, long[]> got = new HashMap<>();
+        final Map<HistEntry, long[]> got = new IdentityHashMap<>();
 
         @Override
-        public void add(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, long count) {
-            StringBuilder k = new StringBuilder(Long.toHexString(frame.ip()));
-            for (int i = 0; i < n; i++) {
-                k.append('/').append(Long.toHexString(chain[i].ip()));
-            }
-            k.append(' ').append(comm).append(' ').append(tid).append(' ').append(cpu);
-            long[] v = got.computeIfAbsent(k.toString(), x -> new long[2]);
+        public void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
+            long[] v = got.computeIfAbsent(entries[0], x -> new long[2]);
             v[0] += period;
             v[1] += count;
         }
@@ -37,25 +38,48 @@ class SampleShapesTest {
         Frame a = frame(0x10);
         Frame b = frame(0x20);
         Frame c = frame(0x30);
+        HistEntry ea = entry(a, 0);
         Tally t = new Tally();
         SampleShapes s = new SampleShapes();
-        assertFalse(s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 100, t));
-        assertTrue(s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 50, t));
-        assertTrue(s.pend(a, new Frame[] {b, c, a}, 2, 1, 7, 0, 25, t), "only the first n frames count");
+        int slot = s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 100, 0, t);
+        assertTrue(slot >= 0);
+        s.reached(slot, new HistEntry[] {ea, entry(b, 1)}, new int[] {0, 0}, 2, 0);
+        assertEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 50, 0, t));
+        assertEquals(PENDED, s.pend(a, new Frame[] {b, c, a}, 2, 1, 7, 0, 25, 0, t), "only the first n frames count");
         // any difference is another shape: frame, chain, length, comm, tid, cpu
-        assertFalse(s.pend(b, new Frame[] {b, c}, 2, 1, 7, 0, 1, t));
-        assertFalse(s.pend(a, new Frame[] {c, b}, 2, 1, 7, 0, 1, t));
-        assertFalse(s.pend(a, new Frame[] {b, c}, 1, 1, 7, 0, 1, t));
-        assertFalse(s.pend(a, new Frame[] {b, c}, 2, 2, 7, 0, 1, t));
-        assertFalse(s.pend(a, new Frame[] {b, c}, 2, 1, 8, 0, 1, t));
-        assertFalse(s.pend(a, new Frame[] {b, c}, 2, 1, 7, 1, 1, t));
+        assertNotEquals(PENDED, s.pend(b, new Frame[] {b, c}, 2, 1, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, s.pend(a, new Frame[] {c, b}, 2, 1, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 1, 1, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 2, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 8, 0, 1, 0, t));
+        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 1, 1, 0, t));
         // the same address in another frame object is another shape (frames are shared per mapping)
-        assertFalse(s.pend(frame(0x10), new Frame[] {b, c}, 2, 1, 7, 0, 1, t));
+        assertNotEquals(PENDED, s.pend(frame(0x10), new Frame[] {b, c}, 2, 1, 7, 0, 1, 0, t));
         s.flush(t);
-        assertEquals(1, t.got.size(), "only shapes with pending samples are flushed");
-        assertEquals(List.of(75L, 2L), List.of(t.got.get("10/20/30 1 7 0")[0], t.got.get("10/20/30 1 7 0")[1]));
+        assertEquals(1, t.got.size(), "only shapes with pending samples reach the sink");
+        assertEquals(List.of(75L, 2L), List.of(t.got.get(ea)[0], t.got.get(ea)[1]));
         // flushed shapes are forgotten: the next sample of one is a first sample again
-        assertFalse(s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 5, t));
+        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 5, 0, t));
+    }
+
+    @Test
+    void aNewVersionAddsWhatWasPendingAndStartsTheShapeAgain() {
+        Frame a = frame(0x10);
+        HistEntry first = entry(a, 0);
+        HistEntry second = entry(a, 1);
+        Tally t = new Tally();
+        SampleShapes s = new SampleShapes();
+        int slot = s.pend(a, new Frame[0], 0, -2, -1, -1, 10, 3, t);
+        s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 3);
+        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 20, 3, t));
+        // the search state moved on: what was pending goes to the entries of version 3 at once
+        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 40, 4, t));
+        assertEquals(List.of(20L, 1L), List.of(t.got.get(first)[0], t.got.get(first)[1]));
+        s.reached(slot, new HistEntry[] {second}, new int[] {0}, 1, 4);
+        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 80, 4, t));
+        s.flush(t);
+        assertEquals(List.of(80L, 1L), List.of(t.got.get(second)[0], t.got.get(second)[1]));
+        assertEquals(20L, t.got.get(first)[0]);
     }
 
     @Test
@@ -71,9 +95,12 @@ class SampleShapesTest {
         for (int round = 0; round < 5; round++) {
             for (int k = 0; k < 2 * f.length; k++) {
                 int i = k / 2;
-                if (s.pend(f[i], new Frame[] {f[(i + 1) % f.length]}, 1, -2, -1, -1, i + 1, t)) {
+                int slot = s.pend(f[i], new Frame[] {f[(i + 1) % f.length]}, 1, -2, -1, -1, i + 1, 0, t);
+                if (slot == PENDED) {
                     expected += i + 1;
                     pendingCount++;
+                } else {
+                    s.reached(slot, new HistEntry[] {entry(f[i], i)}, new int[] {0}, 1, 0);
                 }
             }
         }
