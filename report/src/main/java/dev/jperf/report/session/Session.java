@@ -60,7 +60,6 @@ public final class Session {
     private boolean calleeCut;
     private PerfThread lastThread;
     private long lastPidTid;
-    private long progressBytes;
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
     private volatile boolean fileOrder;
