@@ -173,19 +173,19 @@ public final class ByteSource {
         return out;
     }
 
-    /** {@code n} consecutive u64 values at {@code off} into {@code dst[0..n)} (one bounds check, no allocation). */
-    public void u64s(long off, long[] dst, int n) {
+    /** {@code n} consecutive u64 values at {@code off} into {@code dst[dstOff..dstOff+n)} (one bounds check, no allocation). */
+    public void u64s(long off, long[] dst, int dstOff, int n) {
         check(off, 8L * n);
         long a = base + off;
         ByteBuffer b = windows[(int) (a >>> STRIDE_SHIFT)];
         int i = (int) (a & STRIDE_MASK);
         if (i + 8L * n <= b.limit()) {
             for (int k = 0; k < n; k++) {
-                dst[k] = b.getLong(i + 8 * k);
+                dst[dstOff + k] = b.getLong(i + 8 * k);
             }
         } else {
             for (int k = 0; k < n; k++) {
-                dst[k] = u64(off + 8L * k);
+                dst[dstOff + k] = u64(off + 8L * k);
             }
         }
     }

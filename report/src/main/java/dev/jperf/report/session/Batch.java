@@ -12,7 +12,7 @@ import dev.jperf.format.record.SampleView;
 final class Batch {
     static final int CAPACITY = 8192;
     /** longs per entry. */
-    static final int L = 9;
+    static final int L = 10;
     static final int TIME = 0;
     static final int IP = 1;
     static final int PID_TID = 2;
@@ -24,8 +24,18 @@ final class Batch {
     static final int OFFSET = 7;
     /** Where the record starts in its ByteSource (to decode it in full when a consumer wants it). */
     static final int POSITION = 8;
+    /** Where the sample's callchain was copied in {@link #raw}, or -1 (not copied). */
+    static final int RAW_AT = 9;
+    /** Longest callchain copied into {@link #raw}. */
+    static final int MAX_COPIED = ChainCache.MAX_NR;
 
     final long[] d;
+    /**
+     * The callchains of the batch's samples, copied flat by the reader when asked to
+     * ({@link #copyChain}): the resolving thread, the busier one, then reads plain longs.
+     */
+    long[] raw = new long[0];
+    int rawUsed;
     /** Per entry: the record, or the sample's ByteSource; then the sample's EventDesc. */
     final Object[] o;
     int n;
@@ -50,6 +60,7 @@ final class Batch {
     void clear() {
         java.util.Arrays.fill(o, 0, 2 * n, null);
         n = 0;
+        rawUsed = 0;
         last = false;
         error = null;
     }
@@ -65,8 +76,25 @@ final class Batch {
         d[at + CALLCHAIN_AT] = v.callchainPosition();
         d[at + OFFSET] = v.offset();
         d[at + POSITION] = v.position();
+        d[at + RAW_AT] = -1;
         o[oi] = v.source();
         o[oi + 1] = v.event();
+    }
+
+    /** Copies the callchain of sample entry {@code e} into {@link #raw}; sets its {@link #RAW_AT}. */
+    void copyChain(int e) {
+        int at = e * L;
+        int nr = (int) d[at + CALLCHAIN_NR];
+        if (nr < 0 || nr > MAX_COPIED || !(o[2 * e] instanceof ByteSource src)) {
+            d[at + RAW_AT] = -1;
+            return;
+        }
+        if (rawUsed + nr > raw.length) {
+            raw = java.util.Arrays.copyOf(raw, Math.max(rawUsed + nr, raw.length * 2 + 1024));
+        }
+        src.u64s(d[at + CALLCHAIN_AT], raw, rawUsed, nr);
+        d[at + RAW_AT] = rawUsed;
+        rawUsed += nr;
     }
 
     static boolean isSample(Object ref) {

@@ -29,22 +29,25 @@ final class ChainCache {
     private int missSlot;
     private int missHash;
 
-    static int hash(PerfThread thread, int mode, long ip, long[] raw, int nr) {
+    static int hash(PerfThread thread, int mode, long ip, long[] raw, int off, int nr) {
         long h = System.identityHashCode(thread) * 31L + mode;
         h = h * 0x9E3779B97F4A7C15L + ip;
-        for (int i = 0; i < nr; i++) {
+        for (int i = off, end = off + nr; i < end; i++) {
             h = h * 0x9E3779B97F4A7C15L + raw[i];
         }
         return (int) (h ^ (h >>> 32));
     }
 
-    /** The entry of these raw values, still valid, or -1 (then {@link #put} may follow). */
-    int find(PerfThread thread, int mode, long ip, long[] raw, int nr, MapGroup kernel) {
-        int h = hash(thread, mode, ip, raw, nr);
+    /**
+     * The entry of these raw values ({@code raw[off..off+nr)} the callchain), still valid, or -1
+     * (then {@link #put} may follow).
+     */
+    int find(PerfThread thread, int mode, long ip, long[] raw, int off, int nr, MapGroup kernel) {
+        int h = hash(thread, mode, ip, raw, off, nr);
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip
-                    && Arrays.equals(raws[i], 0, raws[i].length, raw, 0, nr)) {
+                    && Arrays.equals(raws[i], 0, raws[i].length, raw, off, off + nr)) {
                 if (groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
                         && versions[2 * i + 1] == kernel.version()) {
                     return i;
@@ -61,15 +64,15 @@ final class ChainCache {
     }
 
     /** Remembers what the last missed {@link #find} resolved to. */
-    void put(PerfThread thread, int mode, long ip, long[] raw, int nr, MapGroup kernel, Frame frame, Frame[] chain,
-            int chainLength) {
+    void put(PerfThread thread, int mode, long ip, long[] raw, int off, int nr, MapGroup kernel, Frame frame,
+            Frame[] chain, int chainLength) {
         int i;
         if (missSlot < 0) {
             i = -missSlot - 1;
         } else {
             if (size == MAX_ENTRIES) {
                 clear();
-                find(thread, mode, ip, raw, nr, kernel);
+                find(thread, mode, ip, raw, off, nr, kernel);
             }
             i = size++;
             if (i == threads.length) {
@@ -83,7 +86,7 @@ final class ChainCache {
         modes[i] = mode;
         hashes[i] = missHash;
         ips[i] = ip;
-        raws[i] = Arrays.copyOf(raw, nr);
+        raws[i] = Arrays.copyOfRange(raw, off, off + nr);
         frames[i] = frame;
         chains[i] = chainLength < 0 ? null : Arrays.copyOf(chain, chainLength);
         if (missSlot >= 0) {

@@ -23,6 +23,7 @@ final class OrderedEvents {
     private static final int L = Batch.L;
 
     private final Out out;
+    private boolean copyChains;
     private Batch batch;
     private long[] d = new long[1024 * L];
     private Object[] o = new Object[1024 * 2];
@@ -54,14 +55,22 @@ final class OrderedEvents {
         added(time);
     }
 
-    /** A decoded record with its time. */
     /** A sample delivered now, before everything still queued. */
     void immediateSample(SampleView v) {
         Batch b = room();
         Batch.pack(v, b.d, b.n * L, b.o, 2 * b.n);
+        if (copyChains) {
+            b.copyChain(b.n);
+        }
         b.n++;
     }
 
+    /** The resolver reads callchains from the batches: copy them there (see {@link Batch#raw}). */
+    void copyChains() {
+        copyChains = true;
+    }
+
+    /** A decoded record with its time. */
     void queue(PerfRecord r, long time) {
         if (time == 0 || time == -1) {
             immediate(r);
@@ -137,6 +146,9 @@ final class OrderedEvents {
             System.arraycopy(d, i * L, b.d, b.n * L, L);
             b.o[2 * b.n] = o[2 * i];
             b.o[2 * b.n + 1] = o[2 * i + 1];
+            if (copyChains) {
+                b.copyChain(b.n);
+            }
             b.n++;
         }
         int left = n - k;

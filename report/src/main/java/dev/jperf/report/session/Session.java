@@ -63,6 +63,8 @@ public final class Session {
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
     private volatile boolean fileOrder;
+    /** The reader copies callchains into the batches (scan with callchains: see {@link Batch#raw}). */
+    private boolean copyChains;
 
     public Session(PerfDataFile file, SymbolResolver resolver, Options options) {
         this.file = file;
@@ -108,6 +110,7 @@ public final class Session {
     public void scan(SampleSink sink, boolean calleeCut) {
         CurrentSample current = new CurrentSample();
         this.calleeCut = calleeCut;
+        this.copyChains = options.callchains();
         pipeline(b -> deliver(b, null, sink, current));
     }
 
@@ -147,6 +150,9 @@ public final class Session {
                         throw new Cancelled();
                     }
                 }, free.poll());
+                if (copyChains) {
+                    oe.copyChains();
+                }
                 read(rs, refs, oe);
             } catch (Cancelled c) {
                 // the consumer failed and said so
@@ -315,7 +321,7 @@ public final class Session {
         int nr = (int) d[at + Batch.CALLCHAIN_NR];
         c.chainLength = -1;
         if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
-            resolveCached(thread, misc & 7, src, d[at + Batch.CALLCHAIN_AT], nr, c);
+            resolveCached(thread, misc & 7, b, d[at + Batch.RAW_AT], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
             c.frame = machine.resolve(thread, misc & 7, c.ip);
             c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
@@ -333,16 +339,31 @@ public final class Session {
         sink.sample(c);
     }
 
-    /** The sample's frame and callchain from the cache of raw chains, resolved and cached on a miss. */
-    private void resolveCached(PerfThread thread, int mode, ByteSource src, long chainAt, int nr, CurrentSample c) {
-        src.u64s(chainAt, raw, nr);
-        int hit = chains.find(thread, mode, c.ip, raw, nr, machine.kernelMaps());
+    /**
+     * The sample's frame and callchain from the cache of raw chains, resolved and cached on a miss.
+     * The chain's addresses are {@code b.raw} from {@code rawAt} when the reader copied them there,
+     * else read from {@code src}.
+     */
+    private void resolveCached(PerfThread thread, int mode, Batch b, long rawAt, ByteSource src, long chainAt, int nr,
+            CurrentSample c) {
+        long[] ips = raw;
+        int off = 0;
+        if (rawAt >= 0) {
+            ips = b.raw;
+            off = (int) rawAt;
+        } else {
+            src.u64s(chainAt, raw, 0, nr);
+        }
+        int hit = chains.find(thread, mode, c.ip, ips, off, nr, machine.kernelMaps());
         if (hit >= 0) {
             c.frame = chains.frame(hit);
             Frame[] ch = chains.chain(hit);
             System.arraycopy(ch, 0, c.chain, 0, ch.length);
             c.chainLength = ch.length;
             return;
+        }
+        if (ips != raw) {
+            System.arraycopy(ips, off, raw, 0, nr);
         }
         c.frame = machine.resolve(thread, mode, c.ip);
         c.chainLength = resolveCallchain(thread, null, 0, raw, nr, c.chain);
@@ -352,7 +373,7 @@ public final class Session {
                 c.chainLength = cut;
             }
         }
-        chains.put(thread, mode, c.ip, raw, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
+        chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
     }
 
     private boolean filtered(PerfThread thread, String comm) {
