@@ -51,6 +51,9 @@ public final class Main implements Runnable {
         if (record != null) {
             record.setStopAtPositional(true);
         }
+        // perf's option parser lets a later occurrence of an option replace an earlier one
+        // ("--sort sym ... --sort comm" sorts by comm); picocli refuses that unless told
+        cl.setOverwrittenOptionsAllowed(true);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         return cl.execute(args);
     }
