@@ -54,16 +54,14 @@ public final class Hists {
     private int treeVersion;
     private final List<HistEntry> created = new ArrayList<>();
     private final Map<String, Integer> commKeys = new HashMap<>();
-    private HistEntry[] seen = new HistEntry[128];
     /**
      * Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap); a
      * shape holds while {@link #treeVersion} does, as a cached search result does.
      */
     private final SampleShapes shapes;
-    /** The entries the sample being added reached, and where in its chain (for its shape). */
+    /** The entries the sample being added reaches, and where in its chain ({@link #reach}). */
     private HistEntry[] reached = new HistEntry[128];
     private int[] reachedAt = new int[128];
-    private int nReached;
     private long totalPeriod;
     private long samples;
     private long nonFilteredPeriod;
@@ -150,28 +148,35 @@ public final class Hists {
         Frame f = s.frame();
         int n = s.callchainLength();
         Frame[] chain = s.callchainFrames();
-        if (shapes == null || n < 0) {
-            add(s, f, chain, n, comm, tid, cpu, period);
+        int slot = SampleShapes.PENDED;
+        if (shapes != null && n >= 0) {
+            slot = shapes.pend(f, chain, n, comm, tid, cpu, period, treeVersion, this::add);
+            if (slot == SampleShapes.PENDED) {
+                return;
+            }
+        }
+        int m = reach(s, f, chain, n, comm, tid, cpu);
+        if (slot != SampleShapes.PENDED && shapes.keep(slot, reached, reachedAt, m, period, treeVersion)) {
+            // the search state moved on, but this shape's entries are still the ones found
             return;
         }
-        int slot = shapes.pend(f, chain, n, comm, tid, cpu, period, treeVersion, this::add);
-        if (slot == SampleShapes.PENDED) {
-            return;
+        add(chain, n, reached, reachedAt, m, period, 1);
+        if (slot != SampleShapes.PENDED) {
+            shapes.reached(slot, reached, reachedAt, m, treeVersion);
         }
-        if (reached.length < n + 1) {
-            reached = new HistEntry[n + 1];
-            reachedAt = new int[n + 1];
-        }
-        nReached = 0;
-        add(s, f, chain, n, comm, tid, cpu, period);
-        shapes.reached(slot, reached, reachedAt, nReached, treeVersion);
+    }
+
+    /** A shape's pending samples added in bulk to the entries its first sample reached. */
+    private void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
+        add(chain, n, entries, at, entries.length, period, count);
     }
 
     /**
-     * A shape's pending samples, {@code count} of them with {@code period} in all, added to the
-     * entries its first sample reached: what {@link #add(CurrentSample)} does to them, in bulk.
+     * Adds {@code count} samples with {@code period} in all to the entries they reach: the
+     * sample's own ({@code entries[0]}) and, in children mode, each distinct entry of the chain
+     * ({@code entries[1..m)}, reached from chain position {@code at[j]}).
      */
-    private void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
+    private void add(Frame[] chain, int n, HistEntry[] entries, int[] at, int m, long period, long count) {
         HistEntry self = entries[0];
         if (!self.filtered) {
             nonFilteredSamples += count;
@@ -180,13 +185,16 @@ public final class Hists {
         self.period += period;
         self.periodAcc += period;
         self.samples += count;
+        if (n < 0) {
+            return;
+        }
         if (graphOrder == CallchainParams.Order.CALLEE) {
             chain = reversed(chain, n);
         }
         if (graphOrder != null) {
             graph(self).append(chain, 0, n, period, count);
         }
-        for (int j = 1; j < entries.length; j++) {
+        for (int j = 1; j < m; j++) {
             entries[j].periodAcc += period;
             if (graphOrder != null) {
                 graph(entries[j]).append(chain, at[j], n, period, count);
@@ -194,36 +202,26 @@ public final class Hists {
         }
     }
 
-    /** Adds one sample; the entries it reaches are noted in {@link #reached} for its shape. */
-    private void add(CurrentSample s, Frame f, Frame[] chain, int n, int comm, int tid, int cpu, long period) {
-        HistEntry self = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
-        if (!self.filtered) {
-            nonFilteredSamples++;
-            nonFilteredPeriod += period;
+    /**
+     * The entries a sample reaches, found (or created) as perf finds them, into {@link #reached}
+     * and {@link #reachedAt}: its own, then in children mode perf's hist_entry_iter cumulative
+     * walk, every distinct entry of the chain once, in the chain's order, each reached from its
+     * own frame on. Returns how many.
+     */
+    private int reach(CurrentSample s, Frame f, Frame[] chain, int n, int comm, int tid, int cpu) {
+        if (reached.length < n + 1) {
+            reached = new HistEntry[n + 1];
+            reachedAt = new int[n + 1];
         }
-        self.period += period;
-        self.periodAcc += period;
-        self.samples++;
-        if (n < 0) {
-            return;
+        reached[0] = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
+        reachedAt[0] = 0;
+        int m = 1;
+        if (n < 0 || !children) {
+            return m;
         }
-        note(self, 0);
         if (graphOrder == CallchainParams.Order.CALLEE) {
             chain = reversed(chain, n);
         }
-        if (graphOrder != null) {
-            graph(self).append(chain, 0, n, period, 1);
-        }
-        if (!children) {
-            return;
-        }
-        // perf's hist_entry_iter cumulative walk: every distinct entry of the chain once, in the
-        // chain's order, each getting the chain from its own frame on
-        if (seen.length < n + 1) {
-            seen = new HistEntry[n + 1];
-        }
-        seen[0] = self;
-        int nSeen = 1;
         char level = f.level();
         chain:
         for (int i = 0; i < n; i++) {
@@ -233,35 +231,25 @@ public final class Hists {
             }
             if (searchTree != null) {
                 // perf checks the chain's earlier entries with hist_entry__cmp before searching
-                for (int j = 0; j < nSeen; j++) {
-                    if (sameKey(seen[j], c, tid, cpu)) {
+                for (int j = 0; j < m; j++) {
+                    if (sameKey(reached[j], c, tid, cpu)) {
                         continue chain;
                     }
                 }
             }
             HistEntry e = entry(s, c, c.ip(), level, comm, tid, cpu);
             // each entry once per sample: an entry is found by its key, so same entry = same key
-            for (int j = 0; j < nSeen; j++) {
-                if (seen[j] == e) {
+            for (int j = 0; j < m; j++) {
+                if (reached[j] == e) {
                     continue chain;
                 }
             }
-            e.periodAcc += period;
-            if (graphOrder != null) {
-                graph(e).append(chain, i, n, period, 1);
-            }
-            note(e, i);
-            seen[nSeen++] = e;
+            reached[m] = e;
+            reachedAt[m++] = i;
         }
+        return m;
     }
 
-    /** Notes an entry the sample being added reached, and from where in its chain. */
-    private void note(HistEntry e, int at) {
-        if (shapes != null && nReached < reached.length) {
-            reached[nReached] = e;
-            reachedAt[nReached++] = at;
-        }
-    }
 
     /** Adds the pending samples of repeated shapes: before anything reads the entries. */
     private void settle() {

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * perf's order) and the entries it reached are kept with the shape; the samples that repeat it
  * while the hists' search state is the same (its version) reach the same entries, and all they add
  * there is a sum (period, count) or a maximum (depth), so they are only counted, and added to
- * those entries in bulk before anything reads them.
+ * those entries in bulk before anything reads them. After the state changed, a sample is looked up
+ * again, and counted the same way when it reaches the same entries.
  *
  * <p>Children mode walks every chain once per distinct entry of it (quadratic in its depth): this
  * turns that walk into one per distinct shape.
@@ -74,9 +75,9 @@ final class SampleShapes {
                     counts[i]++;
                     return PENDED;
                 }
-                // the search state changed since the shape's first sample: this one starts it again
+                // the search state changed since the shape's entries were found: what is pending
+                // goes to them now, and this sample is looked up again ({@link #keep})
                 drain(i, sink);
-                entries[i] = null;
                 return i;
             }
         }
@@ -96,6 +97,28 @@ final class SampleShapes {
         hashes[i] = h;
         index.put(slot, i, hashes);
         return i;
+    }
+
+    /**
+     * A sample of shape {@code slot} looked up again at a new version reached the entries the shape
+     * keeps: counts it as pending, at that version (returns true); else false (the caller adds it
+     * and gives the shape its new entries with {@link #reached}).
+     */
+    boolean keep(int slot, HistEntry[] reached, int[] at, int m, long period, int version) {
+        HistEntry[] e = entries[slot];
+        if (e == null || e.length != m) {
+            return false;
+        }
+        int[] a = ats[slot];
+        for (int j = 0; j < m; j++) {
+            if (e[j] != reached[j] || a[j] != at[j]) {
+                return false;
+            }
+        }
+        versions[slot] = version;
+        periods[slot] += period;
+        counts[slot]++;
+        return true;
     }
 
     /** What the sample that (re)started shape {@code slot} reached, and the version after it. */
