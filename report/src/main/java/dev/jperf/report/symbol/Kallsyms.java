@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -133,16 +132,34 @@ public final class Kallsyms {
         }
 
         SymbolTable build(byte[] bytes) {
-            SymbolTable.LazyNames names = new SymbolTable.LazyNames(bytes, at, len, type, binding);
-            if (sorted) {
-                return SymbolTable.ofSortedKallsyms(start, names, n);
+            if (!sorted) {
+                // /proc/kallsyms is in address order; another file is put in it (stable: of
+                // several names at one address, file order decides)
+                Integer[] order = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    order[i] = i;
+                }
+                Arrays.sort(order, (x, y) -> Long.compareUnsigned(start[x], start[y]));
+                long[] s2 = new long[n];
+                int[] at2 = new int[n];
+                int[] len2 = new int[n];
+                byte[] type2 = new byte[n];
+                byte[] binding2 = new byte[n];
+                for (int k = 0; k < n; k++) {
+                    int i = order[k];
+                    s2[k] = start[i];
+                    at2[k] = at[i];
+                    len2[k] = len[i];
+                    type2[k] = type[i];
+                    binding2[k] = binding[i];
+                }
+                start = s2;
+                at = at2;
+                len = len2;
+                type = type2;
+                binding = binding2;
             }
-            // /proc/kallsyms is in address order; anything else takes the general way
-            List<Symbol> syms = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                syms.add(new Symbol(start[i], start[i], names.name(i), type[i], binding[i]));
-            }
-            return SymbolTable.ofKallsyms(syms);
+            return SymbolTable.ofKallsyms(start, new SymbolTable.LazyNames(bytes, at, len, type, binding), n);
         }
     }
 

@@ -46,20 +46,12 @@ public final class SymbolTable {
     }
 
     /**
-     * Kernel symbols (all of length 0): ends first, then duplicates, as __dso__load_kallsyms does,
-     * so of several names at one address the last one gets the length and wins.
+     * Kernel symbols (all of length 0) in address order, names as ranges of {@code names.bytes()}:
+     * ends first, then duplicates, as __dso__load_kallsyms does, so of several names at one
+     * address the last one gets the length and wins. No object per symbol until a sample finds it
+     * (a kernel has ~130k).
      */
-    public static SymbolTable ofKallsyms(List<Symbol> syms) {
-        List<Symbol> s = sortStable(syms);
-        fixupEnd(s, true);
-        return new SymbolTable(fixupDuplicate(s));
-    }
-
-    /**
-     * The same as {@link #ofKallsyms(List)} for symbols given in address order as ranges of
-     * {@code names.bytes()}: no object per symbol until a sample finds it (a kernel has ~130k).
-     */
-    static SymbolTable ofSortedKallsyms(long[] start, LazyNames names, int n) {
+    static SymbolTable ofKallsyms(long[] start, LazyNames names, int n) {
         long[] end = new long[n];
         // symbols__fixup_end with kallsyms' rule across the [module] boundary
         for (int i = 1; i < n; i++) {
@@ -117,7 +109,7 @@ public final class SymbolTable {
     public static SymbolTable ofElf(List<Symbol> syms, List<Symbol> extra) {
         List<Symbol> s = sortStable(syms);
         if (!s.isEmpty()) {
-            fixupEnd(s, false);
+            fixupEnd(s);
             s = fixupDuplicate(s);
         }
         if (!extra.isEmpty()) {
@@ -256,17 +248,13 @@ public final class SymbolTable {
         return n;
     }
 
-    /** perf's symbols__fixup_end: a zero-sized symbol ends where the next one starts. */
-    private static void fixupEnd(List<Symbol> s, boolean kallsyms) {
+    /** perf's symbols__fixup_end for ELF symbols: a zero-sized symbol ends where the next one starts. */
+    private static void fixupEnd(List<Symbol> s) {
         for (int i = 1; i < s.size(); i++) {
             Symbol prev = s.get(i - 1);
             Symbol curr = s.get(i);
             if (prev.end() == prev.start()) {
-                if (kallsyms && (prev.name().indexOf('[') < 0) != (curr.name().indexOf('[') < 0)) {
-                    prev.setEnd(roundUp4k(prev.end() + 4096));
-                } else {
-                    prev.setEnd(curr.start());
-                }
+                prev.setEnd(curr.start());
             }
         }
         if (!s.isEmpty()) {
