@@ -62,6 +62,8 @@ public final class Hists {
     /** The entries the sample being added reaches, and where in its chain ({@link #reach}). */
     private HistEntry[] reached = new HistEntry[128];
     private int[] reachedAt = new int[128];
+    /** A chain turned callee first for callee-order graphs. */
+    private Frame[] calleeFirst = new Frame[128];
     private long totalPeriod;
     private long samples;
     private long nonFilteredPeriod;
@@ -148,6 +150,16 @@ public final class Hists {
         Frame f = s.frame();
         int n = s.callchainLength();
         Frame[] chain = s.callchainFrames();
+        if (graphOrder == CallchainParams.Order.CALLEE && n > 0) {
+            // walked and stored in callee order (reused array: nothing keeps it past this call)
+            if (calleeFirst.length < n) {
+                calleeFirst = new Frame[n];
+            }
+            for (int i = 0; i < n; i++) {
+                calleeFirst[i] = chain[n - 1 - i];
+            }
+            chain = calleeFirst;
+        }
         int slot = SampleShapes.PENDED;
         if (shapes != null && n >= 0) {
             slot = shapes.pend(f, chain, n, comm, tid, cpu, period, treeVersion, this::add);
@@ -172,7 +184,8 @@ public final class Hists {
     }
 
     /**
-     * Adds {@code count} samples with {@code period} in all to the entries they reach: the
+     * Adds {@code count} samples with {@code period} in all to the entries they reach (the chain in
+     * the graph's order): the
      * sample's own ({@code entries[0]}) and, in children mode, each distinct entry of the chain
      * ({@code entries[1..m)}, reached from chain position {@code at[j]}).
      */
@@ -187,9 +200,6 @@ public final class Hists {
         self.samples += count;
         if (n < 0) {
             return;
-        }
-        if (graphOrder == CallchainParams.Order.CALLEE) {
-            chain = reversed(chain, n);
         }
         if (graphOrder != null) {
             graph(self).append(chain, 0, n, period, count);
@@ -218,9 +228,6 @@ public final class Hists {
         int m = 1;
         if (n < 0 || !children) {
             return m;
-        }
-        if (graphOrder == CallchainParams.Order.CALLEE) {
-            chain = reversed(chain, n);
         }
         char level = f.level();
         chain:
@@ -269,14 +276,6 @@ public final class Hists {
             e.callchain = c;
         }
         return c;
-    }
-
-    private static Frame[] reversed(Frame[] chain, int n) {
-        Frame[] r = new Frame[n];
-        for (int i = 0; i < n; i++) {
-            r[i] = chain[n - 1 - i];
-        }
-        return r;
     }
 
     private int commKey(String comm) {
