@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.report.Report;
+import dev.jperf.report.SyntheticData;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -92,27 +91,16 @@ class SymSortSplitTest {
      * order); 300 samples: a third in the BPF functions, the rest at 8 addresses of each file.
      */
     private static void write(Path data, long seed) throws Exception {
-        ByteBuffer attr = le(PerfDataWriter.PERF_ATTR_SIZE_VER7);
-        attr.putInt(0, 1).putInt(4, PerfDataWriter.PERF_ATTR_SIZE_VER7).putLong(8, 0).putLong(16, 4000)
-                .putLong(24, 1 | 2 | 4 | 256).putLong(40, (1L << 8) | (1L << 9) | (1L << 10));
         Random r = new Random(seed);
-        try (PerfDataWriter w = PerfDataWriter.create(data, List.of(new PerfDataWriter.EventAttr(attr.array(),
-                new long[0])))) {
-            byte[] comm = pad("splitter");
-            ByteBuffer c = record(3, 0, 8 + 8 + comm.length);
-            c.putInt(PID).putInt(PID).put(comm);
-            w.append(c.flip());
+        try (PerfDataWriter w = SyntheticData.create(data)) {
+            SyntheticData.comm(w, PID, "splitter");
             for (int i = 0; i < LIBS.length; i++) {
-                byte[] name = pad(LIBS[i]);
-                ByteBuffer m = record(10, 2, 8 + 64 + name.length);
-                m.putInt(PID).putInt(PID).putLong(USER + i * 0x100000L).putLong(0x10000).putLong(0).putInt(0).putInt(0)
-                        .putLong(0).putLong(0).putInt(5).putInt(2).put(name);
-                w.append(m.flip());
+                SyntheticData.mmap2(w, PID, USER + i * 0x100000L, 0x10000, 5, LIBS[i]);
             }
             for (int i = 0; i < FUNCTIONS; i++) {
                 // PERF_RECORD_KSYMBOL, PERF_RECORD_KSYMBOL_TYPE_BPF
-                byte[] name = pad("bpf_prog_0123456789abcdef_f" + i);
-                ByteBuffer k = record(17, 0, 8 + 16 + name.length);
+                byte[] name = SyntheticData.pad("bpf_prog_0123456789abcdef_f" + i);
+                ByteBuffer k = SyntheticData.record(17, 0, 8 + 16 + name.length);
                 k.putLong(BPF + i * 0x100L).putInt(0x80).putShort((short) 1).putShort((short) 0).put(name);
                 w.append(k.flip());
             }
@@ -121,24 +109,8 @@ class SymSortSplitTest {
                 boolean kernel = r.nextInt(3) == 0;
                 long ip = kernel ? BPF + r.nextInt(FUNCTIONS) * 0x100L + r.nextInt(0x80)
                         : USER + r.nextInt(LIBS.length) * 0x100000L + r.nextInt(8) * 0x40;
-                ByteBuffer b = record(9, kernel ? 1 : 2, 8 + 32);
-                b.putLong(ip).putInt(PID).putInt(PID).putLong(t += 1000).putLong(250000);
-                w.append(b.flip());
+                SyntheticData.sample(w, kernel ? 1 : 2, ip, PID, t += 1000, 250000);
             }
         }
-    }
-
-    private static ByteBuffer record(int type, int misc, int size) {
-        ByteBuffer b = le(size);
-        return b.putInt(type).putShort((short) misc).putShort((short) size);
-    }
-
-    private static byte[] pad(String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        return Arrays.copyOf(b, (b.length / 8 + 1) * 8);
-    }
-
-    private static ByteBuffer le(int n) {
-        return ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
     }
 }

@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.report.PerfOracle;
 import dev.jperf.report.Report;
+import dev.jperf.report.SyntheticData;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.format.writer.PerfDataWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,40 +66,13 @@ class PerfMapDsoTest {
 
     /** cpu-clock, sample_type IP|TID|TIME|PERIOD, no sample_id_all: records in file order. */
     private static void write(Path data, int pid) throws Exception {
-        ByteBuffer attr = le(PerfDataWriter.PERF_ATTR_SIZE_VER7);
-        attr.putInt(0, 1).putInt(4, PerfDataWriter.PERF_ATTR_SIZE_VER7).putLong(8, 0).putLong(16, 4000)
-                .putLong(24, 1 | 2 | 4 | 256).putLong(40, (1L << 8) | (1L << 9) | (1L << 10));
-        try (PerfDataWriter w = PerfDataWriter.create(data, List.of(new PerfDataWriter.EventAttr(attr.array(),
-                new long[0])))) {
-            byte[] comm = pad("jitted");
-            ByteBuffer c = record(3, 0, 8 + 8 + comm.length);
-            c.putInt(pid).putInt(pid).put(comm);
-            w.append(c.flip());
-            byte[] name = pad("//anon");
-            ByteBuffer m = record(10, 2, 8 + 64 + name.length);
-            m.putInt(pid).putInt(pid).putLong(BASE).putLong(0x10000).putLong(0).putInt(0).putInt(0).putLong(0)
-                    .putLong(0).putInt(7).putInt(2).put(name);
-            w.append(m.flip());
+        try (PerfDataWriter w = SyntheticData.create(data)) {
+            SyntheticData.comm(w, pid, "jitted");
+            SyntheticData.mmap2(w, pid, BASE, 0x10000, 7, "//anon");
             long[] ips = {BASE + 0x110, BASE + 0x110, BASE + 0x220, BASE + 0x900};
             for (int i = 0; i < ips.length; i++) {
-                ByteBuffer s = record(9, 2, 8 + 32);
-                s.putLong(ips[i]).putInt(pid).putInt(pid).putLong(1_000_000L * (i + 1)).putLong(250000);
-                w.append(s.flip());
+                SyntheticData.sample(w, 2, ips[i], pid, 1_000_000L * (i + 1), 250000);
             }
         }
-    }
-
-    private static ByteBuffer record(int type, int misc, int size) {
-        ByteBuffer b = le(size);
-        return b.putInt(type).putShort((short) misc).putShort((short) size);
-    }
-
-    private static byte[] pad(String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        return java.util.Arrays.copyOf(b, (b.length / 8 + 1) * 8);
-    }
-
-    private static ByteBuffer le(int n) {
-        return ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
     }
 }
