@@ -4,19 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.report.PerfOracle;
 import dev.jperf.report.Report;
 import dev.jperf.report.SyntheticData;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,19 +39,17 @@ class SymSortSplitTest {
 
     @Test
     void rowsAreSplitAsPerfSplitsThem() throws Exception {
-        boolean perf = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
-        Assumptions.assumeTrue(perf, "Linux perf is not installed (apt-get install -y linux-perf); it is the oracle");
+        PerfOracle.assumeInstalled();
         int bpfSplits = 0;
         for (long seed = 1; seed <= 12; seed++) {
             Path data = tmp.resolve("seed" + seed + ".data");
             write(data, seed);
-            List<String> theirs = rows(perf("report", "-i", data.toString(), "--stdio", "--sort", "sym"));
+            List<String> theirs = rows(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort", "sym"));
             assertEquals(theirs, rows(report(data, "sym")), "seed " + seed);
             long bpfRows = theirs.stream().filter(r -> r.contains("[k] bpf_prog_")).count();
             bpfSplits += bpfRows > FUNCTIONS ? 1 : 0;
             // with the DSO key first the comparator is a total order: one row per key
-            List<String> byDso = rows(perf("report", "-i", data.toString(), "--stdio", "--sort", "dso,sym"));
+            List<String> byDso = rows(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort", "dso,sym"));
             assertEquals(byDso, rows(report(data, "dso,sym")), "seed " + seed + " dso,sym");
         }
         // the files must show what this test is about (seed 3 splits a BPF function, for one)
@@ -71,19 +66,6 @@ class SymSortSplitTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static String perf(String... args) throws Exception {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = "perf";
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("PAGER", "cat");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
-        return out;
     }
 
     /**
