@@ -162,16 +162,7 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
     }
 
     private static boolean isAmd() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("vendor_id")) {
-                    return line.substring(line.indexOf(':') + 1).strip().equals(AMD);
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
+        return AMD.equals(HeaderFeatures.cpuinfo().get("vendor_id"));
     }
 
     /** perf_event_paranoid_check(1): CAP_PERFMON or CAP_SYS_ADMIN, or perf_event_paranoid at most 1. */
@@ -185,7 +176,7 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
                     }
                 }
             }
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip()) <= 1;
+            return Integer.parseInt(PerfEvents.paranoid()) <= 1;
         } catch (IOException | NumberFormatException e) {
             return true; // let the open say what is not allowed
         }

@@ -101,7 +101,7 @@ final class HeaderFeatures {
     }
 
     /** The first CPU's fields of /proc/cpuinfo. */
-    private static Map<String, String> cpuinfo() {
+    static Map<String, String> cpuinfo() {
         Map<String, String> m = new HashMap<>();
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
