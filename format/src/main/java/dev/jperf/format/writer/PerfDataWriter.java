@@ -337,15 +337,23 @@ public final class PerfDataWriter implements PerfDataOutput {
      */
     @Override
     public void setFeature(int bit, byte[] body) {
+        features[bit] = featureBody(bit, body);
+    }
+
+    /**
+     * What an output keeps of feature {@code bit}'s {@code body}: its own copy, BPF_PROG_INFO
+     * normalised; null stays null.
+     *
+     * @throws IllegalArgumentException if {@code bit} is not a feature bit
+     */
+    static byte[] featureBody(int bit, byte[] body) {
         if (bit < 0 || bit >= HEADER_FEAT_BITS) {
             throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (HEADER_FEAT_BITS - 1));
         }
-        if (body != null && bit == Feature.BPF_PROG_INFO.bit()) {
-            body = BpfProgInfoNormaliser.normalise(body);
-        } else if (body != null) {
-            body = body.clone();
+        if (body == null) {
+            return null;
         }
-        features[bit] = body;
+        return bit == Feature.BPF_PROG_INFO.bit() ? BpfProgInfoNormaliser.normalise(body) : body.clone();
     }
 
     /** Bytes of records on disk and covered by the header (excludes records still buffered). */

@@ -86,13 +86,7 @@ public final class PerfPipeWriter implements PerfDataOutput {
 
     @Override
     public void setFeature(int bit, byte[] body) {
-        if (bit < 0 || bit >= features.length) {
-            throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (features.length - 1));
-        }
-        if (body != null && bit == Feature.BPF_PROG_INFO.bit()) {
-            body = BpfProgInfoNormaliser.normalise(body);
-        }
-        features[bit] = body == null ? null : body.clone();
+        features[bit] = PerfDataWriter.featureBody(bit, body);
     }
 
     @Override
