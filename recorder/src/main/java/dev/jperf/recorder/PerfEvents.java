@@ -34,7 +34,7 @@ final class PerfEvents implements AutoCloseable {
     record Counter(int evsel, int fd, long id) {}
 
     /** An fd's PERF_FORMAT_LOST count: samples the kernel dropped for it (ring full or paused). */
-    record Lost(int evsel, long id, long lost) {}
+    record Lost(long id, long lost) {}
 
     static final long TRACKING_SAMPLE_TYPE = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID
             | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
@@ -329,7 +329,7 @@ final class PerfEvents implements AutoCloseable {
             if (v.length == 24) {
                 long lost = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).getLong(16);
                 if (lost != 0) {
-                    out.add(new Lost(c.evsel(), c.id(), lost));
+                    out.add(new Lost(c.id(), lost));
                 }
             }
         }
