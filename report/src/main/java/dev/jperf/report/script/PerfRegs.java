@@ -17,11 +17,20 @@ final class PerfRegs {
     private static final int PERF_REG_ARM64_PC = 32;
     private static final int PERF_REG_ARM64_VG = 46;
 
-    private final String arch;
+    /** perf_reg_name of each sample_regs mask bit, named once: printing a sample only looks them up. */
+    private final String[] names = new String[64];
 
     /** @param arch the file's HEADER_ARCH (uname -m of the recording machine) */
     PerfRegs(String arch) {
-        this.arch = normalize(arch);
+        String a = normalize(arch);
+        for (int id = 0; id < names.length; id++) {
+            String n = switch (a) {
+                case "x86" -> x86(id);
+                case "arm64" -> arm64(id);
+                default -> null;
+            };
+            names[id] = n == null ? "unknown" : n;
+        }
     }
 
     /** perf_env__arch's normalize_arch for the arches named here. */
@@ -36,12 +45,7 @@ final class PerfRegs {
     }
 
     String name(int id) {
-        String n = switch (arch) {
-            case "x86" -> x86(id);
-            case "arm64" -> arm64(id);
-            default -> null;
-        };
-        return n == null ? "unknown" : n;
+        return names[id];
     }
 
     private static String x86(int id) {
@@ -88,9 +92,10 @@ final class PerfRegs {
         }
         w.str(" ABI:").udec(regs.abi()).ch(' ');
         long[] values = regs.regs();
-        String[] names = names(regs);
-        for (int i = 0; i < names.length; i++) {
-            w.strRight(names[i], 5).str(":0x").hexRight(values[i], 0).ch(' ');
+        long mask = regs.mask();
+        // the values are in mask-bit order, lowest first
+        for (int i = 0; i < values.length && mask != 0; i++, mask &= mask - 1) {
+            w.strRight(names[Long.numberOfTrailingZeros(mask)], 5).str(":0x").hexRight(values[i], 0).ch(' ');
         }
     }
 }
