@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 
 /**
  * The data section of a file read forward with positional reads into chunks. A record never
@@ -34,9 +36,13 @@ final class FileChunks {
     private int limit;
     /** Set by the first {@link #recycle}: the reader hands chunks back, so they may live off-heap. */
     private boolean recycling;
-    private final java.util.ArrayDeque<ByteBuffer> spare = new java.util.ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
     /** Recent views and their buffers, oldest first. */
-    private final java.util.ArrayDeque<Object[]> recent = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Chunk> recent = new ArrayDeque<>();
+
+    /** A chunk handed out: its view and the buffer behind it. */
+    private record Chunk(ByteSource view, ByteBuffer buffer) {
+    }
 
     /** Reads through {@code channel} (owned by the caller, positional reads only). */
     FileChunks(FileChannel channel, String name, ByteOrder order) {
@@ -91,7 +97,7 @@ final class FileChunks {
         if (recent.size() == RECENT) {
             recent.removeFirst();
         }
-        recent.addLast(new Object[] {view, b});
+        recent.addLast(new Chunk(view, b));
         return n <= got;
     }
 
@@ -104,11 +110,11 @@ final class FileChunks {
         if (chunk == view) {
             return;
         }
-        for (java.util.Iterator<Object[]> it = recent.iterator(); it.hasNext();) {
-            Object[] e = it.next();
-            if (e[0] == chunk) {
+        for (Iterator<Chunk> it = recent.iterator(); it.hasNext();) {
+            Chunk e = it.next();
+            if (e.view() == chunk) {
                 it.remove();
-                ByteBuffer b = (ByteBuffer) e[1];
+                ByteBuffer b = e.buffer();
                 if (b.isDirect() && b.capacity() == CHUNK && spare.size() < SPARE) {
                     spare.push(b);
                 }
