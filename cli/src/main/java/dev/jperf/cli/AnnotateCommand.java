@@ -1,37 +1,52 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.annotate.Annotate;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import java.util.List;
 
 /** {@code jperf annotate}: samples of JITed BPF functions per BPF source line (perf annotate's options). */
-@Command(name = "annotate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Annotate JITed BPF functions with their samples per BPF source line, from the line"
-                + " tables stored in perf.data (works after the programs are gone)")
-final class AnnotateCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--input"}, paramLabel = "<file>",
-            description = "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)")
-    String input;
-
-    @Option(names = "--stdio", description = "use the stdio interface (the default)")
-    boolean stdio;
-
-    @Option(names = "--json", description = "print JSON instead")
-    boolean json;
-
-    @Option(names = {"-k", "--kallsyms"}, paramLabel = "<file>", description = "kallsyms file to resolve kernel symbols")
-    Path kallsyms;
-
-    @Parameters(paramLabel = "SYMBOL", arity = "0..1",
-            description = "only this function (KSYMBOL name, BTF function name) or program (name)")
-    String symbol;
+final class AnnotateCommand implements Subcommand {
+    private String input;
+    private boolean stdio;
+    private boolean json;
+    private Path kallsyms;
+    private String symbol;
 
     @Override
-    public Integer call() {
+    public String name() {
+        return "annotate";
+    }
+
+    @Override
+    public String summary() {
+        return "Annotate JITed BPF functions with their samples per BPF source line";
+    }
+
+    @Override
+    public Options options() {
+        return new Options("jperf annotate [<options>] [<symbol>]",
+                "symbol: only this function (KSYMBOL name, BTF function name) or program (name);",
+                "the line tables stored in perf.data are used: works after the programs are gone")
+                .value('i', "input", "file", "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)",
+                        v -> input = v)
+                .flag('\0', "stdio", "use the stdio interface (the default)", v -> stdio = v)
+                .flag('\0', "json", "print JSON instead", v -> json = v)
+                .value('\0', "kallsyms", "file", "kallsyms pathname", v -> kallsyms = Path.of(v));
+    }
+
+    @Override
+    public void arguments(List<String> positional, List<String> all) {
+        if (positional.size() > 1) {
+            throw new UsageException("unexpected argument '" + positional.get(1) + "'");
+        }
+        symbol = positional.isEmpty() ? null : positional.get(0);
+    }
+
+    @Override
+    public int call() {
         if (stdio && json) {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }

@@ -1,25 +1,35 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.Options;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.dump.RawDump;
 import java.io.PrintStream;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code jperf dump}: every record decoded, as {@code perf report -D} prints it, in file order. */
-@Command(name = "dump", mixinStandardHelpOptions = true, description = "Print every record of a perf.data file, decoded.")
-public final class DumpCommand implements Callable<Integer> {
-
-    @Option(names = {"-i", "--input"}, paramLabel = "FILE",
-            description = "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)")
-    String input;
-
-    @Option(names = "--hex", description = "also print each record's bytes, as perf report -D does")
-    boolean hex;
+final class DumpCommand implements Subcommand {
+    private String input;
+    private boolean hex;
 
     @Override
-    public Integer call() {
+    public String name() {
+        return "dump";
+    }
+
+    @Override
+    public String summary() {
+        return "Print every record of a perf.data file, decoded";
+    }
+
+    @Override
+    public Options options() {
+        return new Options("jperf dump [<options>]")
+                .value('i', "input", "file", "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)",
+                        v -> input = v)
+                .flag('\0', "hex", "also print each record's bytes, as perf report -D does", v -> hex = v);
+    }
+
+    @Override
+    public int call() {
         PrintStream out = Input.stdout();
         try (PerfDataFile file = Input.open(input)) {
             RawDump.print(file, out, hex);

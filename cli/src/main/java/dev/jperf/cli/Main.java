@@ -1,27 +1,22 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.nativeshim.JnaBoot;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
 
 /** The {@code jperf} command: perf's subcommands, spelled as perf spells them. */
-@Command(name = "jperf",
-        mixinStandardHelpOptions = true,
-        versionProvider = Version.class,
-        synopsisSubcommandLabel = "COMMAND",
-        description = {"Records and reports perf.data files; understands BPF programs.", ""},
-        commandListHeading = "%n The most commonly used jperf commands are:%n")
-public final class Main implements Runnable {
+public final class Main {
+    /** perf's exit code for a command line it cannot parse. */
+    static final int USAGE_ERROR = 129;
+
     /** The subcommands, in the order help lists them. */
-    private static final Class<?>[] SUBCOMMANDS = {CommandLine.HelpCommand.class, RecordCommand.class,
-        ReportCommand.class, AnnotateCommand.class, ScriptCommand.class, DumpCommand.class, InjectCommand.class};
+    private static final List<Supplier<Subcommand>> COMMANDS = List.of(RecordCommand::new, ReportCommand::new,
+            AnnotateCommand::new, ScriptCommand::new, DumpCommand::new, InjectCommand::new);
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    private Main() {
     }
 
     public static void main(String[] args) {
@@ -33,28 +28,82 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code; bad input is one line on stderr, never a stack trace. */
     public static int run(String... args) {
-        CommandLine cl = new CommandLine(new Main());
-        // picocli's model of a command costs start-up time: build only the one asked for
-        // (all of them for help, usage and errors)
-        String first = args.length > 0 ? args[0] : "";
-        boolean one = false;
-        for (Class<?> c : SUBCOMMANDS) {
-            one |= !first.equals("help") && first.equals(c.getAnnotation(Command.class).name());
-        }
-        for (Class<?> c : SUBCOMMANDS) {
-            if (!one || first.equals(c.getAnnotation(Command.class).name())) {
-                cl.addSubcommand(c);
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        String first = args.length > 0 ? args[0] : "--help";
+        switch (first) {
+            case "--help", "-h" -> {
+                usage(out);
+                return 0;
+            }
+            case "--version", "version" -> {
+                out.println(Version.text());
+                return 0;
+            }
+            case "help" -> {
+                if (args.length == 1) {
+                    usage(out);
+                    return 0;
+                }
+                Subcommand c = find(args[1]);
+                if (c == null) {
+                    return unknown(args[1], err);
+                }
+                c.options().usage(out);
+                return 0;
+            }
+            default -> {
+                Subcommand c = find(first);
+                return c == null ? unknown(first, err) : run(c, Arrays.asList(args).subList(1, args.length), out, err);
             }
         }
-        // perf's "record [options] command args...": everything from the command on is its own
-        CommandLine record = cl.getSubcommands().get("record");
-        if (record != null) {
-            record.setStopAtPositional(true);
+    }
+
+    private static int run(Subcommand c, List<String> args, PrintStream out, PrintStream err) {
+        try {
+            List<String> positional = c.options().parse(args, out);
+            if (positional == null) {
+                return 0; // help was printed
+            }
+            c.arguments(positional, args);
+            return c.call();
+        } catch (UsageException e) {
+            err.println("jperf " + c.name() + ": " + e.getMessage() + " (jperf " + c.name() + " -h lists the options)");
+            err.flush();
+            return USAGE_ERROR;
+        } catch (Exception e) {
+            return Failure.report(c.name(), e, err);
         }
-        // perf's option parser lets a later occurrence of an option replace an earlier one
-        // ("--sort sym ... --sort comm" sorts by comm); picocli refuses that unless told
-        cl.setOverwrittenOptionsAllowed(true);
-        cl.setExecutionExceptionHandler(new ErrorHandler());
-        return cl.execute(args);
+    }
+
+    private static Subcommand find(String name) {
+        for (Supplier<Subcommand> s : COMMANDS) {
+            Subcommand c = s.get();
+            if (c.name().equals(name)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static int unknown(String name, PrintStream err) {
+        err.println("jperf: '" + name + "' is not a jperf command. See 'jperf --help'.");
+        err.flush();
+        return 1;
+    }
+
+    /** perf's main usage: the commands with a line each. */
+    private static void usage(PrintStream out) {
+        StringBuilder b = new StringBuilder();
+        b.append("\n usage: jperf [--version] [--help] COMMAND [ARGS]\n\n");
+        b.append(" Records and reports perf.data files; understands BPF programs.\n\n");
+        b.append(" The most commonly used jperf commands are:\n");
+        for (Supplier<Subcommand> s : COMMANDS) {
+            Subcommand c = s.get();
+            b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
+        }
+        b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");
+        out.print(b);
+        out.flush();
     }
 }

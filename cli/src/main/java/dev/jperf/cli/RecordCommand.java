@@ -1,5 +1,7 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import java.io.IOException;
@@ -8,70 +10,70 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code jperf record}: perf record's options, same spellings. */
-@Command(name = "record", description = "Run a command and record its profile into perf.data", sortOptions = false)
-final class RecordCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = {"-a", "--all-cpus"}, description = "system-wide collection from all CPUs")
-    boolean allCpus;
-
-    @Option(names = {"-C", "--cpu"}, paramLabel = "<cpu>", description = "list of CPUs to monitor, e.g. 0-1,3")
-    String cpus;
-
-    @Option(names = {"-p", "--pid"}, paramLabel = "<pid>", split = ",", description = "record events on existing process ids")
-    List<Integer> pids = new ArrayList<>();
-
-    @Option(names = {"-t", "--tid"}, paramLabel = "<tid>", split = ",", description = "record events on existing thread ids")
-    List<Integer> tids = new ArrayList<>();
-
-    @Option(names = {"-e", "--event"}, paramLabel = "<event>", description = "event selector, e.g. cpu-clock, task-clock:u, cycles")
-    List<String> events = new ArrayList<>();
-
-    @Option(names = {"-F", "--freq"}, paramLabel = "<freq>", description = "profile at this frequency (default 4000)")
-    int freq;
-
-    @Option(names = {"-c", "--count"}, paramLabel = "<n>", description = "event period to sample")
-    long period;
-
-    @Option(names = "-g", description = "enables call-graph (stack chain/backtrace) recording (frame pointers)")
-    boolean callGraph;
-
-    @Option(names = "--call-graph", paramLabel = "<mode>", description = "call-graph recording mode: fp")
-    String callGraphMode;
-
-    @Option(names = {"-m", "--mmap-pages"}, paramLabel = "<pages>", description = "number of mmap data pages (power of two)")
-    int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "<file>",
-            description = "output file name (default perf.data; '-', or stdout a pipe and no -o: pipe mode on stdout)")
-    Path output;
-
-    @Option(names = {"-z", "--compression-level"}, paramLabel = "<n>", arity = "0..1", fallbackValue = "1",
-            description = "compress records with zstd, as perf -z (PERF_RECORD_COMPRESSED); n as perf takes it "
-                    + "(default 1, 0 means 1, above 22 means 22), but jperf's pure-Java encoder compresses at zstd "
-                    + "level 3, which the header records")
-    Integer compressionLevel;
-
-    @Option(names = {"-q", "--quiet"}, description = "don't print any message")
-    boolean quiet;
-
-    @Option(names = "--duration", paramLabel = "<seconds>", description = "stop after this many seconds (jperf)")
-    Double duration;
-
-    @Parameters(paramLabel = "command", arity = "0..*", description = "workload to run (after --)")
-    List<String> command = new ArrayList<>();
+final class RecordCommand implements Subcommand {
+    private boolean allCpus;
+    private String cpus;
+    private String pids;
+    private String tids;
+    private final List<String> events = new ArrayList<>();
+    private int freq;
+    private long period;
+    private boolean callGraph;
+    private String callGraphMode;
+    private int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
+    private Path output;
+    private Integer compressionLevel;
+    private boolean quiet;
+    private Double duration;
+    private List<String> command = List.of();
+    private List<String> args = List.of();
 
     @Override
-    public Integer call() throws Exception {
+    public String name() {
+        return "record";
+    }
+
+    @Override
+    public String summary() {
+        return "Run a command and record its profile into perf.data";
+    }
+
+    @Override
+    public Options options() {
+        return new Options("jperf record [<options>] [<command>]", "jperf record [<options>] -- <command> [<options>]")
+                .stopAtNonOption()
+                .value('e', "event", "event", "event selector, e.g. cpu-clock, task-clock:u, cycles (repeatable)",
+                        events::add)
+                .flag('a', "all-cpus", "system-wide collection from all CPUs", v -> allCpus = v)
+                .value('C', "cpu", "cpu", "list of cpus to monitor, e.g. 0-1,3", v -> cpus = v)
+                .value('p', "pid", "pid", "record events on existing process id(s), comma-separated", v -> pids = v)
+                .value('t', "tid", "tid", "record events on existing thread id(s), comma-separated", v -> tids = v)
+                .integer('F', "freq", "freq", "profile at this frequency (default 4000)", v -> freq = toInt("-F", v))
+                .integer('c', "count", "n", "event period to sample", v -> period = v)
+                .flag('g', null, "enables call-graph recording (frame pointers)", v -> callGraph = v)
+                .value('\0', "call-graph", "record_mode", "call-graph recording mode: fp", v -> callGraphMode = v)
+                .integer('m', "mmap-pages", "pages", "number of mmap data pages (a power of two)",
+                        v -> mmapPages = toInt("-m", v))
+                .value('o', "output", "file", "output file name (default perf.data; '-', or stdout a pipe and no -o:"
+                        + " pipe mode on stdout)", v -> output = Path.of(v))
+                .attachedValueOrDefault('z', "compression-level", "n", "compress records with zstd, as perf -z"
+                        + " (PERF_RECORD_COMPRESSED); n as perf takes it (default 1, 0 means 1, above 22 means 22), but"
+                        + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1",
+                        v -> compressionLevel = toInt("-z", Options.toLong("-z", v)))
+                .flag('q', "quiet", "don't print any message", v -> quiet = v)
+                .decimal('\0', "duration", "seconds", "stop after this many seconds (jperf)", v -> duration = v);
+    }
+
+    @Override
+    public void arguments(List<String> positional, List<String> all) {
+        command = positional;
+        args = all;
+    }
+
+    @Override
+    public int call() throws Exception {
         if (callGraphMode != null) {
             if (!callGraphMode.equals("fp")) {
                 throw new IllegalArgumentException("--call-graph " + callGraphMode + " is not supported: use fp");
@@ -79,9 +81,9 @@ final class RecordCommand implements Callable<Integer> {
             callGraph = true;
         }
         List<Integer> cpuList = cpus == null ? List.of() : parseCpus(cpus);
-        List<String> cmdline = new ArrayList<>(List.of("jperf"));
-        cmdline.addAll(spec.commandLine().getParseResult().originalArgs());
-        RecordOptions o = new RecordOptions(allCpus, cpuList, pids, tids, command, events, freq, period, callGraph,
+        List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
+        cmdline.addAll(args);
+        RecordOptions o = new RecordOptions(allCpus, cpuList, ids("-p", pids), ids("-t", tids), command, events, freq, period, callGraph,
                 mmapPages, output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"),
                 duration == null ? null : Duration.ofMillis((long) (duration * 1000)), quiet, cmdline,
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
@@ -98,6 +100,32 @@ final class RecordCommand implements Callable<Integer> {
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }
+    }
+
+    private static int toInt(String option, long v) {
+        if (v != (int) v) {
+            throw new UsageException("option '" + option + "': " + v + " is out of range");
+        }
+        return (int) v;
+    }
+
+    /** perf's pid/tid lists: "1,2,3". */
+    private static List<Integer> ids(String option, String list) {
+        List<Integer> out = new ArrayList<>();
+        if (list == null) {
+            return out;
+        }
+        for (String part : list.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            try {
+                out.add(Integer.parseInt(part.strip()));
+            } catch (NumberFormatException e) {
+                throw new UsageException("option '" + option + "' expects ids, not '" + part + "'");
+            }
+        }
+        return out;
     }
 
     private static List<Integer> parseCpus(String list) {

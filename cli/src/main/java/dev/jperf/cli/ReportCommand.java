@@ -1,5 +1,7 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
@@ -12,92 +14,79 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code jperf report}: perf report's options, spelled as perf spells them. */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Reads a perf.data file and prints where the samples are (perf report).")
-public final class ReportCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--input"}, paramLabel = "FILE",
-            description = "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)")
-    String input;
-
-    @Option(names = "--stats", description = "Display event stats")
-    boolean stats;
-
-    @Option(names = {"-D", "--dump-raw-trace"}, description = "dump raw trace in ASCII")
-    boolean dumpRawTrace;
-
-    @Option(names = "--stdio", description = "use the stdio interface (the only one; accepted for perf compatibility)")
-    boolean stdio;
-
-    @Option(names = {"-s", "--sort"}, paramLabel = "KEY[,KEY...]",
-            description = "sort by key(s): comm, dso, sym, pid, tid, cpu (default: comm,dso,sym)")
-    String sort = "comm,dso,sym";
-
-    @Option(names = "--percent-limit", paramLabel = "PERCENT", description = "don't show entries under this percentage")
-    double percentLimit;
-
-    @Option(names = "--percentage", paramLabel = "relative|absolute",
-            description = "percentages of the samples --comm/--pid/--tid keep (relative) or of all (absolute, default)")
-    String percentage = "absolute";
-
-    @Option(names = {"-c", "--comms"}, split = ",", paramLabel = "COMM[,COMM...]", description = "only consider these comms")
-    Set<String> comms;
-
-    @Option(names = "--comm", hidden = true, split = ",")
-    Set<String> comm;
-
-    @Option(names = "--pid", split = ",", paramLabel = "PID[,PID...]", description = "only consider these processes")
-    Set<Integer> pids;
-
-    @Option(names = "--tid", split = ",", paramLabel = "TID[,TID...]", description = "only consider these threads")
-    Set<Integer> tids;
-
-    @Option(names = "--cpu", paramLabel = "CPU_LIST", description = "only consider these CPUs (e.g. 0-2,4)")
-    String cpus;
-
-    @Option(names = {"-k", "--kallsyms"}, paramLabel = "FILE", description = "kallsyms file to resolve kernel symbols")
-    Path kallsyms;
-
-    @Option(names = "--symfs", paramLabel = "DIR", description = "look for symbol files relative to this directory")
-    Path symfs;
-
-    @Option(names = {"-g", "--call-graph"}, paramLabel = "print_type,threshold[,print_limit],order,sort_key,value",
-            arity = "0..1", fallbackValue = CallchainParams.DEFAULT_ARG,
-            description = "call graph: graph|fractal|flat|folded|none, threshold %%, print limit, caller|callee, "
-                    + "function, percent|period|count (default: graph,0.5,callee; caller with --children; "
-                    + "-g alone: " + CallchainParams.DEFAULT_ARG + ")")
-    String callGraph;
-
-    @Option(names = {"-G", "--inverted"}, description = "alias for inverted call graph (caller order)")
-    boolean inverted;
-
-    @Option(names = "--children", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "accumulate callchains of children into parent entries (default when the file has callchains)")
-    boolean children;
-
-    @Option(names = "--demangle", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "demangle C++ and Rust symbol names (default; --no-demangle shows them as in the file)")
-    boolean demangle;
-
-    @Option(names = "--json", description = "print the rows as JSON instead of the table: Children/Self (or Overhead) and,"
-            + " with callchains and -g not none, each row's call graph as nested objects")
-    boolean json;
-
-    @Option(names = "--header-only", description = "show only the perf.data header (features; all of them with -I)")
-    boolean headerOnly;
-
-    @Option(names = "--header", description = "show the perf.data header (all of it with -I), then the report")
-    boolean header;
-
-    @Option(names = {"-I", "--show-info"}, description = "display extended information about the perf.data file")
-    boolean showInfo;
+final class ReportCommand implements Subcommand {
+    private String input;
+    private boolean stats;
+    private boolean dumpRawTrace;
+    private String sort = "comm,dso,sym";
+    private double percentLimit;
+    private String percentage = "absolute";
+    private String comms;
+    private String pids;
+    private String tids;
+    private String cpus;
+    private Path kallsyms;
+    private Path symfs;
+    private String callGraph;
+    private boolean inverted;
+    private boolean children = true;
+    private boolean demangle = true;
+    private boolean json;
+    private boolean headerOnly;
+    private boolean header;
+    private boolean showInfo;
 
     @Override
-    public Integer call() {
+    public String name() {
+        return "report";
+    }
+
+    @Override
+    public String summary() {
+        return "Read perf.data and display the profile (perf report)";
+    }
+
+    @Override
+    public Options options() {
+        return new Options("jperf report [<options>]")
+                .value('i', "input", "file", "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)",
+                        v -> input = v)
+                .flag('\0', "stats", "display event stats", v -> stats = v)
+                .flag('D', "dump-raw-trace", "dump raw trace in ASCII", v -> dumpRawTrace = v)
+                .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)", v -> { })
+                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu (default: comm,dso,sym)",
+                        v -> sort = v)
+                .decimal('\0', "percent-limit", "percent", "don't show entries under that percent", v -> percentLimit = v)
+                .value('\0', "percentage", "relative|absolute",
+                        "percentages of the samples --comms/--pid/--tid keep (relative) or of all (absolute, default)",
+                        v -> percentage = v)
+                .value('c', "comms", "comm[,comm...]", "only consider symbols in these comms", v -> comms = v)
+                .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids", v -> pids = v)
+                .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids", v -> tids = v)
+                .value('C', "cpu", "cpu", "list of cpus to profile (e.g. 0-2,4)", v -> cpus = v)
+                .value('\0', "kallsyms", "file", "kallsyms pathname", v -> kallsyms = Path.of(v))
+                .value('\0', "symfs", "directory", "look for files with symbols relative to this directory",
+                        v -> symfs = Path.of(v))
+                .valueOrDefault('g', "call-graph", "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+                        "display call graph: graph|fractal|flat|folded|none, threshold %, print limit, caller|callee,"
+                                + " function, percent|period|count (default " + CallchainParams.DEFAULT_ARG + ")",
+                        CallchainParams.DEFAULT_ARG, v -> callGraph = v)
+                .flag('G', "inverted", "alias for inverted call graph", v -> inverted = v)
+                .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
+                        + " (default when the file has callchains)", v -> children = v)
+                .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)",
+                        v -> demangle = v)
+                .flag('\0', "json", "print the rows as JSON: Children/Self (or Overhead) and, with callchains and -g"
+                        + " not none, each row's call graph as nested objects", v -> json = v)
+                .flag('\0', "header-only", "show only data header (all of it with -I)", v -> headerOnly = v)
+                .flag('\0', "header", "show data header (all of it with -I), then the report", v -> header = v)
+                .flag('I', "show-info", "display extended information about perf.data file", v -> showInfo = v);
+    }
+
+    @Override
+    public int call() {
         // one mode per run, in perf's precedence: --header-only, -D, --stats, then the report itself
         if (headerOnly) {
             try (PerfDataFile f = Input.open(input)) {
@@ -118,11 +107,6 @@ public final class ReportCommand implements Callable<Integer> {
         if (kallsyms != null && !Files.isRegularFile(kallsyms)) {
             throw new IllegalArgumentException(kallsyms + ": kallsyms file not found");
         }
-        Set<String> commSet = comms;
-        if (comm != null) {
-            commSet = commSet == null ? new HashSet<>() : new HashSet<>(commSet);
-            commSet.addAll(comm);
-        }
         CallchainParams graph = callGraph == null ? CallchainParams.DEFAULT : CallchainParams.parse(callGraph);
         if (inverted) {
             graph = new CallchainParams(graph.mode(), graph.minPercent(), graph.printLimit(),
@@ -137,7 +121,7 @@ public final class ReportCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--percentage " + percentage + ": expected relative or absolute");
         }
         Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, relative,
-                commSet, pids, tids, parseCpus(cpus), kallsyms, symfs, json, demangle);
+                commaList(comms), ints("--pid", pids), ints("--tid", tids), parseCpus(cpus), kallsyms, symfs, json, demangle);
         if (header && !json) {
             // a stream is read once: header and report come from the one open
             try (PerfDataFile f = Input.open(this.input)) {
@@ -173,6 +157,36 @@ public final class ReportCommand implements Callable<Integer> {
             Input.printWarnings(file, System.err);
         }
         return 0;
+    }
+
+    /** "a,b,c" as a set; null (no filter) when not given. */
+    private static Set<String> commaList(String list) {
+        if (list == null) {
+            return null;
+        }
+        Set<String> out = new HashSet<>();
+        for (String s : list.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.strip());
+            }
+        }
+        return out;
+    }
+
+    private static Set<Integer> ints(String option, String list) {
+        Set<String> s = commaList(list);
+        if (s == null) {
+            return null;
+        }
+        Set<Integer> out = new HashSet<>();
+        for (String v : s) {
+            try {
+                out.add(Integer.parseInt(v));
+            } catch (NumberFormatException e) {
+                throw new UsageException("option '" + option + "' expects numbers, not '" + v + "'");
+            }
+        }
+        return out;
     }
 
     /** perf's CPU list syntax: "0-2,4". */

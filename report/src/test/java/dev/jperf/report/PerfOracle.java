@@ -37,6 +37,15 @@ public final class PerfOracle {
         return out;
     }
 
+    /** {@code perf COMMAND -h}: its option list (perf prints it on stderr and exits 129). */
+    public static String usage(String command) throws Exception {
+        Process p = new ProcessBuilder("perf", command, "-h").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf " + command + " -h timed out");
+        assertEquals(129, p.exitValue(), "perf " + command + " -h");
+        return out;
+    }
+
     /**
      * {@code perf record -q -o DIR/NAME ARGS} (output dropped): the recording, made here; skipped
      * unless root, as perf_event_paranoid keeps kernel samples and system-wide recording from others.

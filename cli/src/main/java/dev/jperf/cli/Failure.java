@@ -1,21 +1,24 @@
 package dev.jperf.cli;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import picocli.CommandLine;
 
 /**
  * Turns any failure into one line on stderr and a non-zero exit. A stack trace is printed only
  * with JPERF_DEBUG set, for us, never for users.
  */
-final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
-    @Override
-    public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+final class Failure {
+    private Failure() {
+    }
+
+    /** Prints {@code jperf <command>: <what went wrong>} and returns the exit code, 1. */
+    static int report(String command, Exception ex, PrintStream err) {
         if (System.getenv("JPERF_DEBUG") != null) {
-            ex.printStackTrace();
+            ex.printStackTrace(err);
         }
-        cl.getErr().println("jperf " + cl.getCommandName() + ": " + describe(ex));
-        cl.getErr().flush();
+        err.println("jperf " + command + ": " + describe(ex));
+        err.flush();
         return 1;
     }
 
