@@ -168,14 +168,11 @@ public final class Hists {
             }
         }
         int m = reach(s, f, chain, n, comm, tid, cpu);
-        if (slot != SampleShapes.PENDED && shapes.keep(slot, reached, reachedAt, m, period, treeVersion)) {
-            // the search state moved on, but this shape's entries are still the ones found
+        if (slot != SampleShapes.PENDED) {
+            shapes.reached(slot, reached, reachedAt, m, period, treeVersion, this::add);
             return;
         }
         add(chain, n, reached, reachedAt, m, period, 1);
-        if (slot != SampleShapes.PENDED) {
-            shapes.reached(slot, reached, reachedAt, m, treeVersion);
-        }
     }
 
     /** A shape's pending samples added in bulk to the entries its first sample reached. */

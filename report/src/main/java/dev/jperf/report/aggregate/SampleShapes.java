@@ -6,15 +6,17 @@ import java.util.Arrays;
 
 /**
  * Samples of the same shape: the same resolved frame, callchain (frame by frame: frames are shared
- * per mapping and address, so identity is equality) and comm/thread/CPU keys. The first sample of
- * a shape is added as it comes (entries are created, and call-graph positions first seen, in
- * perf's order) and the entries it reached are kept with the shape; the samples that repeat it
- * while the hists' search state is the same (its version) reach the same entries, and all they add
- * there is a sum (period, count) or a maximum (depth), so they are only counted, and added to
- * those entries in bulk before anything reads them. After the state changed, a sample is looked up
- * again, and counted the same way when it reaches the same entries.
+ * per mapping and address, so identity is equality) and comm/thread/CPU keys. Each shape's first
+ * sample is looked up (its entries are created in perf's order) and the entries it reached are
+ * kept with the shape; the samples that repeat it while the hists' search state is the same (its
+ * version) reach the same entries, and all they add there is a sum (period, count) or a maximum
+ * (depth), so they are only counted, and added to those entries in bulk before anything reads
+ * them. After the state changed, a sample is looked up again; only when it reaches other entries
+ * does the shape's pending weight go to the old ones first.
  *
- * <p>Children mode walks every chain once per distinct entry of it (quadratic in its depth): this
+ * <p>Bulk adds change only which of the frames that match a call-graph position is the first
+ * there; such frames print the same (same DSO and symbol, or same address).
+ * Children mode walks every chain once per distinct entry of it (quadratic in its depth): this
  * turns that walk into one per distinct shape.
  */
 final class SampleShapes {
@@ -55,8 +57,8 @@ final class SampleShapes {
 
     /**
      * Counts a sample towards its shape when the shape is known at this {@code version} (returns
-     * {@link #PENDED}); else returns the shape's slot, which the caller fills with
-     * {@link #reached} once it has added the sample itself.
+     * {@link #PENDED}); else returns the shape's slot, for which the caller looks the sample up and
+     * calls {@link #reached}.
      */
     int pend(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, int version, Sink sink) {
         int h = System.identityHashCode(frame) * 31 + n;
@@ -70,14 +72,13 @@ final class SampleShapes {
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && same(i, frame, chain, n, comm, tid, cpu)) {
-                if (versions[i] == version && entries[i] != null) {
+                if (versions[i] == version) {
                     periods[i] += period;
                     counts[i]++;
                     return PENDED;
                 }
-                // the search state changed since the shape's entries were found: what is pending
-                // goes to them now, and this sample is looked up again ({@link #keep})
-                drain(i, sink);
+                // the search state changed since the shape's entries were found: this sample is
+                // looked up again ({@link #reached})
                 return i;
             }
         }
@@ -95,16 +96,28 @@ final class SampleShapes {
         keys[3 * i + 1] = tid;
         keys[3 * i + 2] = cpu;
         hashes[i] = h;
+        versions[i] = -1; // no version yet: its first sample is looked up
         index.put(slot, i, hashes);
         return i;
     }
 
     /**
-     * A sample of shape {@code slot} looked up again at a new version reached the entries the shape
-     * keeps: counts it as pending, at that version (returns true); else false (the caller adds it
-     * and gives the shape its new entries with {@link #reached}).
+     * What a sample of shape {@code slot} reached when looked up (the shape's first, or one after
+     * the search state changed): counted as pending, at {@code version}. When the shape's entries
+     * were others, what was pending goes to those first.
      */
-    boolean keep(int slot, HistEntry[] reached, int[] at, int m, long period, int version) {
+    void reached(int slot, HistEntry[] reached, int[] at, int m, long period, int version, Sink sink) {
+        if (!sameEntries(slot, reached, at, m)) {
+            drain(slot, sink);
+            entries[slot] = Arrays.copyOf(reached, m);
+            ats[slot] = Arrays.copyOf(at, m);
+        }
+        versions[slot] = version;
+        periods[slot] += period;
+        counts[slot]++;
+    }
+
+    private boolean sameEntries(int slot, HistEntry[] reached, int[] at, int m) {
         HistEntry[] e = entries[slot];
         if (e == null || e.length != m) {
             return false;
@@ -115,17 +128,7 @@ final class SampleShapes {
                 return false;
             }
         }
-        versions[slot] = version;
-        periods[slot] += period;
-        counts[slot]++;
         return true;
-    }
-
-    /** What the sample that (re)started shape {@code slot} reached, and the version after it. */
-    void reached(int slot, HistEntry[] reached, int[] at, int m, int version) {
-        entries[slot] = Arrays.copyOf(reached, m);
-        ats[slot] = Arrays.copyOf(at, m);
-        versions[slot] = version;
     }
 
     /** Adds every shape's pending samples and forgets the shapes. */
@@ -142,7 +145,7 @@ final class SampleShapes {
     }
 
     private void drain(int i, Sink sink) {
-        if (counts[i] > 0) {
+        if (counts[i] > 0 && entries[i] != null) {
             Frame[] c = chains[i];
             sink.add(c, c.length, entries[i], ats[i], periods[i], counts[i]);
             periods[i] = 0;

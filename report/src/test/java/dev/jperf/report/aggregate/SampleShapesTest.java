@@ -34,7 +34,7 @@ class SampleShapesTest {
     }
 
     @Test
-    void repeatsArePendingAndFirstSamplesAreNot() {
+    void aShapesSamplesArePendingFromItsFirst() {
         Frame a = frame(0x10);
         Frame b = frame(0x20);
         Frame c = frame(0x30);
@@ -43,7 +43,8 @@ class SampleShapesTest {
         SampleShapes s = new SampleShapes();
         int slot = s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 100, 0, t);
         assertTrue(slot >= 0);
-        s.reached(slot, new HistEntry[] {ea, entry(b, 1)}, new int[] {0, 0}, 2, 0);
+        s.reached(slot, new HistEntry[] {ea, entry(b, 1)}, new int[] {0, 0}, 2, 100, 0, t);
+        assertTrue(t.got.isEmpty(), "nothing is added before a flush");
         assertEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 50, 0, t));
         assertEquals(PENDED, s.pend(a, new Frame[] {b, c, a}, 2, 1, 7, 0, 25, 0, t), "only the first n frames count");
         // any difference is another shape: frame, chain, length, comm, tid, cpu
@@ -56,30 +57,35 @@ class SampleShapesTest {
         // the same address in another frame object is another shape (frames are shared per mapping)
         assertNotEquals(PENDED, s.pend(frame(0x10), new Frame[] {b, c}, 2, 1, 7, 0, 1, 0, t));
         s.flush(t);
-        assertEquals(1, t.got.size(), "only shapes with pending samples reach the sink");
-        assertEquals(List.of(75L, 2L), List.of(t.got.get(ea)[0], t.got.get(ea)[1]));
+        assertEquals(1, t.got.size(), "only shapes with entries and pending samples reach the sink");
+        assertEquals(List.of(175L, 3L), List.of(t.got.get(ea)[0], t.got.get(ea)[1]));
         // flushed shapes are forgotten: the next sample of one is a first sample again
         assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 5, 0, t));
     }
 
     @Test
-    void aNewVersionAddsWhatWasPendingAndStartsTheShapeAgain() {
+    void aNewVersionLooksTheShapeUpAgainAndMovesItOnlyWhenItsEntriesChanged() {
         Frame a = frame(0x10);
         HistEntry first = entry(a, 0);
         HistEntry second = entry(a, 1);
         Tally t = new Tally();
         SampleShapes s = new SampleShapes();
         int slot = s.pend(a, new Frame[0], 0, -2, -1, -1, 10, 3, t);
-        s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 3);
+        s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 10, 3, t);
         assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 20, 3, t));
-        // the search state moved on: what was pending goes to the entries of version 3 at once
+        // the search state moved on: looked up again, the same entry: still pending
         assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 40, 4, t));
-        assertEquals(List.of(20L, 1L), List.of(t.got.get(first)[0], t.got.get(first)[1]));
-        s.reached(slot, new HistEntry[] {second}, new int[] {0}, 1, 4);
-        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 80, 4, t));
+        s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 40, 4, t);
+        assertTrue(t.got.isEmpty());
+        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 1, 4, t));
+        // again, now another entry: what was pending goes to the first one at once
+        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 80, 5, t));
+        s.reached(slot, new HistEntry[] {second}, new int[] {0}, 1, 80, 5, t);
+        assertEquals(List.of(71L, 4L), List.of(t.got.get(first)[0], t.got.get(first)[1]));
+        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 160, 5, t));
         s.flush(t);
-        assertEquals(List.of(80L, 1L), List.of(t.got.get(second)[0], t.got.get(second)[1]));
-        assertEquals(20L, t.got.get(first)[0]);
+        assertEquals(List.of(240L, 2L), List.of(t.got.get(second)[0], t.got.get(second)[1]));
+        assertEquals(71L, t.got.get(first)[0]);
     }
 
     @Test
@@ -91,21 +97,23 @@ class SampleShapesTest {
         Tally t = new Tally();
         SampleShapes s = new SampleShapes(8);
         long expected = 0;
-        long pendingCount = 0;
+        long samples = 0;
+        long repeats = 0;
         for (int round = 0; round < 5; round++) {
             for (int k = 0; k < 2 * f.length; k++) {
                 int i = k / 2;
                 int slot = s.pend(f[i], new Frame[] {f[(i + 1) % f.length]}, 1, -2, -1, -1, i + 1, 0, t);
+                expected += i + 1;
+                samples++;
                 if (slot == PENDED) {
-                    expected += i + 1;
-                    pendingCount++;
+                    repeats++;
                 } else {
-                    s.reached(slot, new HistEntry[] {entry(f[i], i)}, new int[] {0}, 1, 0);
+                    s.reached(slot, new HistEntry[] {entry(f[i], i)}, new int[] {0}, 1, i + 1, 0, t);
                 }
             }
         }
         s.flush(t);
-        assertEquals(5 * f.length, pendingCount, "every second sample repeats the one before it");
+        assertEquals(5 * f.length, repeats, "every second sample repeats the one before it");
         long period = 0;
         long count = 0;
         for (long[] v : t.got.values()) {
@@ -113,6 +121,6 @@ class SampleShapesTest {
             count += v[1];
         }
         assertEquals(expected, period);
-        assertEquals(pendingCount, count);
+        assertEquals(samples, count);
     }
 }
