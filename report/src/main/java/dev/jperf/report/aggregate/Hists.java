@@ -22,6 +22,8 @@ import java.util.TreeMap;
 public final class Hists {
     private final EventDesc event;
     private final List<SortKey> keys;
+    /** {@link #keys} for the comparators: iterating a List allocates an iterator per call under C1. */
+    private final SortKey[] keyArray;
     private final boolean children;
     private final boolean hasSym;
     private final boolean hasDso;
@@ -81,6 +83,7 @@ public final class Hists {
         this.graphOrder = graphOrder;
         this.event = event;
         this.keys = List.copyOf(keys);
+        this.keyArray = keys.toArray(new SortKey[0]);
         this.children = children;
         this.hasSym = keys.contains(SortKey.SYM);
         this.hasDso = keys.contains(SortKey.DSO);
@@ -385,7 +388,7 @@ public final class Hists {
 
     /** perf's hist_entry__cmp over the sort keys (se_cmp, with the argument order perf uses). */
     private long perfCmp(HistEntry l, HistEntry r) {
-        for (SortKey k : keys) {
+        for (SortKey k : keyArray) {
             long c = switch (k) {
                 case COMM -> r.comm.compareTo(l.comm);
                 case DSO -> dsoCmpPerf(l, r);
@@ -458,7 +461,7 @@ public final class Hists {
                 ? Comparator.comparingLong((HistEntry e) -> e.periodAcc).reversed().thenComparing(
                         Comparator.comparingLong((HistEntry e) -> e.period).reversed())
                 : Comparator.comparingLong((HistEntry e) -> e.period).reversed();
-        for (SortKey k : keys) {
+        for (SortKey k : keyArray) {
             c = c.thenComparing(sortOrder(k));
         }
         return c;

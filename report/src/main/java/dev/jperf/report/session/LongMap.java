@@ -39,6 +39,32 @@ final class LongMap<V> {
         size++;
     }
 
+    /** Removes {@code key}'s entry, if any (backward-shift deletion: no tombstones). */
+    void remove(long key) {
+        int mask = keys.length - 1;
+        int i = mix(key) & mask;
+        while (used[i] && keys[i] != key) {
+            i = (i + 1) & mask;
+        }
+        if (!used[i]) {
+            return;
+        }
+        // move later entries of the run back into the hole when their home allows it
+        for (int j = (i + 1) & mask; used[j]; j = (j + 1) & mask) {
+            int home = mix(keys[j]) & mask;
+            // entry j may fill hole i unless its home lies cyclically in (i, j]
+            boolean homeBetween = i <= j ? i < home && home <= j : i < home || home <= j;
+            if (!homeBetween) {
+                keys[i] = keys[j];
+                values[i] = values[j];
+                i = j;
+            }
+        }
+        used[i] = false;
+        values[i] = null;
+        size--;
+    }
+
     private void grow() {
         long[] k = keys;
         Object[] v = values;

@@ -33,7 +33,8 @@ public final class Machine {
     private static final int MISC_FORK_EXEC = 1 << 13;
 
     private final SymbolResolver resolver;
-    private final Map<Integer, PerfThread> threads = new HashMap<>();
+    /** By tid; looked up for every sample (no boxing). */
+    private final LongMap<PerfThread> threads = new LongMap<>();
     private final MapGroup kernelMaps = new MapGroup();
     private final Map<String, byte[]> buildIds = new HashMap<>();
     private Mapping kernelMap;

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,7 +16,7 @@ import java.util.Map;
  */
 public final class Kallsyms {
     /** The names perf's kernel MMAP can refer to ("[kernel.kallsyms]_text"): kept for KASLR. */
-    private static final List<String> REF_NAMES = List.of("_text", "_stext");
+    private static final String[] REF_NAMES = {"_text", "_stext"};
 
     private final SymbolTable kernel;
     private final Map<String, SymbolTable> modules;
