@@ -53,6 +53,8 @@ public final class Hists {
      * Bumped on each insertion into {@link #searchTree} and each change of an entry's DSO: a search
      * result cached per key values is what perf's search finds until then.
      */
+    /** The shapes' bulk adds (one object: a method reference per call allocates under C1). */
+    private final SampleShapes.Sink shapeSink = this::add;
     private int treeVersion;
     private final List<HistEntry> created = new ArrayList<>();
     private final Map<String, Integer> commKeys = new HashMap<>();
@@ -165,14 +167,14 @@ public final class Hists {
         }
         int slot = SampleShapes.PENDED;
         if (shapes != null && n >= 0) {
-            slot = shapes.pend(f, chain, n, comm, tid, cpu, period, treeVersion, this::add);
+            slot = shapes.pend(f, chain, n, comm, tid, cpu, period, treeVersion, shapeSink);
             if (slot == SampleShapes.PENDED) {
                 return;
             }
         }
         int m = reach(s, f, chain, n, comm, tid, cpu);
         if (slot != SampleShapes.PENDED) {
-            shapes.reached(slot, reached, reachedAt, m, period, treeVersion, this::add);
+            shapes.reached(slot, reached, reachedAt, m, period, treeVersion, shapeSink);
             return;
         }
         add(chain, n, reached, reachedAt, m, period, 1);
@@ -261,7 +263,7 @@ public final class Hists {
     /** Adds the pending samples of repeated shapes: before anything reads the entries. */
     private void settle() {
         if (shapes != null) {
-            shapes.flush(this::add);
+            shapes.flush(shapeSink);
         }
     }
 

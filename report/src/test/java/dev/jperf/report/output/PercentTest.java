@@ -21,6 +21,23 @@ class PercentTest {
         assertEquals(" 100.00%", Percent.column(100));
     }
 
+    /** The long-arithmetic rounding equals the exact BigDecimal one on random and edge values. */
+    @Test
+    void equalsTheExactDecimalExpansion() {
+        java.util.Random r = new java.util.Random(7);
+        List<Double> values = new ArrayList<>(List.of(0.0, -0.0, 0.005, 0.015, 0.025, 1e-300, Double.MIN_VALUE, 99.995,
+                100.0, 12345.675, 9.99999999e14, -2.675, -0.004, 1e16));
+        for (int i = 0; i < 200_000; i++) {
+            values.add(r.nextDouble() * Math.pow(10, r.nextInt(17) - 4));
+            values.add((double) r.nextInt(100_000) / (1 + r.nextInt(100_000)) * 100);
+            values.add(r.nextInt(20_000) / 800.0);
+        }
+        for (double v : values) {
+            assertEquals(new java.math.BigDecimal(v).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString(),
+                    Percent.f2(v), Double.toString(v));
+        }
+    }
+
     /** Python's "%.2f" rounds the exact binary value like C's printf: the oracle for many shares. */
     @Test
     void agreesWithCPrintfOnSharesOfSmallTotals() throws IOException, InterruptedException {
