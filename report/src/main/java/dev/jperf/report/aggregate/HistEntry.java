@@ -11,15 +11,20 @@ import dev.jperf.report.symbol.Symbol;
  * accumulated period (samples with this entry anywhere in their callchain).
  */
 public final class HistEntry {
-    final String comm;
-    final PerfThread thread;
+    /*
+     * The key values: set once, except in Hists' search probe, which is refilled for every search
+     * of perf's input tree until it is inserted (one probe object per miss was most of the
+     * garbage of a children report).
+     */
+    String comm;
+    PerfThread thread;
     /** The DSO of the entry's map: perf replaces the map by each merged sample's (hists__findnew_entry). */
     Dso dso;
-    final Symbol symbol;
-    final long ip;
-    final char level;
-    final int cpu;
-    final int order;
+    Symbol symbol;
+    long ip;
+    char level;
+    int cpu;
+    int order;
     long period;
     long periodAcc;
     long samples;
@@ -29,6 +34,11 @@ public final class HistEntry {
     Callchain callchain;
 
     HistEntry(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
+        key(comm, thread, f, ip, level, cpu, order);
+    }
+
+    /** Sets the key values (see above: only a probe that is not in the tree is refilled). */
+    void key(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
         this.comm = comm;
         this.thread = thread;
         this.dso = f.dso();

@@ -55,6 +55,8 @@ public final class Hists {
      */
     /** The shapes' bulk adds (one object: a method reference per call allocates under C1). */
     private final SampleShapes.Sink shapeSink = this::add;
+    /** The next search of {@link #searchTree}'s key; null once it went into the tree. */
+    private HistEntry probe;
     private int treeVersion;
     private final List<HistEntry> created = new ArrayList<>();
     private final Map<String, Integer> commKeys = new HashMap<>();
@@ -299,10 +301,15 @@ public final class Hists {
         if (searchTree != null) {
             HistEntry e = i >= 0 && entries.stamp(i) == treeVersion ? entries.value(i) : null;
             if (e == null) {
-                HistEntry probe = new HistEntry(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
+                if (probe == null) {
+                    probe = new HistEntry(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
+                } else {
+                    probe.key(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
+                }
                 e = searchTree.get(probe);
                 if (e == null) {
                     e = probe;
+                    probe = null;
                     e.filtered = s.filtered();
                     searchTree.put(e, e);
                     treeVersion++;
