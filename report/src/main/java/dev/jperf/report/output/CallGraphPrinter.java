@@ -43,16 +43,32 @@ final class CallGraphPrinter {
      * @param minHit the graph/flat threshold as a period (perf's min_callchain_hits)
      */
     void print(Callchain cc, long total, long parent, long minHit) {
-        if (cc == null) {
+        if (cc == null || params.mode() == CallchainParams.Mode.NONE) {
             return;
         }
-        switch (params.mode()) {
-            case GRAPH, FRACTAL -> graph(cc.root(), total, parent, minHit);
-            case FLAT -> flat(cc.root(), total, minHit);
-            case FOLDED -> folded(cc.root(), total, minHit);
-            case NONE -> {
+        if (!graphMode()) {
+            for (Printed c : chains(cc.root(), total, minHit)) {
+                chainText(c);
             }
+            return;
         }
+        Graph graph = graph(cc.root(), total, parent, minHit);
+        if (graph == null) {
+            return;
+        }
+        // the levels under a lone root's "---" start three columns further right
+        int leftMargin = graph.lone().isEmpty() ? 0 : 3;
+        for (int i = 0; i < graph.lone().size(); i++) {
+            if (i == 0) {
+                margin(0).append("|\n");
+                margin(0).append("---");
+            } else {
+                margin(leftMargin);
+            }
+            out.append(graph.lone().get(i)).append('\n');
+        }
+        levelText(graph.children(), 1, 1, leftMargin);
+        out.append('\n');
     }
 
     /**
@@ -64,140 +80,48 @@ final class CallGraphPrinter {
      * and folded mode {@code "chains"} lists each printed chain with its value.
      */
     void json(JsonGenerator g, Callchain cc, long total, long parent, long minHit) throws IOException {
-        if (cc == null) {
+        if (cc == null || params.mode() == CallchainParams.Mode.NONE) {
             return;
         }
-        switch (params.mode()) {
-            case GRAPH, FRACTAL -> graphJson(g, cc.root(), total, parent, minHit);
-            case FLAT, FOLDED -> chainsJson(g, cc.root(), total, minHit, params.mode() == CallchainParams.Mode.FLAT);
-            case NONE -> {
-            }
-        }
-    }
-
-    private void graphJson(JsonGenerator g, CallchainNode root, long total, long parent, long minHit)
-            throws IOException {
-        List<Run> kids = sortedChildren(root, minHit);
-        long parentCount = root.childrenCount();
-        List<String> lone = new ArrayList<>();
-        if (kids.size() == 1 && kids.get(0).cumul() == parent) {
-            Run r = kids.get(0);
-            int i = 0;
-            for (CallchainNode n = r.first; ; n = n.child(0)) {
-                if (!(i++ == 0 && skipFirst)) {
-                    lone.add(name(n.frame()));
-                    if (lone.size() == params.printLimit()) {
-                        break;
-                    }
-                }
-                if (n == r.last) {
-                    break;
-                }
-            }
-            kids = sortedChildren(r.last, minHit);
-            parentCount = r.last.childrenCount();
-        }
-        if (lone.isEmpty() && kids.isEmpty()) {
+        Graph graph = graphMode() ? graph(cc.root(), total, parent, minHit) : null;
+        List<Printed> chains = graphMode() ? List.of() : chains(cc.root(), total, minHit);
+        if (graph == null && chains.isEmpty()) {
             return;
-        }
-        if (params.mode() == CallchainParams.Mode.FRACTAL) {
-            total = parent;
         }
         g.writeObjectFieldStart("callgraph");
         g.writeStringField("mode", params.mode().name().toLowerCase(java.util.Locale.ROOT));
-        if (!lone.isEmpty()) {
-            g.writeArrayFieldStart("root");
-            for (String n : lone) {
-                g.writeString(n);
-            }
-            g.writeEndArray();
-        }
-        levelJson(g, kids, parentCount, total, minHit);
-        g.writeEndObject();
-    }
-
-    /** {@link #graphLevel} as a "children" array. */
-    private void levelJson(JsonGenerator g, List<Run> kids, long parentCount, long total, long minHit)
-            throws IOException {
-        boolean fractal = params.mode() == CallchainParams.Mode.FRACTAL;
-        g.writeArrayFieldStart("children");
-        long remaining = total;
-        long cumulCount = 0;
-        long printedEntries = 0;
-        for (Run child : kids) {
-            remaining -= child.cumul();
-            cumulCount += child.first.cumulCount();
-            g.writeStartObject();
-            valueJson(g, child.cumul(), child.first.cumulCount(), total);
-            g.writeArrayFieldStart("symbols");
-            for (CallchainNode n = child.first; ; n = n.child(0)) {
-                g.writeString(name(n.frame()));
-                if (n == child.last) {
-                    break;
+        if (graph != null) {
+            if (!graph.lone().isEmpty()) {
+                g.writeArrayFieldStart("root");
+                for (String n : graph.lone()) {
+                    g.writeString(n);
                 }
-            }
-            g.writeEndArray();
-            List<Run> next = sortedChildren(child.last, minHit);
-            if (!next.isEmpty()) {
-                levelJson(g, next, child.last.childrenCount(), fractal ? child.last.childrenHit() : total, minHit);
-            }
-            g.writeEndObject();
-            if (++printedEntries == params.printLimit()) {
-                break;
-            }
-        }
-        if (fractal && remaining != 0 && remaining != total) {
-            long remCount = 0;
-            boolean print = true;
-            if (params.value() == CallchainParams.Value.COUNT && !kids.isEmpty()) {
-                remCount = parentCount - cumulCount;
-                print = remCount > 0;
-            }
-            if (print) {
-                g.writeStartObject();
-                valueJson(g, remaining, remCount, total);
-                g.writeArrayFieldStart("symbols");
-                g.writeString("[...]");
                 g.writeEndArray();
-                g.writeEndObject();
             }
+            levelJson(g, "children", graph.children());
+        } else {
+            levelJson(g, "chains", chains);
         }
-        g.writeEndArray();
-    }
-
-    private void chainsJson(JsonGenerator g, CallchainNode root, long total, long minHit, boolean flat)
-            throws IOException {
-        List<CallchainNode> chains = flatChains(root, minHit);
-        if (chains.isEmpty()) {
-            return;
-        }
-        g.writeObjectFieldStart("callgraph");
-        g.writeStringField("mode", params.mode().name().toLowerCase(java.util.Locale.ROOT));
-        g.writeArrayFieldStart("chains");
-        long printed = 0;
-        for (CallchainNode n : chains) {
-            g.writeStartObject();
-            valueJson(g, flat ? n.cumulHit() : n.hit(), flat ? n.cumulCount() : n.count(), total);
-            g.writeArrayFieldStart("symbols");
-            for (Frame f : path(root, n)) {
-                g.writeString(name(f));
-            }
-            g.writeEndArray();
-            g.writeEndObject();
-            if (++printed == params.printLimit()) {
-                break;
-            }
-        }
-        g.writeEndArray();
         g.writeEndObject();
     }
 
-    /** The value perf prints (percent as "%.2f" of {@code total}) with the period and count beside it. */
-    private static void valueJson(JsonGenerator g, long period, long count, long total) throws IOException {
-        g.writeFieldName("percent");
-        g.writeNumber(new BigDecimal(Percent.f2(total == 0 ? 0.0 : period * 100.0 / total)));
-        g.writeNumberField("period", period);
-        g.writeNumberField("count", count);
+    private boolean graphMode() {
+        return params.mode() == CallchainParams.Mode.GRAPH || params.mode() == CallchainParams.Mode.FRACTAL;
+    }
+
+    /** A graph as printed: the frames of a lone root (printed after {@code ---}), then its levels. */
+    private record Graph(List<String> lone, List<Printed> children) {
+    }
+
+    /**
+     * One printed node, or chain in flat and folded mode: its value (a percentage of {@code total}),
+     * its frames, and the nodes printed under it.
+     *
+     * @param closesLevel the node ends its level's pipe (the last child with no {@code [...]} after it)
+     * @param remainder fractal mode's {@code [...]}: what no printed child of the parent took
+     */
+    private record Printed(long period, long count, long total, List<String> symbols, boolean closesLevel,
+            boolean remainder, List<Printed> children) {
     }
 
     /** A perf callchain_node: positions first..last, one run of the tree. */
@@ -223,29 +147,19 @@ final class CallGraphPrinter {
         return out;
     }
 
-    private void graph(CallchainNode root, long total, long parent, long minHit) {
-        int start = out.length();
-        int leftMargin = 0;
+    /** What perf's graph printing shows under an entry, or null when it shows nothing. */
+    private Graph graph(CallchainNode root, long total, long parent, long minHit) {
         List<Run> kids = sortedChildren(root, minHit);
         long parentCount = root.childrenCount();
-        if (!kids.isEmpty() && kids.size() == 1 && kids.get(0).cumul() == parent) {
+        List<String> lone = new ArrayList<>();
+        if (kids.size() == 1 && kids.get(0).cumul() == parent) {
             // a lone root with the entry's whole period: no percentage, one column less
             Run r = kids.get(0);
-            boolean printed = false;
-            long printedEntries = 0;
             int i = 0;
             for (CallchainNode n = r.first; ; n = n.child(0)) {
                 if (!(i++ == 0 && skipFirst)) {
-                    if (!printed) {
-                        margin(leftMargin).append("|\n");
-                        margin(leftMargin).append("---");
-                        leftMargin += 3;
-                        printed = true;
-                    } else {
-                        margin(leftMargin);
-                    }
-                    out.append(name(n.frame())).append('\n');
-                    if (++printedEntries == params.printLimit()) {
+                    lone.add(name(n.frame()));
+                    if (lone.size() == params.printLimit()) {
                         break;
                     }
                 }
@@ -256,57 +170,59 @@ final class CallGraphPrinter {
             kids = sortedChildren(r.last, minHit);
             parentCount = r.last.childrenCount();
         }
-        if (params.mode() == CallchainParams.Mode.FRACTAL) {
-            total = parent;
+        if (lone.isEmpty() && kids.isEmpty()) {
+            return null;
         }
-        graphLevel(kids, parentCount, total, 1, 1, leftMargin, minHit);
-        if (out.length() != start) {
-            out.append('\n');
-        }
+        return new Graph(lone, level(kids, parentCount,
+                params.mode() == CallchainParams.Mode.FRACTAL ? parent : total, minHit));
     }
 
-    /** perf's __callchain__fprintf_graph. */
-    private void graphLevel(List<Run> kids, long parentCount, long total, int depth, int depthMask, int leftMargin,
-            long minHit) {
+    /** perf's __callchain__fprintf_graph: the nodes of one level and, under each, its own. */
+    private List<Printed> level(List<Run> kids, long parentCount, long total, long minHit) {
         boolean fractal = params.mode() == CallchainParams.Mode.FRACTAL;
-        int newDepthMask = depthMask;
+        List<Printed> level = new ArrayList<>();
         long remaining = total;
         long cumulCount = 0;
-        long printedEntries = 0;
         for (int k = 0; k < kids.size(); k++) {
             Run child = kids.get(k);
             remaining -= child.cumul();
             cumulCount += child.first.cumulCount();
-            // the last child ends its level's pipe, unless filtered hits follow it ([...])
-            if (k == kids.size() - 1 && (!fractal || remaining == 0)) {
-                newDepthMask &= ~(1 << (depth - 1));
-            }
-            graphLine(depth, depthMask, leftMargin);
-            int i = 0;
+            List<String> symbols = new ArrayList<>();
             for (CallchainNode n = child.first; ; n = n.child(0)) {
-                ipchain(child.cumul(), child.first.cumulCount(), name(n.frame()), depth, newDepthMask, i++, total,
-                        leftMargin);
+                symbols.add(name(n.frame()));
                 if (n == child.last) {
                     break;
                 }
             }
-            long newTotal = fractal ? child.last.childrenHit() : total;
-            graphLevel(sortedChildren(child.last, minHit), child.last.childrenCount(), newTotal, depth + 1,
-                    newDepthMask | (1 << depth), leftMargin, minHit);
-            if (++printedEntries == params.printLimit()) {
+            // the last child ends its level's pipe, unless filtered hits follow it ([...])
+            boolean closes = k == kids.size() - 1 && (!fractal || remaining == 0);
+            level.add(new Printed(child.cumul(), child.first.cumulCount(), total, symbols, closes, false,
+                    level(sortedChildren(child.last, minHit), child.last.childrenCount(),
+                            fractal ? child.last.childrenHit() : total, minHit)));
+            if (level.size() == params.printLimit()) {
                 break;
             }
         }
         if (fractal && remaining != 0 && remaining != total) {
-            long remCount = 0;
-            if (params.value() == CallchainParams.Value.COUNT && !kids.isEmpty()) {
-                remCount = parentCount - cumulCount;
-                if (remCount <= 0) {
-                    return;
-                }
+            boolean byCount = params.value() == CallchainParams.Value.COUNT && !kids.isEmpty();
+            long remCount = byCount ? parentCount - cumulCount : 0;
+            if (!byCount || remCount > 0) {
+                level.add(new Printed(remaining, remCount, total, List.of("[...]"), true, true, List.of()));
             }
-            newDepthMask &= ~(1 << (depth - 1));
-            ipchain(remaining, remCount, "[...]", depth, newDepthMask, 0, total, leftMargin);
+        }
+        return level;
+    }
+
+    private void levelText(List<Printed> level, int depth, int depthMask, int leftMargin) {
+        for (Printed p : level) {
+            int mask = p.closesLevel() ? depthMask & ~(1 << (depth - 1)) : depthMask;
+            if (!p.remainder()) {
+                graphLine(depth, depthMask, leftMargin);
+            }
+            for (int i = 0; i < p.symbols().size(); i++) {
+                ipchain(p.period(), p.count(), p.symbols().get(i), depth, mask, i, p.total(), leftMargin);
+            }
+            levelText(p.children(), depth + 1, mask | (1 << depth), leftMargin);
         }
     }
 
@@ -333,6 +249,28 @@ final class CallGraphPrinter {
             }
         }
         out.append(name).append('\n');
+    }
+
+    /** Each node as an object with its value, {@code "symbols"} and its own {@code "children"}. */
+    private static void levelJson(JsonGenerator g, String field, List<Printed> level) throws IOException {
+        g.writeArrayFieldStart(field);
+        for (Printed p : level) {
+            g.writeStartObject();
+            g.writeFieldName("percent");
+            g.writeNumber(new BigDecimal(Percent.f2(p.total() == 0 ? 0.0 : p.period() * 100.0 / p.total())));
+            g.writeNumberField("period", p.period());
+            g.writeNumberField("count", p.count());
+            g.writeArrayFieldStart("symbols");
+            for (String n : p.symbols()) {
+                g.writeString(n);
+            }
+            g.writeEndArray();
+            if (!p.children().isEmpty()) {
+                levelJson(g, "children", p.children());
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     /** perf's __sort_chain_flat: nodes where chains end, children before their parent, most hits first. */
@@ -367,39 +305,36 @@ final class CallGraphPrinter {
         }
     }
 
-    private void flat(CallchainNode root, long total, long minHit) {
-        long printed = 0;
+    /** perf's flat and folded chains: each over the threshold, its value, its frames from the root. */
+    private List<Printed> chains(CallchainNode root, long total, long minHit) {
+        boolean flat = params.mode() == CallchainParams.Mode.FLAT;
+        List<Printed> chains = new ArrayList<>();
         for (CallchainNode n : flatChains(root, minHit)) {
-            out.append("           ");
-            value(n.cumulHit(), n.cumulCount(), total);
-            out.append('\n');
+            List<String> symbols = new ArrayList<>();
             for (Frame f : path(root, n)) {
-                out.append("                ").append(name(f)).append('\n');
+                symbols.add(name(f));
             }
-            out.append('\n');
-            if (++printed == params.printLimit()) {
+            chains.add(new Printed(flat ? n.cumulHit() : n.hit(), flat ? n.cumulCount() : n.count(), total, symbols,
+                    false, false, List.of()));
+            if (chains.size() == params.printLimit()) {
                 break;
             }
         }
+        return chains;
     }
 
-    private void folded(CallchainNode root, long total, long minHit) {
-        long printed = 0;
-        for (CallchainNode n : flatChains(root, minHit)) {
-            value(n.hit(), n.count(), total);
-            out.append(' ');
-            boolean first = true;
-            for (Frame f : path(root, n)) {
-                if (!first) {
-                    out.append(';');
-                }
-                first = false;
-                out.append(name(f));
+    private void chainText(Printed c) {
+        if (params.mode() == CallchainParams.Mode.FLAT) {
+            out.append("           ");
+            value(c.period(), c.count(), c.total());
+            out.append('\n');
+            for (String n : c.symbols()) {
+                out.append("                ").append(n).append('\n');
             }
             out.append('\n');
-            if (++printed == params.printLimit()) {
-                break;
-            }
+        } else {
+            value(c.period(), c.count(), c.total());
+            out.append(' ').append(String.join(";", c.symbols())).append('\n');
         }
     }
 
