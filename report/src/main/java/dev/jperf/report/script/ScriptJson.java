@@ -95,8 +95,7 @@ final class ScriptJson implements SampleConsumer {
             if (f.has(Field.EVNAME)) {
                 g.writeStringField("event", rs.event().name());
             }
-            Object o = ScriptSample.of(rs, machine, f);
-            ScriptSample extra = o instanceof ScriptSample ss ? ss : null;
+            ScriptSample extra = ScriptSample.of(rs, machine, f);
             if (f.has(Field.ADDR)) {
                 g.writeStringField("addr", "0x" + Long.toHexString(s.addr()));
                 if (extra != null && extra.addr() != null) {

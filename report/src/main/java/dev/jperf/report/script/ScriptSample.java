@@ -23,15 +23,15 @@ record ScriptSample(ResolvedSample sample, Frame addr, Frame[] branchFrom, Frame
     private static final int PERF_COUNT_SW_PAGE_FAULTS_MIN = 5;
     private static final int PERF_COUNT_SW_PAGE_FAULTS_MAJ = 6;
 
-    /** {@code s} itself when no field needs another address resolved. */
-    static Object of(ResolvedSample s, Machine machine, OutputFields f) {
+    /** {@code s} with the other addresses {@code f} prints resolved, or null when it prints none. */
+    static ScriptSample of(ResolvedSample s, Machine machine, OutputFields f) {
         boolean addr = f.has(Field.ADDR) && (f.has(Field.SYM) || f.has(Field.DSO))
                 && sampleAddrCorrelatesSym(s.event().attr());
         BranchStack br = s.record().branchStack();
         boolean branches = br != null && br.nr() > 0
                 && (f.has(Field.BRSTACKSYM) || (f.has(Field.BRSTACK) && f.has(Field.DSO)));
         if (!addr && !branches) {
-            return s;
+            return null;
         }
         int cpumode = s.cpumode();
         Frame a = addr ? resolveFallback(machine, s.thread(), cpumode, s.record().addr()) : null;
