@@ -63,9 +63,13 @@ final class ScriptCommand implements Subcommand {
     public int call() {
         try (PerfDataFile file = Input.open(input)) {
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
-            Script.run(file, new Script.Options(kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents,
-                    showTaskEvents, json, demangle, showLostEvents, showSwitchEvents, showNamespaceEvents,
-                    showCgroupEvents, showRoundEvents), System.out);
+            Script.run(file, Script.Options.defaults().withSymbols(kallsyms, symfs).withFields(fields)
+                    .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle)
+                    .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
+                    .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)
+                    .withShow(Script.Show.SWITCH, showSwitchEvents).withShow(Script.Show.NAMESPACE, showNamespaceEvents)
+                    .withShow(Script.Show.CGROUP, showCgroupEvents).withShow(Script.Show.ROUND, showRoundEvents),
+                    System.out);
             System.out.flush();
             Input.printWarnings(file, System.err);
         }

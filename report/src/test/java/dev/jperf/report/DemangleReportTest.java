@@ -47,7 +47,8 @@ class DemangleReportTest {
     private static List<String> script(boolean demangle) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(dir.resolve("perf.data"))) {
-            Script.run(f, new Script.Options(null, symfs, "ip,sym,dso", false, false, false, false, false, demangle), out);
+            Script.run(f, Script.Options.defaults().withSymbols(null, symfs).withFields("ip,sym,dso")
+                    .withDemangle(demangle), out);
         }
         return out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("(" + DSO + ")")).distinct().toList();
     }

@@ -10,32 +10,83 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 
 /** {@code jperf script}: every sample (and chosen side-band record) of a file as text or JSON lines. */
 public final class Script {
+    /** The side-band records a --show-<kind>-events option prints (perf_script's show_*_events). */
+    public enum Show {
+        /** KSYMBOL, BPF_EVENT. */
+        BPF,
+        /** MMAP, MMAP2. */
+        MMAP,
+        /** COMM, FORK, EXIT. */
+        TASK,
+        LOST,
+        SWITCH,
+        NAMESPACE,
+        CGROUP,
+        /** FINISHED_ROUND; also perf's ordered_events = false: every record in file order. */
+        ROUND
+    }
+
     /**
-     * perf script's options, named as perf names them.
+     * perf script's options, named as perf names them: {@link #defaults()} and the with* methods
+     * set one each.
      *
      * @param fields -F, or null for perf's defaults
      * @param hideCallGraph -G: no callchains even when the file has them
      * @param json one JSON object per line instead of text
-     * @param showRoundEvents also perf's ordered_events = false: every record in file order
+     * @param demangle user-space names demangled (perf script's default)
+     * @param shown the --show-*-events given
      */
-    public record Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
-            boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json, boolean demangle,
-            boolean showLostEvents, boolean showSwitchEvents, boolean showNamespaceEvents, boolean showCgroupEvents,
-            boolean showRoundEvents) {
-        /** Without the lost, switch, namespace, cgroup and round events. */
-        public Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
-                boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json, boolean demangle) {
-            this(kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents, showTaskEvents, json, demangle,
-                    false, false, false, false, false);
+    public record Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph, boolean json,
+            boolean demangle, Set<Show> shown) {
+        public Options {
+            shown = Set.copyOf(shown);
         }
 
-        /** Demangling user-space names, as perf script does by default. */
-        public Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph,
-                boolean showBpfEvents, boolean showMmapEvents, boolean showTaskEvents, boolean json) {
-            this(kallsyms, symfs, fields, hideCallGraph, showBpfEvents, showMmapEvents, showTaskEvents, json, true);
+        /** perf script without options. */
+        public static Options defaults() {
+            return new Options(null, null, null, false, false, true, Set.of());
+        }
+
+        /** -k/--kallsyms and --symfs (either may be null). */
+        public Options withSymbols(Path kallsyms, Path symfs) {
+            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+        }
+
+        public Options withFields(String fields) {
+            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+        }
+
+        public Options withHideCallGraph(boolean hideCallGraph) {
+            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+        }
+
+        public Options withJson(boolean json) {
+            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+        }
+
+        public Options withDemangle(boolean demangle) {
+            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+        }
+
+        /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
+        public Options withShow(Show kind, boolean show) {
+            EnumSet<Show> s = EnumSet.noneOf(Show.class);
+            s.addAll(shown);
+            if (show) {
+                s.add(kind);
+            } else {
+                s.remove(kind);
+            }
+            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, s);
+        }
+
+        public boolean shows(Show kind) {
+            return shown.contains(kind);
         }
     }
 
@@ -72,7 +123,7 @@ public final class Script {
             SymbolResolver resolver = new SymbolResolver(
                     SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
             Session session = new Session(file, resolver, new Session.Options(useCallchain, null, null, null, null));
-            if (o.showRoundEvents()) {
+            if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();
             }
             if (o.json()) {

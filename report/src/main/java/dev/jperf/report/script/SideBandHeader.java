@@ -31,14 +31,15 @@ record SideBandHeader(EventDesc event, int pid, int tid, int cpu, long time, Str
 
     /** Which side-band records the --show-*-events options select. */
     static boolean shown(PerfRecord r, Script.Options o) {
-        return (o.showBpfEvents() && (r instanceof KsymbolRecord || r instanceof BpfEventRecord))
-                || (o.showTaskEvents() && (r instanceof CommRecord || r instanceof ForkRecord || r instanceof ExitRecord))
-                || (o.showMmapEvents() && (r instanceof MmapRecord || r instanceof Mmap2Record))
-                || (o.showLostEvents() && r instanceof LostRecord)
-                || (o.showSwitchEvents() && r instanceof SwitchRecord)
-                || (o.showNamespaceEvents() && r instanceof NamespacesRecord)
-                || (o.showCgroupEvents() && r instanceof CgroupRecord)
-                || (o.showRoundEvents() && r instanceof FinishedRoundRecord);
+        return (o.shows(Script.Show.BPF) && (r instanceof KsymbolRecord || r instanceof BpfEventRecord))
+                || (o.shows(Script.Show.TASK) && (r instanceof CommRecord || r instanceof ForkRecord
+                        || r instanceof ExitRecord))
+                || (o.shows(Script.Show.MMAP) && (r instanceof MmapRecord || r instanceof Mmap2Record))
+                || (o.shows(Script.Show.LOST) && r instanceof LostRecord)
+                || (o.shows(Script.Show.SWITCH) && r instanceof SwitchRecord)
+                || (o.shows(Script.Show.NAMESPACE) && r instanceof NamespacesRecord)
+                || (o.shows(Script.Show.CGROUP) && r instanceof CgroupRecord)
+                || (o.shows(Script.Show.ROUND) && r instanceof FinishedRoundRecord);
     }
 
     static SideBandHeader of(PerfRecord r, Machine machine, List<EventDesc> events) {

@@ -48,7 +48,8 @@ class ScriptCorpusTest {
     }
 
     static String run(Path dir, String fields, boolean json) {
-        return run(dir, new Script.Options(CorpusFixture.kallsyms(), null, fields, false, true, false, false, json));
+        return run(dir, Script.Options.defaults().withSymbols(CorpusFixture.kallsyms(), null).withFields(fields)
+                .withShow(Script.Show.BPF, true).withJson(json));
     }
 
     static String run(Path dir, Script.Options o) {
@@ -128,7 +129,8 @@ class ScriptCorpusTest {
         Path dir = CORPUS.resolve("c-process");
         String want = PerfOracle.run("script", "-i", dir.resolve("perf.data").toString(), "--kallsyms",
                 CorpusFixture.kallsyms().toString(), "--show-task-events", "--show-mmap-events");
-        String got = run(dir, new Script.Options(CorpusFixture.kallsyms(), null, null, false, false, true, true, false));
+        String got = run(dir, Script.Options.defaults().withSymbols(CorpusFixture.kallsyms(), null)
+                .withShow(Script.Show.MMAP, true).withShow(Script.Show.TASK, true));
         assertTrue(want.contains("PERF_RECORD_MMAP2") && want.contains("PERF_RECORD_FORK"), want);
         assertEquals(want, got);
     }

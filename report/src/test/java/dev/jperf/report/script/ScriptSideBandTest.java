@@ -80,10 +80,13 @@ class ScriptSideBandTest {
 
     private static String jperf(Path data, String fields, String opts) {
         List<String> o = List.of(opts.split(","));
-        Script.Options options = new Script.Options(null, null, fields, false, false, false,
-                o.contains("--show-task-events"), false, true, o.contains("--show-lost-events"),
-                o.contains("--show-switch-events"), o.contains("--show-namespace-events"),
-                o.contains("--show-cgroup-events"), o.contains("--show-round-events"));
+        Script.Options options = Script.Options.defaults().withFields(fields)
+                .withShow(Script.Show.TASK, o.contains("--show-task-events"))
+                .withShow(Script.Show.LOST, o.contains("--show-lost-events"))
+                .withShow(Script.Show.SWITCH, o.contains("--show-switch-events"))
+                .withShow(Script.Show.NAMESPACE, o.contains("--show-namespace-events"))
+                .withShow(Script.Show.CGROUP, o.contains("--show-cgroup-events"))
+                .withShow(Script.Show.ROUND, o.contains("--show-round-events"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(data)) {
             Script.run(f, options, out);
