@@ -246,24 +246,22 @@ public final class PerfDataWriter implements PerfDataOutput {
         int run = offset;
         int p = offset;
         while (p < end) {
-            long unit = unitSize(src, p, end);
-            if (unit < 0 || unit > end - p) {
+            int unit = wholeUnit(src, p, end);
+            if (unit < 0) {
                 copy(src, run, p - run);
-                throw new IllegalArgumentException("not a whole record at offset " + (p - offset)
-                        + " of the appended bytes: " + (unit < 0 ? "a record header needs 8 bytes, "
-                        : "the record takes " + Long.toUnsignedString(unit) + " bytes, ") + (end - p) + " are left");
+                throw notWholeRecord(src, offset, p, end);
             }
             if (unit > buffer.capacity()) {
                 copy(src, run, p - run);
                 flush();
-                writeDirect(src, p, (int) unit);
-                run = p + (int) unit;
+                writeDirect(src, p, unit);
+                run = p + unit;
             } else if (p + unit - run > buffer.remaining()) {
                 copy(src, run, p - run);
                 flush();
                 run = p;
             }
-            p += (int) unit;
+            p += unit;
         }
         copy(src, run, end - run);
     }
@@ -273,7 +271,7 @@ public final class PerfDataWriter implements PerfDataOutput {
      * HEADER_TRACING_DATA (u32 size at 8) or AUXTRACE (u64 size at 8) record (perf-data-format.md
      * §10). -1 when fewer than 8 bytes are left or header.size is below 8.
      */
-    static long unitSize(ByteBuffer b, int p, int end) {
+    private static long unitSize(ByteBuffer b, int p, int end) {
         if (end - p < 8) {
             return -1;
         }
@@ -290,6 +288,20 @@ public final class PerfDataWriter implements PerfDataOutput {
             return payload < 0 || payload > Integer.MAX_VALUE ? Long.MAX_VALUE : size + payload;
         }
         return size;
+    }
+
+    /** {@link #unitSize} of the record at {@code p} when all its bytes come before {@code end}, else -1. */
+    static int wholeUnit(ByteBuffer b, int p, int end) {
+        long unit = unitSize(b, p, end);
+        return unit < 0 || unit > end - p ? -1 : (int) unit;
+    }
+
+    /** The line for appended bytes (from {@code offset}) that stop being whole records at {@code p}. */
+    static IllegalArgumentException notWholeRecord(ByteBuffer b, int offset, int p, int end) {
+        long unit = unitSize(b, p, end);
+        return new IllegalArgumentException("not a whole record at offset " + (p - offset)
+                + " of the appended bytes: " + (unit < 0 ? "a record header needs 8 bytes, "
+                : "the record takes " + Long.toUnsignedString(unit) + " bytes, ") + (end - p) + " are left");
     }
 
     /** A little-endian unsigned value of {@code n} bytes, whatever {@code b}'s byte order. */
@@ -428,9 +440,9 @@ public final class PerfDataWriter implements PerfDataOutput {
     /** The bytes of whole records among the first {@code n} of {@code buf}, which holds whole records. */
     private static int wholeRecords(ByteBuffer buf, int n) {
         int p = 0;
-        long unit;
-        while ((unit = unitSize(buf, p, n)) > 0 && unit <= n - p) {
-            p += (int) unit;
+        int unit;
+        while ((unit = wholeUnit(buf, p, n)) > 0) {
+            p += unit;
         }
         return p;
     }

@@ -96,12 +96,11 @@ public final class PerfPipeWriter implements PerfDataOutput {
         int end = offset + length;
         int p = offset;
         while (p < end) {
-            long unit = PerfDataWriter.unitSize(src, p, end);
-            if (unit < 0 || unit > end - p) {
-                throw new IllegalArgumentException("not a whole record at offset " + (p - offset)
-                        + " of the appended bytes: " + (end - p) + " bytes are left");
+            int unit = PerfDataWriter.wholeUnit(src, p, end);
+            if (unit < 0) {
+                throw PerfDataWriter.notWholeRecord(src, offset, p, end);
             }
-            p += (int) unit;
+            p += unit;
         }
         put(src.slice(offset, length));
     }

@@ -72,6 +72,19 @@ class PerfPipeWriterTest {
     }
 
     @Test
+    void bytesThatAreNotWholeRecordsAreRefusedAsTheFileWriterRefusesThem() throws Exception {
+        PerfPipeWriter w = PerfPipeWriter.create(Channels.newChannel(new ByteArrayOutputStream()), "-", events());
+        ByteBuffer roundAndAHalf = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).put(finishedRound());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.append(roundAndAHalf, 0, 12));
+        assertEquals("not a whole record at offset 8 of the appended bytes: a record header needs 8 bytes, 4 are left",
+                e.getMessage());
+        ByteBuffer cut = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 68).putShort(6, (short) 16);
+        e = assertThrows(IllegalArgumentException.class, () -> w.append(cut, 0, 8));
+        assertEquals("not a whole record at offset 0 of the appended bytes: the record takes 16 bytes, 8 are left",
+                e.getMessage());
+    }
+
+    @Test
     void aReaderThatGoesAwayStopsTheWriterWithOneLine() throws Exception {
         OutputStream closed = new OutputStream() {
             @Override
