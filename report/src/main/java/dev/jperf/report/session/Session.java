@@ -62,6 +62,8 @@ public final class Session {
     private long lastPidTid;
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
+    /** A delivered sample's frames before they are copied at their length (session thread only). */
+    private final Frame[] chainScratch = new Frame[MAX_STACK];
     private volatile boolean fileOrder;
     /** The reader copies callchains into the batches (scan with callchains: see {@link Batch#raw}). */
     private boolean copyChains;
@@ -392,9 +394,8 @@ public final class Session {
         Frame[] chain = null;
         if (options.callchains() && s.callchain() != null) {
             long[] ips = s.callchain();
-            Frame[] out = new Frame[Math.min(ips.length, MAX_STACK)];
-            int n = resolveCallchain(thread, null, 0, ips, ips.length, out);
-            chain = n == out.length ? out : Arrays.copyOf(out, n);
+            int n = resolveCallchain(thread, null, 0, ips, ips.length, chainScratch);
+            chain = Arrays.copyOf(chainScratch, n);
         }
         String comm = thread.comm();
         boolean filtered = filtered(thread, comm);
