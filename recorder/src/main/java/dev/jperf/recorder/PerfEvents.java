@@ -20,11 +20,15 @@ import java.util.Map;
 
 /**
  * The kernel side of a recording: per CPU (and per thread when recording tasks) one fd per
- * sampling event and one tracking dummy. Sampling events of a CPU share one ring (SET_OUTPUT to the
- * first); tracking dummies of a CPU share a second ring that wakes its reader on every record
- * (watermark 1). Every event inherits, as perf's do (meaningless system-wide, follows children
- * otherwise). Only the tracking dummy asks for ksymbol/bpf_event, so no record is inflated
- * (ring-buffer.md §7).
+ * sampling event, one tracking dummy and one side-band event, as perf opens them. The sampling
+ * events and the tracking dummy of a CPU share one ring (SET_OUTPUT to the first fd), so MMAP2,
+ * COMM, FORK/EXIT, KSYMBOL and BPF_EVENT records arrive in time order among the samples and wake
+ * nobody. The side-band event (a dummy with bpf_event only, sample_type 0, not in the file) has a
+ * small ring of its own that wakes its reader on every record (watermark 1): the {@link SideBand}
+ * thread pins each program the moment it loads. Only the tracking dummy among the events in the
+ * file asks for ksymbol/bpf_event, and the side-band event adds no trailer, so no record is
+ * inflated (ring-buffer.md §7). Every event inherits, as perf's do (meaningless system-wide,
+ * follows children otherwise).
  */
 final class PerfEvents implements AutoCloseable {
     /** What goes into the file for one event: its 128-byte attr, name and ids. */
@@ -39,6 +43,11 @@ final class PerfEvents implements AutoCloseable {
     static final long TRACKING_SAMPLE_TYPE = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID
             | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
     static final long READ_FORMAT_BITS = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+    /**
+     * Data pages of a side-band ring: it holds only BPF_EVENT records (32 bytes each, more when
+     * inflated by another session's events), read as they come; 16 pages hold a backlog of ~2000.
+     */
+    static final int SIDE_BAND_PAGES = 16;
 
     private final List<Evsel> evsels = new ArrayList<>();
     private final List<long[]> idIndex = new ArrayList<>();
@@ -46,7 +55,9 @@ final class PerfEvents implements AutoCloseable {
     private final List<Integer> allFds = new ArrayList<>();
     private final List<Counter> counters = new ArrayList<>();
     private final List<RingBuffer> samplingRings = new ArrayList<>();
-    private final List<RingBuffer> trackingRings = new ArrayList<>();
+    private final List<RingBuffer> sideBandRings = new ArrayList<>();
+    /** The side-band events' fds: not in the file, not sampled, read by the side-band threads only. */
+    private final List<Integer> sideBandFds = new ArrayList<>();
     private final List<Integer> cpus;
     private final long sampleType;
 
@@ -79,18 +90,54 @@ final class PerfEvents implements AutoCloseable {
             for (EventSpec spec : specs) {
                 ev.openSampling(o, spec, cpus, threads, enableOnExec, samplingRingFd);
             }
-            Map<Integer, Integer> trackingRingFd = new LinkedHashMap<>();
+            // perf's tracking dummy (its flags, none added): its records go into the sampling rings
             byte[] tracking = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 1, TRACKING_SAMPLE_TYPE,
                     FLAG_FREQ | FLAG_INHERIT | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
-                            | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT | FLAG_WATERMARK
-                            | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0), 1);
-            List<Long> ids = ev.openAll(tracking, "dummy", cpus, threads, trackingRingFd, ev.trackingRings,
+                            | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
+                            | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0), 0);
+            List<Long> ids = ev.openAll(tracking, "dummy", cpus, threads, samplingRingFd, ev.samplingRings,
                     o.mmapPages(), false);
             ev.evsels.add(new Evsel("dummy:HG", tracking, ids));
+            ev.openSideBand(cpus, threads, enableOnExec);
             return ev;
         } catch (RuntimeException e) {
             ev.close();
             throw e;
+        }
+    }
+
+    /**
+     * perf's side-band event (evlist__add_bpf_sb_event): a dummy with bpf_event only, sample_type
+     * 0 (so it adds nothing to the records other events receive) and read_format 0, waking its
+     * reader on every record. Opened for the same CPUs and threads as the tracking dummy.
+     */
+    private void openSideBand(List<Integer> cpus, List<Integer> threads, boolean enableOnExec) {
+        byte[] a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0,
+                FLAG_SAMPLE_ID_ALL | FLAG_WATERMARK | FLAG_BPF_EVENT
+                        | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0), 1);
+        ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN).putLong(READ_FORMAT, 0);
+        Map<Integer, Integer> ringFd = new LinkedHashMap<>();
+        for (int cpu : cpus) {
+            for (int tid : threads) {
+                int fd;
+                try {
+                    fd = PerfEventOpen.open(ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN), tid, cpu, -1,
+                            PERF_FLAG_FD_CLOEXEC, "dummy (side-band)");
+                } catch (NativeException e) {
+                    if (e.errno() == Errno.ESRCH && tid != -1) {
+                        continue; // the thread exited meanwhile
+                    }
+                    throw explain(e, "dummy (side-band)");
+                }
+                sideBandFds.add(fd);
+                Integer target = ringFd.get(cpu);
+                if (target == null) {
+                    sideBandRings.add(RingBuffer.map(fd, cpu, SIDE_BAND_PAGES, 4096));
+                    ringFd.put(cpu, fd);
+                } else {
+                    Ioctl.setOutput(fd, target);
+                }
+            }
         }
     }
 
@@ -281,22 +328,14 @@ final class PerfEvents implements AutoCloseable {
         return idIndex.toArray(new long[0][]);
     }
 
+    /** One ring per CPU: the samples and the tracking dummy's records, drained by the main pass. */
     List<RingBuffer> samplingRings() {
         return samplingRings;
     }
 
-    List<RingBuffer> trackingRings() {
-        return trackingRings;
-    }
-
-    /**
-     * Every ring, tracking rings first: within a pass their KSYMBOL/MMAP2/COMM then precede, in
-     * the file, the samples that need them (readers that trust file order within a round).
-     */
-    List<RingBuffer> allRings() {
-        List<RingBuffer> all = new ArrayList<>(trackingRings);
-        all.addAll(samplingRings);
-        return all;
+    /** One ring per CPU of the side-band events: BPF_EVENT records only, for the side-band threads. */
+    List<RingBuffer> sideBandRings() {
+        return sideBandRings;
     }
 
     List<Integer> cpus() {
@@ -357,10 +396,13 @@ final class PerfEvents implements AutoCloseable {
         for (RingBuffer r : samplingRings) {
             r.close();
         }
-        for (RingBuffer r : trackingRings) {
+        for (RingBuffer r : sideBandRings) {
             r.close();
         }
         for (int fd : allFds) {
+            Fd.close(fd);
+        }
+        for (int fd : sideBandFds) {
             Fd.close(fd);
         }
     }

@@ -122,7 +122,7 @@ public final class Recorder {
         // what is known at start: all a pipe gets of these sections (perf 6.1 does the same)
         updateFeatures(copier, writer);
         List<SideBand> sideBands = new ArrayList<>();
-        for (RingBuffer r : events.trackingRings()) {
+        for (RingBuffer r : events.sideBandRings()) {
             sideBands.add(new SideBand(r, capture));
         }
         int workloadExit = -1;
@@ -312,7 +312,7 @@ public final class Recorder {
             throws IOException {
         Poll poll = new Poll(
                 events.samplingRings().stream().mapToInt(RingBuffer::fd).toArray(), Poll.POLLIN);
-        List<RingBuffer> all = events.allRings();
+        List<RingBuffer> rings = events.samplingRings();
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         long lastCheckpoint = System.nanoTime();
@@ -333,7 +333,7 @@ public final class Recorder {
                     break; // every -p/-t target is gone: perf record -p stops when its process exits
                 }
                 long before = copier.records() + copier.ownBytes();
-                pass(all, copier, round);
+                pass(rings, copier, round);
                 idle.after(woken, copier.records() + copier.ownBytes() != before);
                 if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
                     checkpoint(copier, writer);
@@ -391,7 +391,7 @@ public final class Recorder {
             throws IOException, InterruptedException {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
-        pass(events.allRings(), copier, round);
+        pass(events.samplingRings(), copier, round);
         appendLostSamples(events, copier);
         copier.flushCompressor();
         capture.stopFetcher();

@@ -11,10 +11,8 @@ import java.nio.ByteOrder;
  * One perf mmap ring (ring-buffer.md §3-4): a control page and 2^n data pages. The kernel advances
  * data_head, we advance data_tail; data_head is loaded with acquire and data_tail stored with
  * release semantics, as the kernel ABI requires. Records that wrap around the end of the data area
- * are copied into a scratch buffer so that every record handed out is contiguous.
- *
- * <p>One thread drains a ring. Another may {@link #scan} it at the same time: it reads records the
- * drainer may release meanwhile, and must drop what it read below {@link #tail()} afterwards.
+ * are copied into a scratch buffer so that every record handed out is contiguous. One thread
+ * drains a ring.
  */
 public final class RingBuffer implements AutoCloseable {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -35,11 +33,8 @@ public final class RingBuffer implements AutoCloseable {
     private final int dataSize;
     private final long mask;
     private final ByteBuffer scratch = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-    private final ByteBuffer scanScratch = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-    /** Bytes consumed; volatile because the side-band thread scans while the main thread drains. */
-    private volatile long tail;
-    /** Absolute position of the record being scanned (valid during a scan visitor's call). */
-    private long scanPosition;
+    /** Bytes consumed. */
+    private long tail;
 
     /** Over an existing mapping (a control page followed by the data area). */
     RingBuffer(int fd, int cpu, ByteBuffer mapping) {
@@ -85,11 +80,6 @@ public final class RingBuffer implements AutoCloseable {
         return (long) LONGS.getAcquire(mapping, PerfEventMmapPage.DATA_HEAD);
     }
 
-    /** Absolute position (bytes ever written before it) of the record a {@link #scan} visitor is looking at. */
-    public long scanPosition() {
-        return scanPosition;
-    }
-
     /** Bytes consumed so far. */
     public long tail() {
         return tail;
@@ -101,28 +91,20 @@ public final class RingBuffer implements AutoCloseable {
     }
 
     /**
-     * Visits every record between {@code from} and the current head without consuming anything
-     * (the side-band reader pins BPF programs before it copies records). Returns where it stopped.
-     */
-    public long scan(long from, Visitor visitor) {
-        return walk(from, head(), visitor, scanScratch, true);
-    }
-
-    /**
      * Visits every record up to the head read at the start, then stores data_tail (release),
      * handing the space back to the kernel. Returns the number of bytes consumed.
      */
     public long drain(Visitor visitor) {
         long head = head();
         long start = tail;
-        long end = walk(start, head, visitor, scratch, false);
+        long end = walk(start, head, visitor);
         visitor.endOfBatch();
         tail = end;
         LONGS.setRelease(mapping, PerfEventMmapPage.DATA_TAIL, end);
         return end - start;
     }
 
-    private long walk(long from, long head, Visitor visitor, ByteBuffer scratch, boolean scanning) {
+    private long walk(long from, long head, Visitor visitor) {
         long pos = from;
         // unsigned comparison: data_head is a count that never wraps in practice, but be exact
         while (Long.compareUnsigned(head - pos, 8) >= 0) {
@@ -140,9 +122,6 @@ public final class RingBuffer implements AutoCloseable {
             if (size < 8 || Long.compareUnsigned(size, head - pos) > 0) {
                 // a zero or oversized header means the ring is not what the ABI promises: skip to head
                 return head;
-            }
-            if (scanning) {
-                scanPosition = pos;
             }
             if (off + size <= dataSize) {
                 visitor.record(data, off, size, type);

@@ -63,7 +63,7 @@ class RingBufferTest {
     }
 
     @Test
-    void scanLooksWithoutConsumingAndStopsAtAnInsaneHeader() {
+    void drainSkipsToTheHeadAtAnInsaneHeader() {
         ByteBuffer m = ByteBuffer.allocate(2048 + DATA).order(ByteOrder.LITTLE_ENDIAN);
         m.putLong(PerfEventMmapPage.DATA_OFFSET, 2048);
         m.putLong(PerfEventMmapPage.DATA_SIZE, DATA);
@@ -72,9 +72,9 @@ class RingBufferTest {
         m.putLong(PerfEventMmapPage.DATA_HEAD, 64); // 8 bytes of zero header after the record
         RingBuffer ring = new RingBuffer(5, 0, m);
         List<Integer> types = new ArrayList<>();
-        assertEquals(64, ring.scan(0, (b, o, s, t) -> types.add(t)));
+        assertEquals(64, ring.drain((b, o, s, t) -> types.add(t)));
         assertEquals(List.of(18), types);
-        assertEquals(0, m.getLong(PerfEventMmapPage.DATA_TAIL), "scan does not release");
-        assertEquals(0, ring.tail());
+        assertEquals(64, m.getLong(PerfEventMmapPage.DATA_TAIL), "everything up to the head released");
+        assertEquals(64, ring.tail());
     }
 }
