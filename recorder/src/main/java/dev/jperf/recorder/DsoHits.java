@@ -2,34 +2,43 @@ package dev.jperf.recorder;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Which DSOs the samples hit, for HEADER_BUILD_ID and the build-id cache (perf marks a DSO when a
  * sample's ip falls in one of its maps). Follows each process's executable maps from the MMAP2,
  * FORK and exec COMM records as they are copied, and looks every sample's ip up.
+ *
+ * <p>This runs for every sample while recording, so the lookup allocates nothing: a process's maps
+ * are sorted arrays, each process remembers where its last lookup landed (a map, or the gap
+ * between two), and a DSO already hit is a flag. Most samples land where the one before of the
+ * same process did, also those in code no map covers (JIT code).
  */
 final class DsoHits {
     private static final int PERF_RECORD_MISC_CPUMODE_MASK = 7;
     private static final int PERF_RECORD_MISC_KERNEL = 1;
     private static final int PERF_RECORD_MISC_USER = 2;
     private static final int PERF_RECORD_MISC_COMM_EXEC = 0x2000;
+    private static final int NO_PID = Integer.MIN_VALUE;
 
-    private record Map2(long end, String name) {}
-
-    private final Map<Integer, TreeMap<Long, Map2>> maps = new HashMap<>();
+    private final Map<Integer, Maps> maps = new HashMap<>();
+    /** DSO names by id, the id of each name, and which ids have been hit. */
+    private final List<String> names = new ArrayList<>();
+    private final Map<String, Integer> nameIds = new HashMap<>();
+    private boolean[] hitIds = new boolean[64];
     private final Set<String> hit = new LinkedHashSet<>();
     private final int ipOffset;
     private final int pidOffset;
     private boolean kernelHit;
-    /** The map the last user sample hit (already counted): most samples land where the one before did. */
-    private int lastPid = -1;
-    private long lastStart;
-    private long lastEnd;
+    /** The maps of the last sample's process (null: none known); valid until the maps change. */
+    private int lastPid = NO_PID;
+    private Maps lastMaps;
 
     /** {@code ipOffset}/{@code pidOffset}: where a SAMPLE's ip and pid sit (from the record start), -1 if absent. */
     DsoHits(int ipOffset, int pidOffset) {
@@ -52,25 +61,38 @@ final class DsoHits {
         while (72 + n < size && b.get(off + 72 + n) != 0) {
             n++;
         }
-        lastPid = -1;
+        lastPid = NO_PID;
         byte[] name = new byte[n];
         b.get(off + 72, name);
-        maps.computeIfAbsent(pid, p -> new TreeMap<>()).put(start, new Map2(start + len, new String(name, StandardCharsets.UTF_8)));
+        maps.computeIfAbsent(pid, p -> new Maps()).put(start, start + len, nameId(new String(name, StandardCharsets.UTF_8)));
+    }
+
+    private int nameId(String name) {
+        Integer id = nameIds.get(name);
+        if (id == null) {
+            id = names.size();
+            names.add(name);
+            nameIds.put(name, id);
+            if (id == hitIds.length) {
+                hitIds = Arrays.copyOf(hitIds, 2 * id);
+            }
+        }
+        return id;
     }
 
     void fork(ByteBuffer b, int off) {
         int pid = b.getInt(off + 8);
         int ppid = b.getInt(off + 12);
-        lastPid = -1;
-        TreeMap<Long, Map2> parent = maps.get(ppid);
+        lastPid = NO_PID;
+        Maps parent = maps.get(ppid);
         if (pid != ppid && parent != null && !maps.containsKey(pid)) {
-            maps.put(pid, new TreeMap<>(parent));
+            maps.put(pid, parent.share());
         }
     }
 
     void comm(ByteBuffer b, int off, int misc) {
         if ((misc & PERF_RECORD_MISC_COMM_EXEC) != 0) {
-            lastPid = -1;
+            lastPid = NO_PID;
             maps.remove(b.getInt(off + 8));
         }
     }
@@ -85,20 +107,21 @@ final class DsoHits {
             return;
         }
         int pid = b.getInt(off + pidOffset);
-        long ip = b.getLong(off + ipOffset);
-        if (pid == lastPid && Long.compareUnsigned(ip - lastStart, lastEnd - lastStart) < 0) {
-            return;
+        Maps m;
+        if (pid == lastPid) {
+            m = lastMaps;
+        } else {
+            m = maps.get(pid);
+            lastPid = pid;
+            lastMaps = m;
         }
-        TreeMap<Long, Map2> m = maps.get(pid);
         if (m == null) {
             return;
         }
-        Map.Entry<Long, Map2> e = m.floorEntry(ip);
-        if (e != null && Long.compareUnsigned(ip, e.getValue().end()) < 0) {
-            hit.add(e.getValue().name());
-            lastPid = pid;
-            lastStart = e.getKey();
-            lastEnd = e.getValue().end();
+        int id = m.lookup(b.getLong(off + ipOffset));
+        if (id >= 0 && !hitIds[id]) {
+            hitIds[id] = true;
+            hit.add(names.get(id));
         }
     }
 
@@ -109,5 +132,74 @@ final class DsoHits {
     /** Files of user-space DSOs with samples, in first-hit order. */
     Set<String> userDsos() {
         return hit;
+    }
+
+    /**
+     * One process's executable maps by start address (a map at the same start replaces the old
+     * one); an ip is in the map with the greatest start at or below it if it is below that map's
+     * end. A fork shares its parent's arrays until either changes them (most children exec first).
+     */
+    private static final class Maps {
+        private long[] starts;
+        private long[] ends;
+        private int[] ids;
+        private int n;
+        private boolean shared;
+        /** The index the last lookup found as the greatest start at or below its ip (-1: none), or -2. */
+        private int last = -2;
+
+        Maps() {
+            this(new long[8], new long[8], new int[8], 0);
+        }
+
+        private Maps(long[] starts, long[] ends, int[] ids, int n) {
+            this.starts = starts;
+            this.ends = ends;
+            this.ids = ids;
+            this.n = n;
+        }
+
+        Maps share() {
+            shared = true;
+            Maps child = new Maps(starts, ends, ids, n);
+            child.shared = true;
+            return child;
+        }
+
+        void put(long start, long end, int id) {
+            if (shared || n == starts.length) {
+                int cap = n == starts.length ? 2 * n : starts.length;
+                starts = Arrays.copyOf(starts, cap);
+                ends = Arrays.copyOf(ends, cap);
+                ids = Arrays.copyOf(ids, cap);
+                shared = false;
+            }
+            last = -2;
+            int i = Arrays.binarySearch(starts, 0, n, start);
+            if (i < 0) {
+                i = -i - 1;
+                System.arraycopy(starts, i, starts, i + 1, n - i);
+                System.arraycopy(ends, i, ends, i + 1, n - i);
+                System.arraycopy(ids, i, ids, i + 1, n - i);
+                n++;
+            }
+            starts[i] = start;
+            ends[i] = end;
+            ids[i] = id;
+        }
+
+        /** The DSO id of the map {@code ip} is in, or -1. */
+        int lookup(long ip) {
+            int i = last;
+            // still between the same two starts as last time: the same map (or none)
+            if (i == -2 || (i >= 0 && ip < starts[i]) || (i + 1 < n && ip >= starts[i + 1])) {
+                i = Arrays.binarySearch(starts, 0, n, ip);
+                if (i < 0) {
+                    i = -i - 2;
+                }
+                last = i;
+            }
+            return i >= 0 && Long.compareUnsigned(ip, ends[i]) < 0 ? ids[i] : -1;
+        }
     }
 }

@@ -67,4 +67,39 @@ class DsoHitsTest {
         sample(h, 100, 0x3500, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/a", "/b", "/c", "/d"), List.copyOf(h.userDsos()));
     }
+
+    /** The lookup remembers where each process's last sample landed: a gap, a map, the next map. */
+    @Test
+    void samplesMovingBetweenGapsAndMapsOfSeveralProcessesFindTheirMaps() {
+        DsoHits h = new DsoHits(IP_AT, PID_AT);
+        for (int pid : new int[] {100, 200}) {
+            ByteBuffer a = mmap2(pid, 0x10000, 0x1000, 5, "/a" + pid);
+            h.mmap2(a, 0, a.capacity());
+            ByteBuffer b = mmap2(pid, 0x20000, 0x1000, 5, "/b" + pid);
+            h.mmap2(b, 0, b.capacity());
+        }
+        sample(h, 100, 0x800, PERF_RECORD_MISC_USER); // below every map
+        sample(h, 200, 0x18000, PERF_RECORD_MISC_USER); // between the two
+        sample(h, 100, 0x900, PERF_RECORD_MISC_USER);
+        sample(h, 200, 0x30000, PERF_RECORD_MISC_USER); // above
+        assertEquals(List.of(), List.copyOf(h.userDsos()));
+        sample(h, 200, 0x20fff, PERF_RECORD_MISC_USER);
+        sample(h, 200, 0x21000, PERF_RECORD_MISC_USER); // the end is outside
+        sample(h, 100, 0x10000, PERF_RECORD_MISC_USER);
+        assertEquals(List.of("/b200", "/a100"), List.copyOf(h.userDsos()));
+        // a map in the gap the last lookup of 200 found
+        ByteBuffer c = mmap2(200, 0x18000, 0x1000, 5, "/c");
+        h.mmap2(c, 0, c.capacity());
+        sample(h, 200, 0x18000, PERF_RECORD_MISC_USER);
+        // a child's own map changes nothing in its parent's
+        ByteBuffer fork = ByteBuffer.allocate(40).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 300).putInt(12, 100);
+        h.fork(fork, 0);
+        ByteBuffer e = mmap2(300, 0x800, 0x1000, 5, "/e");
+        h.mmap2(e, 0, e.capacity());
+        sample(h, 100, 0x800, PERF_RECORD_MISC_USER);
+        assertEquals(List.of("/b200", "/a100", "/c"), List.copyOf(h.userDsos()));
+        sample(h, 300, 0x800, PERF_RECORD_MISC_USER);
+        sample(h, 300, 0x10500, PERF_RECORD_MISC_USER); // inherited
+        assertEquals(List.of("/b200", "/a100", "/c", "/e"), List.copyOf(h.userDsos()));
+    }
 }
