@@ -273,19 +273,17 @@ final class CallGraphPrinter {
         g.writeEndArray();
     }
 
-    /** perf's __sort_chain_flat: nodes where chains end, children before their parent, most hits first. */
-    private List<CallchainNode> flatChains(CallchainNode root, long minHit) {
-        List<CallchainNode> out = new ArrayList<>();
-        flatCollect(root, minHit, out);
-        out.sort(Comparator.comparingLong(CallchainNode::hit).reversed());
-        return out;
+    /** A chain flat and folded mode print: the node it ends at and its frames from the root. */
+    private record Chain(CallchainNode end, List<String> symbols) {
     }
 
-    private static void flatCollect(CallchainNode node, long minHit, List<CallchainNode> out) {
-        // iterative post-order: deep chains must not overflow the stack
+    /** perf's __sort_chain_flat: nodes where chains end, children before their parent, most hits first. */
+    private static List<Chain> flatChains(CallchainNode root, long minHit) {
+        List<Chain> out = new ArrayList<>();
+        // iterative post-order: deep chains must not overflow the stack; the stack is the chain
         List<CallchainNode> stack = new ArrayList<>();
         List<Integer> next = new ArrayList<>();
-        stack.add(node);
+        stack.add(root);
         next.add(0);
         while (!stack.isEmpty()) {
             int top = stack.size() - 1;
@@ -296,26 +294,29 @@ final class CallGraphPrinter {
                 stack.add(n.child(i));
                 next.add(0);
             } else {
+                if (n.hit() != 0 && n.hit() >= minHit) {
+                    List<String> symbols = new ArrayList<>(top);
+                    for (int k = 1; k <= top; k++) {
+                        symbols.add(name(stack.get(k).frame()));
+                    }
+                    out.add(new Chain(n, symbols));
+                }
                 stack.remove(top);
                 next.remove(top);
-                if (n.hit() != 0 && n.hit() >= minHit) {
-                    out.add(n);
-                }
             }
         }
+        out.sort(Comparator.comparingLong((Chain c) -> c.end().hit()).reversed());
+        return out;
     }
 
     /** perf's flat and folded chains: each over the threshold, its value, its frames from the root. */
     private List<Printed> chains(CallchainNode root, long total, long minHit) {
         boolean flat = params.mode() == CallchainParams.Mode.FLAT;
         List<Printed> chains = new ArrayList<>();
-        for (CallchainNode n : flatChains(root, minHit)) {
-            List<String> symbols = new ArrayList<>();
-            for (Frame f : path(root, n)) {
-                symbols.add(name(f));
-            }
-            chains.add(new Printed(flat ? n.cumulHit() : n.hit(), flat ? n.cumulCount() : n.count(), total, symbols,
-                    false, false, List.of()));
+        for (Chain c : flatChains(root, minHit)) {
+            CallchainNode n = c.end();
+            chains.add(new Printed(flat ? n.cumulHit() : n.hit(), flat ? n.cumulCount() : n.count(), total,
+                    c.symbols(), false, false, List.of()));
             if (chains.size() == params.printLimit()) {
                 break;
             }
@@ -336,35 +337,6 @@ final class CallGraphPrinter {
             value(c.period(), c.count(), c.total());
             out.append(' ').append(String.join(";", c.symbols())).append('\n');
         }
-    }
-
-    /** The frames from the root to {@code target} (nodes keep no parent link: searched). */
-    private static List<Frame> path(CallchainNode root, CallchainNode target) {
-        List<CallchainNode> stack = new ArrayList<>();
-        List<Integer> next = new ArrayList<>();
-        stack.add(root);
-        next.add(0);
-        while (!stack.isEmpty()) {
-            int top = stack.size() - 1;
-            CallchainNode n = stack.get(top);
-            if (n == target) {
-                List<Frame> frames = new ArrayList<>(top);
-                for (int i = 1; i <= top; i++) {
-                    frames.add(stack.get(i).frame());
-                }
-                return frames;
-            }
-            int i = next.get(top);
-            if (i < n.childCount()) {
-                next.set(top, i + 1);
-                stack.add(n.child(i));
-                next.add(0);
-            } else {
-                stack.remove(top);
-                next.remove(top);
-            }
-        }
-        return List.of();
     }
 
     private void value(long period, long count, long total) {
