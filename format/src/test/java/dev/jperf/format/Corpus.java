@@ -1,34 +1,45 @@
 package dev.jperf.format;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
-/** Where the shared corpus and external vectors are, and perf's --stats goldens parsed. */
-final class Corpus {
+/**
+ * The shared corpus and external vectors as the tests use them: where ../shared is, its files, the
+ * corpus kallsyms as a file, the corpus binaries where they ran from, perf's golden outputs (some
+ * xz-compressed) as lines and its --stats goldens parsed. In format's test-jar: report's
+ * CorpusFixture builds on it.
+ */
+public final class Corpus {
+    /** ../shared: the parent pom sets jperf.shared; the default is where it lies seen from a module. */
+    public static final Path SHARED = Path.of(System.getProperty("jperf.shared", "../../shared"));
+    public static final Path CORPUS = SHARED.resolve("corpus");
+    public static final Path EXTERNAL = SHARED.resolve("external");
+    /** Where the corpus programs ran from (corpus/README.md): their symbols are looked up there. */
+    public static final Path INSTALLED = Path.of("/tmp/corpus");
+
     private static final Pattern LINE = Pattern.compile("^\\s*([A-Z_0-9]+) events:\\s+(\\d+)");
+    private static Path kallsyms;
+    private static boolean installed;
 
     private Corpus() {
     }
 
-    static Path shared() {
-        String s = System.getProperty("jperf.shared");
-        if (s == null) {
-            throw new IllegalStateException("system property jperf.shared is not set (run through Maven)");
-        }
-        return Path.of(s);
-    }
-
     /** corpus/CASE/perf.data for every case that has one. */
-    static List<Path> corpusFiles() {
-        try (Stream<Path> s = Files.list(shared().resolve("corpus"))) {
+    public static List<Path> corpusFiles() {
+        try (Stream<Path> s = Files.list(CORPUS)) {
             return s.map(d -> d.resolve("perf.data")).filter(Files::isRegularFile).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -36,9 +47,9 @@ final class Corpus {
     }
 
     /** Every external vector file (not licences or READMEs). */
-    static List<Path> externalFiles() {
-        try (Stream<Path> s = Stream.concat(Files.list(shared().resolve("external/perf_data_converter")),
-                Files.list(shared().resolve("external/linux-perf-data")))) {
+    public static List<Path> externalFiles() {
+        try (Stream<Path> s = Stream.concat(Files.list(EXTERNAL.resolve("perf_data_converter")),
+                Files.list(EXTERNAL.resolve("linux-perf-data")))) {
             return s.filter(p -> {
                 String n = p.getFileName().toString();
                 return !n.startsWith("LICENSE") && !n.equals("README.md");
@@ -71,5 +82,81 @@ final class Corpus {
             throw new UncheckedIOException(e);
         }
         return m;
+    }
+
+    /**
+     * corpus/kallsyms.txt.xz decompressed to a file once per test run (perf and jperf read kallsyms
+     * from a file); the calling test is skipped when there is no corpus.
+     */
+    public static synchronized Path kallsyms() {
+        if (kallsyms == null) {
+            Path xz = CORPUS.resolve("kallsyms.txt.xz");
+            Assumptions.assumeTrue(Files.isRegularFile(xz), "no corpus at " + CORPUS);
+            try {
+                Path f = Files.createTempFile("jperf-kallsyms", ".txt");
+                f.toFile().deleteOnExit();
+                Files.write(f, unxz(xz));
+                kallsyms = f;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return kallsyms;
+    }
+
+    /**
+     * Copies corpus/src and corpus/scripts to /tmp/corpus/src and /tmp/corpus/scripts, once per test
+     * run: only files missing there or of another size (the others may be running in another test);
+     * the calling test is skipped when there is no corpus.
+     */
+    public static synchronized void installBinaries() {
+        if (installed) {
+            return;
+        }
+        Assumptions.assumeTrue(Files.isDirectory(CORPUS.resolve("src")), "no corpus at " + CORPUS);
+        try {
+            for (String sub : List.of("src", "scripts")) {
+                Path to = INSTALLED.resolve(sub);
+                Files.createDirectories(to);
+                try (Stream<Path> s = Files.list(CORPUS.resolve(sub))) {
+                    for (Path f : s.toList()) {
+                        Path t = to.resolve(f.getFileName().toString());
+                        if (!Files.exists(t) || Files.size(t) != Files.size(f)) {
+                            Files.copy(f, t, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        installed = true;
+    }
+
+    /** A golden output's lines: the file as it is, or decompressed with xz(1) when its name ends in .xz. */
+    public static List<String> lines(Path golden) {
+        if (golden.getFileName().toString().endsWith(".xz")) {
+            return new String(unxz(golden), StandardCharsets.UTF_8).lines().toList();
+        }
+        try {
+            return Files.readAllLines(golden);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An .xz file's content, decompressed by xz(1). */
+    private static byte[] unxz(Path xz) {
+        try {
+            Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            byte[] content = p.getInputStream().readAllBytes();
+            assertEquals(0, p.waitFor(), "xz -dc " + xz + " (apt-get install xz-utils)");
+            return content;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

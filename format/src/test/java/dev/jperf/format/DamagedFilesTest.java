@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class DamagedFilesTest {
 
     private static Path damaged(String name) {
-        return Corpus.shared().resolve("corpus/h-damaged/" + name);
+        return Corpus.CORPUS.resolve("h-damaged/" + name);
     }
 
     private static long samples(PerfDataFile f) {
@@ -58,7 +58,7 @@ class DamagedFilesTest {
     @Test
     void featureOffsetPastEofMakesOnlyThatFeatureUnavailable() {
         Path p = damaged("bad-feature-offset.data");
-        Path orig = Corpus.shared().resolve("corpus/a-system-wide-bpf/perf.data");
+        Path orig = Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data");
         try (PerfDataFile f = PerfDataFile.open(p); PerfDataFile o = PerfDataFile.open(orig)) {
             assertTrue(f.featureBody(2).isEmpty(), "HEADER_BUILD_ID");
             assertEquals(o.featureBits(), f.featureBits());
@@ -109,7 +109,7 @@ class DamagedFilesTest {
     /** A killed recorder leaves data.size = 0 and no feature sections: read records up to EOF. */
     @Test
     void dataSizeZeroReadsToTheEndOfTheFile(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
-        Path orig = Corpus.shared().resolve("corpus/c-process/perf.data");
+        Path orig = Corpus.CORPUS.resolve("c-process/perf.data");
         byte[] b;
         long dataEnd;
         try (PerfDataFile f = PerfDataFile.open(orig)) {

@@ -33,7 +33,7 @@ class ExternalVectorsTest {
     }
 
     private static Path golden(Path f, String kind) {
-        return Corpus.shared().resolve("external/golden/" + f.getFileName() + "." + kind + ".txt");
+        return Corpus.EXTERNAL.resolve("golden/" + f.getFileName() + "." + kind + ".txt");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -163,7 +163,7 @@ class ExternalVectorsTest {
 
     @Test
     void corruptedZeroSizeSampleStopsWithOneWarning() {
-        Path file = Corpus.shared().resolve("external/perf_data_converter/perf.data.piped.corrupted.zero_size_sample-3.2");
+        Path file = Corpus.EXTERNAL.resolve("perf_data_converter/perf.data.piped.corrupted.zero_size_sample-3.2");
         try (PerfDataFile f = PerfDataFile.open(file)) {
             long n = 0;
             try (RecordStream rs = f.records()) {
@@ -186,7 +186,7 @@ class ExternalVectorsTest {
         for (String n : List.of("linux-perf-data/sleep.compressed.data", "linux-perf-data/sleep.compressed2.data",
                 "linux-perf-data/sleep.compressed.pipe.data", "linux-perf-data/sleep.compressed2.pipe.data",
                 "linux-perf-data/sleep.data", "linux-perf-data/fibo.compressed2.pipe.data")) {
-            Path file = Corpus.shared().resolve("external/" + n);
+            Path file = Corpus.EXTERNAL.resolve(n);
             try (PerfDataFile f = PerfDataFile.open(file)) {
                 Map<String, Long> c = RecordCountsTest.count(f);
                 assertTrue(c.getOrDefault("SAMPLE", 0L) > 0, n + " " + c);
@@ -211,7 +211,7 @@ class ExternalVectorsTest {
 
     private static List<Long> sampleTimes(String n) {
         List<Long> times = new ArrayList<>();
-        try (PerfDataFile f = PerfDataFile.open(Corpus.shared().resolve("external/" + n)); RecordStream rs = f.records()) {
+        try (PerfDataFile f = PerfDataFile.open(Corpus.EXTERNAL.resolve(n)); RecordStream rs = f.records()) {
             while (rs.hasNext()) {
                 if (rs.next() instanceof SampleRecord s) {
                     times.add(s.time());

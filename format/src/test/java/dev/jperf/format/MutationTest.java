@@ -41,7 +41,7 @@ class MutationTest {
     /** Every corpus recording, plus external vectors for compression, COMPRESSED2 and BPF info. */
     static Stream<String> files() throws IOException {
         Stream<String> corpus;
-        try (Stream<Path> dirs = Files.list(Corpus.shared().resolve("corpus"))) {
+        try (Stream<Path> dirs = Files.list(Corpus.CORPUS)) {
             corpus = dirs.map(d -> d.resolve("perf.data")).filter(Files::isRegularFile).sorted()
                     .map(p -> "corpus/" + p.getParent().getFileName() + "/perf.data").toList().stream();
         }
@@ -54,7 +54,7 @@ class MutationTest {
     @MethodSource("files")
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void randomDamageNeverEscapes(String name) throws IOException {
-        byte[] orig = Files.readAllBytes(Corpus.shared().resolve(name));
+        byte[] orig = Files.readAllBytes(Corpus.SHARED.resolve(name));
         Random rnd = new Random(name.hashCode());
         for (int round = 0; round < ROUNDS; round++) {
             byte[] b = orig.clone();

@@ -4,24 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
-/** Linux perf as the report tests' oracle (jperf itself never runs it). */
+/** Linux perf as the report tests' oracle (jperf itself never runs it), built on format's. */
 public final class PerfOracle {
     private PerfOracle() {
     }
 
     /** Skips the calling test, saying why, when perf is not on the PATH. */
     public static void assumeInstalled() {
-        boolean found = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
-        Assumptions.assumeTrue(found, "Linux perf is not installed (apt-get install -y linux-perf): it is the oracle");
+        dev.jperf.format.PerfOracle.assumeInstalled();
     }
 
     /** What {@code perf ARGS} prints on stdout (its stderr dropped); the test fails unless perf exits 0 within 120 s. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jperf.format.Corpus;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.feature.BpfProgInfos;
 import dev.jperf.format.feature.Features;
@@ -34,7 +35,7 @@ class BpfProgInfoCorpusTest {
 
     static Stream<Path> kernelTables() throws IOException {
         List<Path> out = new ArrayList<>();
-        try (Stream<Path> dirs = Files.list(TestFiles.SHARED.resolve("corpus"))) {
+        try (Stream<Path> dirs = Files.list(Corpus.CORPUS)) {
             for (Path d : dirs.sorted().toList()) {
                 if (d.getFileName().toString().equals("f-pipe") || !Files.isDirectory(d)) {
                     continue; // pipe mode: BPF_PROG_INFO is empty there (checked in FeaturesTest)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.feature.TestFiles;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class BpfProgInfoLayoutTest {
 
     static BpfProgInfo sample() {
-        return TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"))
+        return TestFiles.features(Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data"))
                 .bpfProgInfos().orElseThrow().byId(2152).orElseThrow();
     }
 

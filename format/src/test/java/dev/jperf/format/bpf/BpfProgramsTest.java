@@ -3,6 +3,7 @@ package dev.jperf.format.bpf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.feature.Features;
 import dev.jperf.format.feature.TestFiles;
 import java.util.HashMap;
@@ -13,7 +14,7 @@ class BpfProgramsTest {
 
     @Test
     void namesFromKsymbolsAndHeaderFindTheProgram() {
-        Features f = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"));
+        Features f = TestFiles.features(Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data"));
         BpfPrograms progs = f.bpfPrograms();
         // kernel name (program tag), perf's synthesized name (prog_tags[0]) and a subprogram: same program
         for (String name : new String[] {"bpf_prog_b6a1b5bdb8a35599_subprogs_main",
@@ -38,7 +39,7 @@ class BpfProgramsTest {
     /** d-bpf-storm: 200 programs, JIT addresses reused - an address alone is ambiguous, names are not. */
     @Test
     void reusedAddressesInTheStorm() {
-        Features f = TestFiles.features(TestFiles.SHARED.resolve("corpus/d-bpf-storm/perf.data"));
+        Features f = TestFiles.features(Corpus.CORPUS.resolve("d-bpf-storm/perf.data"));
         BpfPrograms progs = f.bpfPrograms();
         Map<Long, Integer> starts = new HashMap<>();
         int storm = 0;

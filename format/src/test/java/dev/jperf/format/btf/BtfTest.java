@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.feature.BpfBtfs;
 import dev.jperf.format.feature.Features;
 import dev.jperf.format.feature.TestFiles;
@@ -24,7 +25,7 @@ class BtfTest {
 
     @Test
     void programBtfFromCorpus() {
-        Features f = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"));
+        Features f = TestFiles.features(Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data"));
         BpfBtfs btfs = f.bpfBtfs().orElseThrow();
         assertEquals(1, btfs.blobs().size());
         assertEquals(877, btfs.blobs().get(0).id());
@@ -80,7 +81,7 @@ class BtfTest {
 
     @Test
     void hostileBlobsFailWithAMessage() {
-        byte[] good = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"))
+        byte[] good = TestFiles.features(Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data"))
                 .bpfBtfs().orElseThrow().blobs().get(0).data();
         for (int len = 0; len < good.length; len += 7) {
             byte[] cut = Arrays.copyOf(good, len);
@@ -122,7 +123,7 @@ class BtfTest {
     /** Split BTF built by hand on top of a program BTF: ids and string offsets continue the base's. */
     @Test
     void splitBtfContinuesTheBase() {
-        byte[] baseRaw = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"))
+        byte[] baseRaw = TestFiles.features(Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data"))
                 .bpfBtfs().orElseThrow().blobs().get(0).data();
         Btf base = Btf.parse(baseRaw);
         int baseStrLen = ByteBuffer.wrap(baseRaw).order(ByteOrder.LITTLE_ENDIAN).getInt(20);
@@ -151,7 +152,7 @@ class BtfTest {
                 "lines.bpf.o", new String[] {"lines_hot"},
                 "storm.bpf.o", new String[] {"storm_tiny"});
         for (Map.Entry<String, String[]> e : funcs.entrySet()) {
-            dev.jperf.format.elf.ElfFile elf = dev.jperf.format.elf.ElfFile.open(TestFiles.SHARED.resolve("corpus/src").resolve(e.getKey()));
+            dev.jperf.format.elf.ElfFile elf = dev.jperf.format.elf.ElfFile.open(Corpus.CORPUS.resolve("src").resolve(e.getKey()));
             Btf btf = Btf.parse(elf.sectionBytes(elf.section(".BTF").orElseThrow()));
             for (int id = 1; id <= btf.lastId(); id++) {
                 btf.type(id);
@@ -169,7 +170,7 @@ class BtfTest {
     /** C declarations from BTF, compared with the corpus sources. */
     @Test
     void signaturesAndTypeNames() throws IOException {
-        Btf btf = TestFiles.features(TestFiles.SHARED.resolve("corpus/a-system-wide-bpf/perf.data"))
+        Btf btf = TestFiles.features(Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data"))
                 .bpfBtfs().orElseThrow().blobs().get(0).parse();
         assertEquals("static __u64 mix_a(__u64 x)", btf.funcSignature(btf.findByName("mix_a", BtfKind.FUNC)).orElseThrow());
         assertEquals("static __u64 fold_c(__u64 x, __u64 y)",

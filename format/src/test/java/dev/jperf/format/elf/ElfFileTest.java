@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -14,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ElfFileTest {
-    static final Path SRC = Path.of(System.getProperty("jperf.shared", "../../shared"), "corpus", "src");
+    static final Path SRC = Corpus.CORPUS.resolve("src");
 
     @Test
     void readsHeadersSymbolsAndBuildIdOfAPieExecutable() throws Exception {

@@ -1,5 +1,6 @@
 package dev.jperf.format.feature;
 
+import dev.jperf.format.Corpus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -18,7 +19,6 @@ import java.util.stream.Stream;
  */
 final class FeatureBodies {
     static final long MAGIC = 0x32454c4946524550L;
-    static final Path SHARED = Path.of(System.getProperty("jperf.shared", "../../shared"));
 
     final Path path;
     final boolean pipe;
@@ -85,26 +85,11 @@ final class FeatureBodies {
 
     /** Every healthy corpus perf.data and every external vector. */
     static List<Path> allFiles() {
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> s = Files.list(SHARED.resolve("corpus"))) {
-            s.filter(d -> Files.isRegularFile(d.resolve("perf.data"))).sorted().forEach(d -> out.add(d.resolve("perf.data")));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        for (String dir : List.of("external/perf_data_converter", "external/linux-perf-data")) {
-            try (Stream<Path> s = Files.list(SHARED.resolve(dir))) {
-                s.filter(p -> !p.getFileName().toString().startsWith("LICENSE")
-                                && !p.getFileName().toString().endsWith(".md"))
-                        .sorted().forEach(out::add);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return out;
+        return Stream.concat(Corpus.corpusFiles().stream(), Corpus.externalFiles().stream()).toList();
     }
 
     static Path corpus(String name) {
-        return SHARED.resolve("corpus").resolve(name).resolve("perf.data");
+        return Corpus.CORPUS.resolve(name).resolve("perf.data");
     }
 
     static byte[] bytes(ByteBuffer body) {

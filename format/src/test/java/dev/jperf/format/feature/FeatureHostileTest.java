@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.jperf.format.Corpus;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -23,10 +24,10 @@ class FeatureHostileTest {
     static Stream<Path> files() {
         return Stream.of(FeatureBodies.corpus("a-system-wide-bpf"), FeatureBodies.corpus("g-two-events"),
                 FeatureBodies.corpus("d-bpf-storm"),
-                FeatureBodies.SHARED.resolve("external/perf_data_converter/perf.data.group_desc-4.14"),
-                FeatureBodies.SHARED.resolve("external/perf_data_converter/perf.data.hybrid_topology"),
-                FeatureBodies.SHARED.resolve("external/perf_data_converter/perf.data.branch_stack_spec"),
-                FeatureBodies.SHARED.resolve("external/linux-perf-data/sleep.compressed.data"));
+                Corpus.EXTERNAL.resolve("perf_data_converter/perf.data.group_desc-4.14"),
+                Corpus.EXTERNAL.resolve("perf_data_converter/perf.data.hybrid_topology"),
+                Corpus.EXTERNAL.resolve("perf_data_converter/perf.data.branch_stack_spec"),
+                Corpus.EXTERNAL.resolve("linux-perf-data/sleep.compressed.data"));
     }
 
     static final int[] HOSTILE = {0xffffffff, 0x7fffffff, 0x80000000, 0x10000000, 0xfffffff8};

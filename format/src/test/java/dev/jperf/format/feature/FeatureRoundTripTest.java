@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.bpf.BpilArray;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -64,7 +65,7 @@ class FeatureRoundTripTest {
 
     @Test
     void oldPerfLeftGarbageInBuildIdNames() {
-        decodesAndReencodes(FeatureBodies.SHARED.resolve("external/perf_data_converter/with-callchain.perf.data"));
+        decodesAndReencodes(Corpus.EXTERNAL.resolve("perf_data_converter/with-callchain.perf.data"));
         assertEquals(true, dirtyNames.contains("with-callchain.perf.data"));
     }
 

@@ -4,8 +4,6 @@ import java.nio.file.Path;
 
 /** Test access to corpus feature bodies for other packages' tests. */
 public final class TestFiles {
-    public static final Path SHARED = FeatureBodies.SHARED;
-
     private TestFiles() {
     }
 

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.PerfOracle;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.PerfFileSection;
 import dev.jperf.format.io.ByteSource;
@@ -31,7 +33,7 @@ class CrashSafetyTest {
     @TempDir
     Path tmp;
 
-    static final Path INPUT = PerfOracle.corpus().resolve("a-system-wide-bpf/perf.data");
+    static final Path INPUT = Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data");
 
     /** What a reader sees in the file now: checks it and returns data.size. */
     static long assertConsistent(Path file, CorpusInput c, boolean featuresExpected) throws Exception {
@@ -191,7 +193,7 @@ class CrashSafetyTest {
 
     private static boolean perfInstalled() {
         try {
-            PerfOracle.assumePerf();
+            PerfOracle.assumeInstalled();
             return true;
         } catch (org.opentest4j.TestAbortedException e) {
             return false;

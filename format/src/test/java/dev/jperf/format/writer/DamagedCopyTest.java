@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.PerfOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -25,7 +27,7 @@ class DamagedCopyTest {
     Path tmp;
 
     static Path damaged(String name) {
-        return PerfOracle.corpus().resolve("h-damaged").resolve(name + ".data");
+        return Corpus.CORPUS.resolve("h-damaged").resolve(name + ".data");
     }
 
     @Test
@@ -39,7 +41,7 @@ class DamagedCopyTest {
             assertEquals(List.of(), f.warnings());
             assertEquals(List.of(), f.featureBits(), "the cut took the feature sections");
         }
-        PerfOracle.assumePerf();
+        PerfOracle.assumeInstalled();
         assertTrue(Files.readString(damaged("truncated").resolveSibling("truncated.report.stderr")).contains("failed to process"));
         PerfOracle.Result rep = PerfOracle.reportSortSym(out);
         assertEquals(0, rep.rc(), rep.err());
@@ -52,7 +54,7 @@ class DamagedCopyTest {
         Path out = tmp.resolve("perf.data");
         PerfDataCopier.Result r = PerfDataCopier.copy(damaged("pipe-truncated"), out);
         assertTrue(r.records() > 5000, "records " + r.records());
-        PerfOracle.assumePerf();
+        PerfOracle.assumeInstalled();
         PerfOracle.Result rep = PerfOracle.reportSortSym(out);
         assertEquals(0, rep.rc(), rep.err());
         assertFalse(rep.err().contains("unexpected end"), rep.err());
@@ -65,17 +67,17 @@ class DamagedCopyTest {
         Path out = tmp.resolve("perf.data");
         PerfDataCopier.Result r = PerfDataCopier.copy(damaged("bad-data-size"), out);
         assertEquals(153720, r.dataSize());
-        PerfOracle.assumePerf();
+        PerfOracle.assumeInstalled();
         PerfOracle.Result rep = PerfOracle.reportSortSym(out);
         assertEquals(0, rep.rc(), rep.err());
         assertFalse(rep.err().contains("failed"), rep.err());
-        assertEquals(PerfOracle.reportSortSym(PerfOracle.corpus().resolve("c-process/perf.data")).out(), rep.out());
+        assertEquals(PerfOracle.reportSortSym(Corpus.CORPUS.resolve("c-process/perf.data")).out(), rep.out());
     }
 
     /** A BPF_PROG_INFO body whose entries run past its end is left out with a warning; the rest is copied. */
     @Test
     void aMalformedBpfProgInfoIsLeftOut() throws Exception {
-        CorpusInput c = CorpusInput.read(PerfOracle.corpus().resolve("c-process/perf.data"));
+        CorpusInput c = CorpusInput.read(Corpus.CORPUS.resolve("c-process/perf.data"));
         Path in = tmp.resolve("in.data");
         try (PerfDataWriter w = PerfDataWriter.create(in, c.events())) {
             w.append(c.records().duplicate());
@@ -106,7 +108,7 @@ class DamagedCopyTest {
     @Test
     void copyingAFileOntoItselfReadsTheBackup() throws Exception {
         Path f = tmp.resolve("perf.data");
-        Files.copy(PerfOracle.corpus().resolve("c-process/perf.data"), f);
+        Files.copy(Corpus.CORPUS.resolve("c-process/perf.data"), f);
         byte[] orig = Files.readAllBytes(f);
         PerfDataCopier.Result r = PerfDataCopier.copy(f, f);
         assertArrayEquals(orig, Files.readAllBytes(tmp.resolve("perf.data.old")));

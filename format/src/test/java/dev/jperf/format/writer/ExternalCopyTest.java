@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.PerfOracle;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordType;
@@ -41,7 +43,7 @@ class ExternalCopyTest {
     static final Set<String> PERF_SECTION_NAMES = Set.of("ATTR", "FEATURE", "COMPRESSED", "TOTAL");
 
     static Stream<Path> vectors() throws Exception {
-        Path ext = PerfOracle.shared().resolve("external");
+        Path ext = Corpus.EXTERNAL;
         try (Stream<Path> files = Stream.concat(Files.list(ext.resolve("perf_data_converter")), Files.list(ext.resolve("linux-perf-data")))) {
             return files.filter(f -> Files.exists(ext.resolve("golden").resolve(f.getFileName() + ".stats.txt")))
                     .sorted().collect(Collectors.toList()).stream();
@@ -85,12 +87,12 @@ class ExternalCopyTest {
         assertEquals(recordsByType(in), copied);
         assertEquals(copied.values().stream().mapToLong(Long::longValue).sum(), r.records());
 
-        PerfOracle.assumePerf();
+        PerfOracle.assumeInstalled();
         PerfOracle.Result stats = PerfOracle.perf("report", "-i", out.toString(), "--stats");
         assertEquals(0, stats.rc(), stats.err());
         assertTrue(stats.out().contains("Aggregated stats:"), stats.out() + stats.err());
         assertFalse(stats.err().contains("unexpected end") || stats.err().contains("failed"), stats.err());
-        String golden = Files.readString(PerfOracle.shared().resolve("external/golden/" + in.getFileName() + ".stats.txt"));
+        String golden = Files.readString(Corpus.EXTERNAL.resolve("golden/" + in.getFileName() + ".stats.txt"));
         if (golden.contains("Aggregated stats:")) {
             boolean pipe;
             try (PerfDataFile f = PerfDataFile.open(in)) {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jperf.format.Corpus;
+import dev.jperf.format.PerfOracle;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -54,7 +56,7 @@ class FullDiskTest {
 
     @Test
     void fullDiskStopsTheWriterAndKeepsTheFileReadable() throws Exception {
-        Path in = PerfOracle.corpus().resolve("a-system-wide-bpf/perf.data");
+        Path in = Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data");
         CorpusInput c = CorpusInput.read(in);
         int[] bounds = c.recordBoundaries();
         Path out = mnt.resolve("perf.data");
@@ -99,7 +101,7 @@ class FullDiskTest {
             assertEquals(dataOff + dataSize, f.limit(), "no partial bytes after the last whole record");
         }
 
-        PerfOracle.assumePerf();
+        PerfOracle.assumeInstalled();
         Path copy = tmp.resolve("copy.data"); // off the tmpfs, so perf needs no space there
         Files.copy(out, copy);
         PerfOracle.Result r = PerfOracle.reportSortSym(copy);

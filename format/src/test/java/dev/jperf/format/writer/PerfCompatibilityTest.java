@@ -3,6 +3,8 @@ package dev.jperf.format.writer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
+import dev.jperf.format.PerfOracle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -24,8 +26,8 @@ class PerfCompatibilityTest {
      */
     @Test
     void attrsFromA136ByteKernelAttrAreReadByPerf() throws Exception {
-        PerfOracle.assumePerf();
-        Path in = PerfOracle.corpus().resolve("a-system-wide-bpf/perf.data");
+        PerfOracle.assumeInstalled();
+        Path in = Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data");
         CorpusInput c = CorpusInput.read(in);
         List<PerfDataWriter.EventAttr> kernelSized = new ArrayList<>();
         for (PerfDataWriter.EventAttr e : c.events()) {
@@ -56,8 +58,8 @@ class PerfCompatibilityTest {
      */
     @Test
     void bpfProgInfoFromANewerWriterIsReadByPerf() throws Exception {
-        PerfOracle.assumePerf();
-        Path in = PerfOracle.corpus().resolve("a-system-wide-bpf/perf.data");
+        PerfOracle.assumeInstalled();
+        Path in = Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data");
         CorpusInput c = CorpusInput.read(in);
         byte[] body = c.features()[25];
         ByteBuffer b = ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN);

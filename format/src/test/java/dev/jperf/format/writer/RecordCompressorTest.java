@@ -3,7 +3,9 @@ package dev.jperf.format.writer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.PerfOracle;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.feature.Compression;
 import dev.jperf.format.feature.Feature;
@@ -50,8 +52,8 @@ class RecordCompressorTest {
 
     @Test
     void perfAndJperfReadTheCompressedFileAsTheOriginal() throws Exception {
-        PerfOracle.assumePerf();
-        Path in = PerfOracle.corpus().resolve("a-system-wide-bpf/perf.data");
+        PerfOracle.assumeInstalled();
+        Path in = Corpus.CORPUS.resolve("a-system-wide-bpf/perf.data");
         Path out = compressed(in, tmp.resolve("z.data"), 129 * 4096);
 
         long kernelRecords = 0;
@@ -91,8 +93,8 @@ class RecordCompressorTest {
     /** Small rings (perf -m 1: mmap_len 8 KiB) make small frames: every one must still decode. */
     @Test
     void smallRingsMakeSmallFramesThatPerfReads() throws Exception {
-        PerfOracle.assumePerf();
-        Path in = PerfOracle.corpus().resolve("c-process/perf.data");
+        PerfOracle.assumeInstalled();
+        Path in = Corpus.CORPUS.resolve("c-process/perf.data");
         Path out = compressed(in, tmp.resolve("small.data"), 2 * 4096);
         PerfOracle.Result report = PerfOracle.reportSortSym(out);
         assertEquals(0, report.rc(), report.err());

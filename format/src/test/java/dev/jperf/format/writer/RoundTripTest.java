@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.PerfOracle;
 import dev.jperf.format.feature.FeatureSection;
 import dev.jperf.format.feature.Features;
 import dev.jperf.format.feature.RawFeature;
@@ -32,7 +34,7 @@ class RoundTripTest {
     Path tmp;
 
     static Stream<String> cases() throws Exception {
-        try (Stream<Path> dirs = Files.list(PerfOracle.corpus())) {
+        try (Stream<Path> dirs = Files.list(Corpus.CORPUS)) {
             return dirs.filter(d -> Files.isRegularFile(d.resolve("perf.data")))
                     .map(d -> d.getFileName().toString()).sorted().collect(Collectors.toList()).stream();
         }
@@ -41,7 +43,7 @@ class RoundTripTest {
     @ParameterizedTest
     @MethodSource("cases")
     void copyReadsTheSameInPerf(String name) throws Exception {
-        Path in = PerfOracle.corpus().resolve(name).resolve("perf.data");
+        Path in = Corpus.CORPUS.resolve(name).resolve("perf.data");
         Path out = tmp.resolve("perf.data");
         PerfDataCopier.Result r = PerfDataCopier.copy(in, out);
         assertEquals(List.of(), r.warnings());
@@ -60,7 +62,7 @@ class RoundTripTest {
             assertEquals(List.of(), copy.warnings());
         }
 
-        PerfOracle.assumePerf();
+        PerfOracle.assumeInstalled();
         PerfOracle.Result origHeader = PerfOracle.headerOnly(in);
         PerfOracle.Result copyHeader = PerfOracle.headerOnly(out);
         assertEquals(0, copyHeader.rc(), copyHeader.err());
@@ -79,7 +81,7 @@ class RoundTripTest {
     @ParameterizedTest
     @MethodSource("cases")
     void typedFeaturesReadTheSameInPerf(String name) throws Exception {
-        Path in = PerfOracle.corpus().resolve(name).resolve("perf.data");
+        Path in = Corpus.CORPUS.resolve(name).resolve("perf.data");
         Path fileMode = tmp.resolve("file-mode.data");
         PerfDataCopier.copy(in, fileMode);
         CorpusInput c = CorpusInput.read(fileMode);
@@ -97,7 +99,7 @@ class RoundTripTest {
             }
         }
         Files.setLastModifiedTime(out, Files.getLastModifiedTime(in));
-        PerfOracle.assumePerf();
+        PerfOracle.assumeInstalled();
         PerfOracle.Result copyHeader = PerfOracle.headerOnly(out);
         assertFalse(copyHeader.err().contains("invalid"), copyHeader.err());
         assertEquals(layoutBlind(PerfOracle.headerOnly(in).out(), pipe), layoutBlind(copyHeader.out(), pipe));

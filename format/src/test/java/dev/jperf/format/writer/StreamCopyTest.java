@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.Corpus;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import java.io.OutputStream;
@@ -28,7 +29,7 @@ class StreamCopyTest {
 
     @Test
     void aTricklingPipeIsReadableWhileItIsCopied() throws Exception {
-        byte[] pipe = Files.readAllBytes(PerfOracle.corpus().resolve("f-pipe/perf.data"));
+        byte[] pipe = Files.readAllBytes(Corpus.CORPUS.resolve("f-pipe/perf.data"));
         Path out = tmp.resolve("perf.data");
         PipedInputStream in = new PipedInputStream(1 << 16);
         PipedOutputStream feed = new PipedOutputStream(in);
@@ -58,7 +59,7 @@ class StreamCopyTest {
         assertTrue(seenWhileRunning > 0 && seenWhileRunning < r.records(),
                 "records readable while the stream was still coming: " + seenWhileRunning + " of " + r.records());
         Path fromFile = tmp.resolve("from-file.data");
-        PerfDataCopier.copy(PerfOracle.corpus().resolve("f-pipe/perf.data"), fromFile);
+        PerfDataCopier.copy(Corpus.CORPUS.resolve("f-pipe/perf.data"), fromFile);
         assertArrayEquals(Files.readAllBytes(fromFile), Files.readAllBytes(out));
     }
 

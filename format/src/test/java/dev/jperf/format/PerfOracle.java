@@ -1,4 +1,4 @@
-package dev.jperf.format.writer;
+package dev.jperf.format;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -15,60 +15,24 @@ import java.util.stream.Stream;
 
 /**
  * Linux perf as a test oracle (never used by jperf itself): runs {@code perf report} on a file with
- * the corpus kallsyms and binaries so that it resolves symbols as it did for the golden outputs.
+ * the corpus kallsyms and binaries so that it resolves symbols as it did for the golden outputs. In
+ * format's test-jar: report's PerfOracle builds on it.
  */
-final class PerfOracle {
-    record Result(int rc, String out, String err) {
+public final class PerfOracle {
+    public record Result(int rc, String out, String err) {
     }
-
-    private static Path kallsyms;
 
     private PerfOracle() {
     }
 
-    static Path shared() {
-        return Path.of(System.getProperty("jperf.shared", "../../shared"));
-    }
-
-    static Path corpus() {
-        return shared().resolve("corpus");
-    }
-
     /** Skips the calling test with the reason when Linux perf is not installed. */
-    static void assumePerf() {
+    public static void assumeInstalled() {
         boolean found = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
                 .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
         assumeTrue(found, "Linux perf is not installed (apt-get install -y linux-perf); it is the oracle of this test");
     }
 
-    /** The corpus kallsyms as a regular file (perf cannot read it from a pipe) and the binaries in /tmp/corpus/src. */
-    static synchronized Path kallsyms() throws IOException, InterruptedException {
-        if (kallsyms == null) {
-            Path src = corpus().resolve("src");
-            Path dst = Path.of("/tmp/corpus/src");
-            Files.createDirectories(dst);
-            try (Stream<Path> files = Files.list(src)) {
-                for (Path f : files.collect(Collectors.toList())) {
-                    Path to = dst.resolve(f.getFileName());
-                    if (!Files.exists(to) || Files.size(to) != Files.size(f)) {
-                        Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                                java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-                    }
-                }
-            }
-            Path k = Files.createTempFile("jperf-kallsyms", ".txt");
-            k.toFile().deleteOnExit();
-            Process p = new ProcessBuilder("xz", "-dc", corpus().resolve("kallsyms.txt.xz").toString())
-                    .redirectOutput(k.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IOException("xz -dc kallsyms.txt.xz failed");
-            }
-            kallsyms = k;
-        }
-        return kallsyms;
-    }
-
-    static Result perf(String... args) throws IOException, InterruptedException {
+    public static Result perf(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add("perf");
         cmd.addAll(List.of(args));
@@ -92,14 +56,18 @@ final class PerfOracle {
         }
     }
 
-    /** {@code perf report --stdio --sort sym} without perf's random closing tip. */
-    static Result reportSortSym(Path file) throws IOException, InterruptedException {
+    /**
+     * {@code perf report --stdio --sort sym} with the corpus kallsyms and binaries, without perf's
+     * random closing tip.
+     */
+    public static Result reportSortSym(Path file) throws IOException, InterruptedException {
+        Corpus.installBinaries();
         Result r = perf("report", "-i", file.toString(), "--stdio", "--sort", "sym",
-                "--kallsyms", kallsyms().toString());
+                "--kallsyms", Corpus.kallsyms().toString());
         return new Result(r.rc, dropTip(r.out), r.err);
     }
 
-    static Result headerOnly(Path file) throws IOException, InterruptedException {
+    public static Result headerOnly(Path file) throws IOException, InterruptedException {
         return perf("report", "-i", file.toString(), "--header-only", "-I");
     }
 
