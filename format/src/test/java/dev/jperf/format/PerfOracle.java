@@ -25,11 +25,15 @@ public final class PerfOracle {
     private PerfOracle() {
     }
 
+    /** Whether perf is on the PATH. */
+    public static boolean installed() {
+        return Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
+                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
+    }
+
     /** Skips the calling test with the reason when Linux perf is not installed. */
     public static void assumeInstalled() {
-        boolean found = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(":"))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf")));
-        assumeTrue(found, "Linux perf is not installed (apt-get install -y linux-perf); it is the oracle of this test");
+        assumeTrue(installed(), "Linux perf is not installed (apt-get install -y linux-perf); it is the oracle of this test");
     }
 
     public static Result perf(String... args) throws IOException, InterruptedException {
