@@ -28,13 +28,18 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@link #pin} is called by real-time side-band threads and takes no lock an ordinary thread
  * could hold: a lock holder preempted on a busy CPU would stall the pinner for a whole time slice
  * (seen: 30-40 ms, 80 programs lost) - a priority inversion. That rules out waking the fetcher
- * (LockSupport.unpark takes the parked thread's mutex): the fetcher polls the queues instead. It
- * also allocates nothing: touching a fresh heap page faults, and a page fault waits for the
- * process-wide mmap lock, which any preempted JVM thread may hold (seen: 120 ms).
+ * (LockSupport.unpark takes the parked thread's mutex) from there: the recorder's main loop, which
+ * races nothing, wakes it after each pass that finds a queue not empty ({@link #wakeFetcher}); a
+ * pinned program cannot go away meanwhile. It also allocates nothing: touching a fresh heap page
+ * faults, and a page fault waits for the process-wide mmap lock, which any preempted JVM thread may
+ * hold (seen: 120 ms).
  */
 final class BpfCapture {
-    /** How often an idle fetcher looks for pinned programs (they cannot go away meanwhile). */
-    private static final long FETCH_POLL_NS = 20_000_000L;
+    /**
+     * How long an idle fetcher sleeps unless woken: only a backstop, {@link #wakeFetcher} wakes it.
+     * Every wakeup of a thread costs CPU, several times its own while the machine is sampled.
+     */
+    private static final long FETCH_POLL_NS = 1_000_000_000L;
 
     private final Bpf fetchBpf = new Bpf();
     private final IdSet seen = new IdSet();
@@ -111,6 +116,16 @@ final class BpfCapture {
     void startFetcher() {
         fetcher.setDaemon(true);
         fetcher.start();
+    }
+
+    /** Wakes the fetcher if a program is waiting in a queue (called by the main loop, never by a pinner). */
+    void wakeFetcher() {
+        for (PinQueue q : queues) {
+            if (!q.isEmpty()) {
+                LockSupport.unpark(fetcher);
+                return;
+            }
+        }
     }
 
     /** Stops the fetcher after it has fetched everything pinned so far. */

@@ -27,6 +27,11 @@ final class PinQueue {
         return true;
     }
 
+    /** Whether nothing is waiting (any thread may ask). */
+    boolean isEmpty() {
+        return head == tail;
+    }
+
     /** The oldest pair as {@code id << 32 | fd}, or -1 when empty. */
     long poll() {
         long h = head;

@@ -334,6 +334,7 @@ public final class Recorder {
                 }
                 long before = copier.records() + copier.ownBytes();
                 pass(rings, copier, round);
+                capture.wakeFetcher();
                 idle.after(woken, copier.records() + copier.ownBytes() != before);
                 if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
                     checkpoint(copier, writer);
