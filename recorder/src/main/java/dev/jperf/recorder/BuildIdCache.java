@@ -44,7 +44,7 @@ final class BuildIdCache {
         if (hits.kernelHit()) {
             kernelBuildId(kernelNotes).ifPresent(bid -> {
                 out.add(new BuildIds.Entry(MISC_KERNEL | BuildIds.MISC_BUILD_ID_SIZE, -1, bid, KERNEL));
-                cacheBytes(KERNEL, bid, "kallsyms", kallsyms.bytes());
+                cacheKallsyms(bid, kallsyms);
             });
         }
         for (String dso : hits.userDsos()) {
@@ -65,17 +65,19 @@ final class BuildIdCache {
         return out;
     }
 
-    private void cacheBytes(String name, byte[] bid, String fileName, byte[] content) {
+    /** The kernel's symbols, read again only when this kernel's are not cached yet. */
+    private void cacheKallsyms(byte[] bid, Kallsyms kallsyms) {
         try {
-            Path dir = dir(name, bid);
-            Path target = dir.resolve(fileName);
+            Path dir = dir(KERNEL, bid);
+            Path target = dir.resolve("kallsyms");
             if (!Files.exists(target)) {
+                byte[] content = kallsyms.bytes();
                 Files.createDirectories(dir);
-                Path tmp = Files.createTempFile(dir, fileName, ".tmp");
+                Path tmp = Files.createTempFile(dir, "kallsyms", ".tmp");
                 Files.write(tmp, content);
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             }
-            link(name, bid);
+            link(KERNEL, bid);
         } catch (IOException e) {
             // a read-only or full home: the recording itself is complete without the cache
         }
