@@ -33,6 +33,7 @@ import java.util.Optional;
  */
 final class HeaderFeatures {
     static final String VERSION = "jperf 0.1.0";
+    private static Map<String, String> cpuinfo;
 
     private HeaderFeatures() {}
 
@@ -100,8 +101,15 @@ final class HeaderFeatures {
         }
     }
 
-    /** The first CPU's fields of /proc/cpuinfo. */
-    static Map<String, String> cpuinfo() {
+    /** The first CPU's fields of /proc/cpuinfo: the default event and the header both ask, it is read once. */
+    static synchronized Map<String, String> cpuinfo() {
+        if (cpuinfo == null) {
+            cpuinfo = Map.copyOf(readCpuinfo());
+        }
+        return cpuinfo;
+    }
+
+    private static Map<String, String> readCpuinfo() {
         Map<String, String> m = new HashMap<>();
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
