@@ -6,6 +6,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.dump.RawDump;
 import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.stats.EventStats;
@@ -24,6 +25,8 @@ final class ReportCommand implements Subcommand {
     private double percentLimit;
     private String percentage = "absolute";
     private String comms;
+    private String dsos;
+    private String symbols;
     private String pids;
     private String tids;
     private String cpus;
@@ -60,9 +63,11 @@ final class ReportCommand implements Subcommand {
                         v -> sort = v)
                 .decimal('\0', "percent-limit", "percent", "don't show entries under that percent", v -> percentLimit = v)
                 .value('\0', "percentage", "relative|absolute",
-                        "percentages of the samples --comms/--pid/--tid keep (relative) or of all (absolute, default)",
+                        "percentages of the samples the filters (--comms, --dsos...) keep (relative) or of all (absolute, default)",
                         v -> percentage = v)
                 .value('c', "comms", "comm[,comm...]", "only consider symbols in these comms", v -> comms = v)
+                .value('d', "dsos", "dso[,dso...]", "only consider symbols in these dsos", v -> dsos = v)
+                .value('S', "symbols", "symbol[,symbol...]", "only consider these symbols", v -> symbols = v)
                 .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids", v -> pids = v)
                 .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids", v -> tids = v)
                 .value('C', "cpu", "cpu", "list of cpus to profile (e.g. 0-2,4)", v -> cpus = v)
@@ -120,8 +125,11 @@ final class ReportCommand implements Subcommand {
         } else {
             throw new IllegalArgumentException("--percentage " + percentage + ": expected relative or absolute");
         }
-        Report.Options o = new Report.Options(input, SortKey.parse(sort), children, graph, percentLimit, relative,
-                commaList(comms), ints("--pid", pids), ints("--tid", tids), parseCpus(cpus), kallsyms, symfs, json, demangle);
+        SampleFilter filter = SampleFilter.tasks(commaList(comms), ints("--pid", pids), ints("--tid", tids))
+                .withCpus(parseCpus(cpus)).withDsos(commaList(dsos)).withSymbols(commaList(symbols));
+        Report.Options o = Report.Options.defaults(input).withSort(SortKey.parse(sort)).withChildren(children)
+                .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
+                .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle);
         if (header && !json) {
             // a stream is read once: header and report come from the one open
             try (PerfDataFile f = Input.open(this.input)) {

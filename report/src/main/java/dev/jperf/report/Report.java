@@ -7,6 +7,7 @@ import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.PrintStream;
@@ -15,36 +16,69 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** {@code jperf report}: read, resolve, aggregate per event, print (stdio table or JSON). */
 public final class Report {
     /**
-     * The report options, named as perf names them.
+     * The report options, named as perf names them: {@link #defaults} and the {@code with}
+     * methods build them.
      *
      * @param children --children (cumulate callchains; perf's default when the file has callchains)
      * @param callGraph -g (perf's callchain_param; {@link CallchainParams#NO_GRAPH} for -g none)
      * @param percentLimit --percent-limit
      * @param relative --percentage relative: percentages (and the header's totals) of the samples
-     *     --comm/--pid/--tid keep, not of all
+     *     the filters keep, not of all
+     * @param filter --comms, --pid, --tid, --cpu, --dsos, --symbols
      */
     public record Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
-            double percentLimit, boolean relative, Set<String> comms, Set<Integer> pids, Set<Integer> tids,
-            Set<Integer> cpus, Path kallsyms, Path symfs, boolean json, boolean demangle) {
-        /** Demangling user-space names, as perf does by default. */
-        public Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
-                double percentLimit, boolean relative, Set<String> comms, Set<Integer> pids, Set<Integer> tids,
-                Set<Integer> cpus, Path kallsyms, Path symfs, boolean json) {
-            this(input, sort, children, callGraph, percentLimit, relative, comms, pids, tids, cpus, kallsyms, symfs,
-                    json, true);
+            double percentLimit, boolean relative, SampleFilter filter, Path kallsyms, Path symfs, boolean json,
+            boolean demangle) {
+        /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
+        public static Options defaults(Path input) {
+            return new Options(input, SortKey.parse("comm,dso,sym"), true, CallchainParams.DEFAULT, 0, false,
+                    SampleFilter.NONE, null, null, false, true);
         }
 
-        /** With perf's default graph (callGraph true) or none, absolute percentages. */
-        public Options(Path input, List<SortKey> sort, boolean children, boolean callGraph, double percentLimit,
-                Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus, Path kallsyms, Path symfs,
-                boolean json) {
-            this(input, sort, children, callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH, percentLimit,
-                    false, comms, pids, tids, cpus, kallsyms, symfs, json);
+        public Options withSort(List<SortKey> sort) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
+        }
+
+        public Options withChildren(boolean children) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
+        }
+
+        public Options withCallGraph(CallchainParams callGraph) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
+        }
+
+        /** --percent-limit and --percentage (relative or absolute). */
+        public Options withPercent(double percentLimit, boolean relative) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
+        }
+
+        public Options withFilter(SampleFilter filter) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
+        }
+
+        /** --kallsyms and --symfs (either may be null). */
+        public Options withSymbols(Path kallsyms, Path symfs) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
+        }
+
+        public Options withJson(boolean json) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
+        }
+
+        public Options withDemangle(boolean demangle) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle);
         }
     }
 
@@ -67,7 +101,7 @@ public final class Report {
         SymbolResolver resolver = new SymbolResolver(
                 SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
         Session session = new Session(file, resolver,
-                new Session.Options(children || graph != null, o.comms(), o.pids(), o.tids(), o.cpus()));
+                new Session.Options(children || graph != null, o.filter()));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
@@ -102,7 +136,8 @@ public final class Report {
             new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
-            new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM).print(r.hists(), r.session().totalLostSamples());
+            new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
+                    .elide(o.filter()).print(r.hists(), r.session().totalLostSamples());
         }
         out.flush();
     }

@@ -1,5 +1,6 @@
 package dev.jperf.report;
 
+import dev.jperf.report.session.SampleFilter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -147,8 +148,7 @@ class CallGraphReportTest {
             }
         }
         Report.Options o = options(CASE, "--sort sym");
-        o = new Report.Options(o.input(), o.sort(), o.children(), o.callGraph(), 0, false, null, null, null, null,
-                shifted, null, false);
+        o = o.withPercent(0, false).withFilter(SampleFilter.NONE).withSymbols(shifted, null);
         List<String> golden = golden("sort-sym");
         List<String> ours = withoutTip(CorpusReportTest.report(o));
         assertEquals(golden, ours);
@@ -158,8 +158,7 @@ class CallGraphReportTest {
     void jsonWritesEachFieldOnceAndKeepsFilteredEntriesOut() throws Exception {
         Report.Options o = options(CorpusFixture.CORPUS.resolve("a-system-wide-bpf"),
                 "--sort comm,pid,tid,sym --comm workload");
-        o = new Report.Options(o.input(), o.sort(), o.children(), o.callGraph(), 0, false, o.comms(), o.pids(),
-                o.tids(), o.cpus(), o.kallsyms(), o.symfs(), true);
+        o = o.withPercent(0, false).withJson(true);
         String json = String.join("\n", CorpusReportTest.report(o));
         com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
         m.enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -254,8 +253,10 @@ class CallGraphReportTest {
             g = new CallchainParams(g.mode(), g.minPercent(), g.printLimit(), CallchainParams.Order.CALLER, true,
                     g.value());
         }
-        return new Report.Options(dir.resolve("perf.data"), SortKey.parse(sort), children, g, 0, relative, comms,
-                pids, tids, cpus, CorpusFixture.kallsyms(), null, false);
+        return Report.Options.defaults(dir.resolve("perf.data")).withSort(SortKey.parse(sort)).withChildren(children)
+                .withCallGraph(g).withPercent(0, relative)
+                .withFilter(SampleFilter.tasks(comms, pids, tids).withCpus(cpus))
+                .withSymbols(CorpusFixture.kallsyms(), null);
     }
 
     private static Set<Integer> ints(String list) {

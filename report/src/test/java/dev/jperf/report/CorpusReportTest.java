@@ -1,5 +1,6 @@
 package dev.jperf.report;
 
+import dev.jperf.report.aggregate.CallchainParams;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,8 +63,9 @@ class CorpusReportTest {
     @ParameterizedTest(name = "{0} --sort {1} graph={2}")
     @MethodSource("cases")
     void rowsEqualPerfs(String name, String sort, boolean callGraph, Path golden) throws Exception {
-        Report.Options o = new Report.Options(CorpusFixture.data(name), SortKey.parse(sort), true,
-                callGraph, 0, null, null, null, null, CorpusFixture.kallsyms(), null, false);
+        Report.Options o = Report.Options.defaults(CorpusFixture.data(name)).withSort(SortKey.parse(sort))
+                .withCallGraph(callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH)
+                .withSymbols(CorpusFixture.kallsyms(), null);
         List<String> ours = report(o);
         List<String> theirs = Files.readAllLines(golden);
         java.util.Set<String> vdsoRows = unresolvedVdsoRows(o);

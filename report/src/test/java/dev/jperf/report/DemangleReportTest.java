@@ -37,8 +37,9 @@ class DemangleReportTest {
     }
 
     private static List<String> report(boolean demangle) {
-        Report.Options o = new Report.Options(dir.resolve("perf.data"), SortKey.parse("dso,sym"), false,
-                CallchainParams.NO_GRAPH, 0, false, null, null, null, null, null, symfs, false, demangle);
+        Report.Options o = Report.Options.defaults(dir.resolve("perf.data")).withSort(SortKey.parse("dso,sym"))
+                .withChildren(false).withCallGraph(CallchainParams.NO_GRAPH).withSymbols(null, symfs)
+                .withDemangle(demangle);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(" cxx-workload ")).toList();

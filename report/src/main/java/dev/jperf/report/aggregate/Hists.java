@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -347,6 +348,14 @@ public final class Hists {
      * in-order walk breaks ties, then a stable sort by children, self and each key's sort order.
      */
     public List<HistEntry> sorted() {
+        return sorted(Set.of());
+    }
+
+    /**
+     * The entries in perf's output order, the {@code elided} keys left out of its tie-breaks as
+     * perf leaves elided columns out of hist_entry__sort (perf_hpp__should_skip).
+     */
+    public List<HistEntry> sorted(Set<SortKey> elided) {
         settle();
         // the search tree is perf's input tree as it is; a replay would compare today's DSOs
         List<HistEntry> in = searchTree != null ? new ArrayList<>(searchTree.keySet()) : replay(created);
@@ -355,7 +364,7 @@ public final class Hists {
         }
         // perf's output_resort: each entry, in input-tree order, inserted into the output rb-tree,
         // going left when hist_entry__sort(new, node) > 0 (not a total order: see perfSort)
-        Comparator<HistEntry> sort = outputOrder();
+        Comparator<HistEntry> sort = outputOrder(elided);
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> perfSort(sort, n, node) > 0 ? -1 : 1);
         for (HistEntry e : in) {
             tree.put(e, e);
@@ -465,13 +474,15 @@ public final class Hists {
         return Long.signum(r.symbol.end() - l.symbol.end());
     }
 
-    private Comparator<HistEntry> outputOrder() {
+    private Comparator<HistEntry> outputOrder(Set<SortKey> elided) {
         Comparator<HistEntry> c = children
                 ? Comparator.comparingLong((HistEntry e) -> e.periodAcc).reversed().thenComparing(
                         Comparator.comparingLong((HistEntry e) -> e.period).reversed())
                 : Comparator.comparingLong((HistEntry e) -> e.period).reversed();
         for (SortKey k : keyArray) {
-            c = c.thenComparing(sortOrder(k));
+            if (!elided.contains(k)) {
+                c = c.thenComparing(sortOrder(k));
+            }
         }
         return c;
     }

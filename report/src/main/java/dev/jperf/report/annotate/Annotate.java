@@ -3,6 +3,7 @@ package dev.jperf.report.annotate;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.SymbolResolver;
@@ -42,7 +43,7 @@ public final class Annotate {
     public static BpfAnnotation annotate(PerfDataFile file, Path kallsyms) {
         BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
         SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null));
-        Session session = new Session(file, resolver, new Session.Options(false, null, null, null, null));
+        Session session = new Session(file, resolver, new Session.Options(false, SampleFilter.NONE));
         session.run(s -> {
             Frame f = s.frame();
             if (s.cpumode() == PerfRecord.PERF_RECORD_MISC_KERNEL && f.symbol() != null && f.dso() != null) {

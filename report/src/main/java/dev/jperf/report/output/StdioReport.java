@@ -4,9 +4,12 @@ import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.session.SampleFilter;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * perf report --stdio's layout: the header comment block, one section per event (sample count,
@@ -19,6 +22,8 @@ public final class StdioReport {
     private final boolean sortStartsWithSym;
 
     private final boolean relative;
+    /** Filters of one value: perf prints that value once ("# dso: x") and leaves its column out. */
+    private SampleFilter elide = SampleFilter.NONE;
 
     public StdioReport(PrintStream out, double percentLimit) {
         this(out, percentLimit, false, CallchainParams.NO_GRAPH, false);
@@ -39,9 +44,23 @@ public final class StdioReport {
         this.sortStartsWithSym = sortStartsWithSym;
     }
 
+    /** The report's filters: a --comms, --dsos or --symbols list of one elides its sort key (perf's sort__setup_elide). */
+    public StdioReport elide(SampleFilter filter) {
+        this.elide = filter;
+        return this;
+    }
+
     public void print(List<Hists> sections, long totalLostSamples) {
         out.println("# To display the perf.data header info, please use --header/--header-only options.");
         out.println("#");
+        if (!sections.isEmpty()) {
+            for (SortKey k : sections.get(0).keys()) {
+                String v = elided(k);
+                if (v != null) {
+                    out.println("# " + (k == SortKey.SYM ? "symbol" : k == SortKey.DSO ? "dso" : "comm") + ": " + v);
+                }
+            }
+        }
         out.println("#");
         out.println("# Total Lost Samples: " + totalLostSamples);
         out.println("#");
@@ -83,14 +102,17 @@ public final class StdioReport {
         out.println("# Samples: " + samplesText(samples) + " of event '" + h.event().name() + "'");
         out.println("# Event count (approx.): " + Long.toUnsignedString(total));
         out.println("#");
+        List<SortKey> keys = shownKeys(h.keys());
+        Set<SortKey> elided = EnumSet.noneOf(SortKey.class);
+        elided.addAll(h.keys());
+        elided.removeAll(keys);
         List<HistEntry> rows = new ArrayList<>();
-        for (HistEntry e : h.sorted()) {
+        for (HistEntry e : h.sorted(elided)) {
             double pct = percent(h.children() ? e.periodAcc() : e.period(), total);
             if (!e.filtered() && (pct >= percentLimit || percentLimit <= 0)) {
                 rows.add(e);
             }
         }
-        List<SortKey> keys = h.keys();
         int[] width = widths(keys, rows);
         StringBuilder hdr = new StringBuilder("#");
         StringBuilder dots = new StringBuilder("#");
@@ -134,6 +156,28 @@ public final class StdioReport {
                 out.print(g);
             }
         }
+    }
+
+    /** The single value a filter keeps for {@code k}'s column, or null. */
+    private String elided(SortKey k) {
+        Set<String> one = switch (k) {
+            case COMM -> elide.comms();
+            case DSO -> elide.dsos();
+            case SYM -> elide.symbols();
+            default -> null;
+        };
+        return one != null && one.size() == 1 ? one.iterator().next() : null;
+    }
+
+    /** The keys printed as columns: all but the elided, or all when every one would be. */
+    private List<SortKey> shownKeys(List<SortKey> keys) {
+        List<SortKey> shown = new ArrayList<>();
+        for (SortKey k : keys) {
+            if (elided(k) == null) {
+                shown.add(k);
+            }
+        }
+        return shown.isEmpty() ? keys : shown;
     }
 
     private static void cell(StringBuilder b, SortKey k, HistEntry e, int width, boolean last) {

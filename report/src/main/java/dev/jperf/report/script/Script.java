@@ -3,6 +3,7 @@ package dev.jperf.report.script;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.BufferedOutputStream;
@@ -122,7 +123,7 @@ public final class Script {
             }
             SymbolResolver resolver = new SymbolResolver(
                     SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
-            Session session = new Session(file, resolver, new Session.Options(useCallchain, null, null, null, null));
+            Session session = new Session(file, resolver, new Session.Options(useCallchain, SampleFilter.NONE));
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();
             }

@@ -41,16 +41,11 @@ public final class Session {
     private static final int BATCHES = 3;
 
     /**
-     * What to resolve and which samples to mark filtered.
+     * What to resolve and which samples to drop or mark filtered.
      *
      * @param callchains resolve callchains (off for -g none --no-children: faster)
-     * @param comms --comm, or null
-     * @param pids --pid, or null
-     * @param tids --tid, or null
-     * @param cpus --cpu: samples of other CPUs are dropped, or null
      */
-    public record Options(boolean callchains, Set<String> comms, Set<Integer> pids, Set<Integer> tids,
-            Set<Integer> cpus) {
+    public record Options(boolean callchains, SampleFilter filter) {
     }
 
     private final PerfDataFile file;
@@ -298,7 +293,7 @@ public final class Session {
         long[] d = b.d;
         int at = i * Batch.L;
         int cpu = (int) (d[at + Batch.CPU_MISC] >> 32);
-        if (options.cpus() != null && !options.cpus().contains(cpu)) {
+        if (options.filter().drops(cpu)) {
             return;
         }
         long pidTid = d[at + Batch.PID_TID];
@@ -337,7 +332,7 @@ public final class Session {
             c.frame = machine.resolve(thread, misc & 7, c.ip);
         }
         c.comm = thread.comm();
-        c.filtered = filtered(thread, c.comm);
+        c.filtered = options.filter().excludes(thread, c.comm, c.frame);
         sink.sample(c);
     }
 
@@ -378,14 +373,8 @@ public final class Session {
         chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
     }
 
-    private boolean filtered(PerfThread thread, String comm) {
-        return (options.comms() != null && !options.comms().contains(comm))
-                || (options.pids() != null && !options.pids().contains(thread.pid()))
-                || (options.tids() != null && !options.tids().contains(thread.tid()));
-    }
-
     private void sample(SampleRecord s, SampleConsumer consumer) {
-        if (options.cpus() != null && !options.cpus().contains(s.cpu())) {
+        if (options.filter().drops(s.cpu())) {
             return;
         }
         PerfThread thread = machine.findOrCreateThread(s.pid(), s.tid());
@@ -398,7 +387,7 @@ public final class Session {
             chain = Arrays.copyOf(chainScratch, n);
         }
         String comm = thread.comm();
-        boolean filtered = filtered(thread, comm);
+        boolean filtered = options.filter().excludes(thread, comm, frame);
         consumer.sample(new ResolvedSample(s, s.event(), thread, comm, frame, chain, filtered));
     }
 

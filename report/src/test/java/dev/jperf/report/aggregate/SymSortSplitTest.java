@@ -61,8 +61,8 @@ class SymSortSplitTest {
     }
 
     private static String report(Path data, String sort) {
-        Report.Options o = new Report.Options(data, SortKey.parse(sort), false, false, 0, null, null, null,
-                null, null, null, false);
+        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse(sort)).withChildren(false)
+                .withCallGraph(CallchainParams.NO_GRAPH);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);

@@ -143,8 +143,8 @@ class JsonCallGraphTest {
     }
 
     private static String run(String sort, CallchainParams graph, boolean children, boolean json) {
-        Report.Options o = new Report.Options(CASE, SortKey.parse(sort), children, graph, 0,
-                false, null, null, null, null, CorpusFixture.kallsyms(), null, json);
+        Report.Options o = Report.Options.defaults(CASE).withSort(SortKey.parse(sort)).withChildren(children)
+                .withCallGraph(graph).withSymbols(CorpusFixture.kallsyms(), null).withJson(json);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8);

@@ -45,7 +45,7 @@ class KernelMapsTest {
         SymbolResolver r = new SymbolResolver(new SymbolResolver.Options(ks, null, tmp, tmp, tmp.resolve("none"),
                 tmp.resolve("none"), tmp));
         try (PerfDataFile f = PerfDataFile.open(FILE)) {
-            Session s = new Session(f, r, new Session.Options(false, null, null, null, null));
+            Session s = new Session(f, r, new Session.Options(false, SampleFilter.NONE));
             int[] named = {0};
             s.run(x -> {
                 // the file's samples are at _text + 0x3022bd and _text + 0xfb601

@@ -17,6 +17,7 @@ import dev.jperf.format.RecordStream;
 import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.Machine;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -85,7 +86,7 @@ class BpfProgInfoNamesTest {
         Assumptions.assumeTrue(Files.isRegularFile(FILE), "no " + FILE);
         try (PerfDataFile f = PerfDataFile.open(FILE)) {
             List<Expected> expected = expected(f.features());
-            Session s = new Session(f, new SymbolResolver(hermetic()), new Session.Options(false, null, null, null, null));
+            Session s = new Session(f, new SymbolResolver(hermetic()), new Session.Options(false, SampleFilter.NONE));
             List<long[]> addrs = new ArrayList<>();
             int[] samples = {0};
             s.run(r -> {

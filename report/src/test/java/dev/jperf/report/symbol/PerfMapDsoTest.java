@@ -1,5 +1,6 @@
 package dev.jperf.report.symbol;
 
+import dev.jperf.report.aggregate.CallchainParams;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,8 +58,8 @@ class PerfMapDsoTest {
     }
 
     private static String report(Path data) {
-        Report.Options o = new Report.Options(data, SortKey.parse("dso,sym"), false, false, 0, null, null, null,
-                null, null, null, false);
+        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse("dso,sym")).withChildren(false)
+                .withCallGraph(CallchainParams.NO_GRAPH);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
