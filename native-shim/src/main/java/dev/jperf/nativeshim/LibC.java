@@ -29,6 +29,8 @@ final class LibC {
 
     static native long read(int fd, long buf, long count);
 
+    static native long write(int fd, long buf, long count);
+
     static native int close(int fd);
 
     static native int dup2(int oldfd, int newfd);

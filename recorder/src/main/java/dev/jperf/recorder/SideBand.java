@@ -1,6 +1,7 @@
 package dev.jperf.recorder;
 
 import dev.jperf.nativeshim.Bpf;
+import dev.jperf.nativeshim.EventFd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
 import dev.jperf.nativeshim.Sched;
@@ -19,14 +20,16 @@ import java.nio.ByteBuffer;
  * right after loading (alive ~25 us here) is pinned before its loader can close it.
  */
 final class SideBand implements Runnable, RingBuffer.Visitor {
-    /** How long one poll may sleep: bounds the latency of stop(). */
-    private static final int POLL_MS = 100;
+    /** How long one poll may sleep, as perf's side-band thread: stop() wakes it through {@link #wake}. */
+    private static final int POLL_MS = 1000;
     /** Above the recorder's main loop (which is real-time too), so a pin never waits for a copy. */
     static final int PRIORITY = 2;
 
     private final RingBuffer ring;
     private final BpfCapture capture;
     private final Poll poll;
+    /** Signalled by stop(): ring records are the only other reason to wake. */
+    private final EventFd wake = new EventFd();
     private final Thread thread;
     private final Bpf bpf = new Bpf();
     private final PinQueue queue;
@@ -36,7 +39,7 @@ final class SideBand implements Runnable, RingBuffer.Visitor {
     SideBand(RingBuffer ring, BpfCapture capture) {
         this.ring = ring;
         this.capture = capture;
-        this.poll = new Poll(new int[] {ring.fd()}, Poll.POLLIN);
+        this.poll = new Poll(new int[] {ring.fd(), wake.fd()}, Poll.POLLIN);
         this.thread = new Thread(this, "jperf-sideband-" + ring.cpu());
         this.queue = capture.newQueue();
         thread.setDaemon(true);
@@ -49,7 +52,9 @@ final class SideBand implements Runnable, RingBuffer.Visitor {
     /** Stops the thread and waits for it. */
     void stop() throws InterruptedException {
         stop = true;
+        wake.signal();
         thread.join();
+        wake.close();
     }
 
     /** What killed the thread, if anything did. */
