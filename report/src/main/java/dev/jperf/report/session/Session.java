@@ -71,6 +71,7 @@ public final class Session {
         readBuildIds();
         Dso kernel = resolver.existing(SymbolResolver.KERNEL_NAME);
         resolver.prefetchKallsyms(kernel == null ? null : kernel.buildId());
+        resolver.prefetchUserSymbols();
     }
 
     public Machine machine() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Finds and loads the symbols of every {@link Dso}, as perf does, and owns the DSOs (one per name).
@@ -33,9 +34,14 @@ public final class SymbolResolver {
     private final List<Dso> byId = new ArrayList<>();
     private Kallsyms kallsyms;
     private boolean kallsymsTried;
-    private java.util.concurrent.CompletableFuture<Kallsyms> prefetch;
+    private CompletableFuture<Kallsyms> prefetch;
     private byte[] prefetchBuildId;
+    /** User DSOs whose symbols another thread is reading (see {@link #prefetchUserSymbols}). */
+    private final Map<Dso, CompletableFuture<Loaded>> userPrefetch = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
+
+    /** A symbol table read off the lock, with the problems met reading it. */
+    private record Loaded(SymbolTable table, List<String> warnings) {}
 
     /**
      * Where to look.
@@ -135,7 +141,7 @@ public final class SymbolResolver {
             t = switch (dso.kind()) {
                 case KERNEL -> kernelSymbols();
                 case KERNEL_MODULE -> moduleSymbols(dso);
-                case USER -> userSymbols(dso);
+                case USER -> userPrefetch.containsKey(dso) ? prefetched(dso) : userSymbols(dso, warnings);
                 case VDSO -> vdsoSymbols(dso);
                 case PERF_MAP -> PerfMap.parse(Path.of(dso.longName()));
                 case BPF, NO_DSO -> SymbolTable.EMPTY;
@@ -202,7 +208,7 @@ public final class SymbolResolver {
             return;
         }
         prefetchBuildId = kernelBuildId;
-        prefetch = new java.util.concurrent.CompletableFuture<>();
+        prefetch = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
                 prefetch.complete(Kallsyms.parse(file));
@@ -276,7 +282,7 @@ public final class SymbolResolver {
         String bid = dso.buildIdHex();
         for (Path p : List.of(options.buildIdDir().resolve("[vdso]").resolve(bid).resolve("vdso"),
                 options.buildIdDir().resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2)).resolve("elf"))) {
-            ElfFile f = openMatching(p, dso.buildId());
+            ElfFile f = openMatching(p, dso.buildId(), warnings);
             if (f != null) {
                 return ElfSymbols.load(f, f, options.demangler());
             }
@@ -284,7 +290,48 @@ public final class SymbolResolver {
         return SymbolTable.EMPTY;
     }
 
-    private SymbolTable userSymbols(Dso dso) throws IOException {
+    /**
+     * Starts reading, on another thread, the symbols of the user DSOs known now with a build-id
+     * (those of HEADER_BUILD_ID: the files with samples), so that the session thread finds them
+     * read when its first sample there comes (ELF tables were a tenth of its time). The thread
+     * takes no lock: it reads files, and its warnings come back with the table.
+     */
+    public synchronized void prefetchUserSymbols() {
+        List<Dso> user = new ArrayList<>();
+        for (Dso d : byId) {
+            if (d.kind() == Dso.Kind.USER && d.buildId() != null && d.symbols() == null && !userPrefetch.containsKey(d)) {
+                user.add(d);
+                userPrefetch.put(d, new CompletableFuture<>());
+            }
+        }
+        if (user.isEmpty()) {
+            return;
+        }
+        Map<Dso, CompletableFuture<Loaded>> futures = Map.copyOf(userPrefetch);
+        Thread t = new Thread(() -> {
+            for (Dso d : user) {
+                List<String> w = new ArrayList<>();
+                try {
+                    futures.get(d).complete(new Loaded(userSymbols(d, w), w));
+                } catch (IOException | RuntimeException e) {
+                    w.add(d.longName() + ": " + e.getMessage());
+                    futures.get(d).complete(new Loaded(SymbolTable.EMPTY, w));
+                }
+            }
+        }, "jperf-elf");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** A prefetched DSO's table (waiting for it if need be); under the lock, which the reading thread never takes. */
+    private SymbolTable prefetched(Dso dso) {
+        Loaded l = userPrefetch.remove(dso).join();
+        warnings.addAll(l.warnings());
+        return l.table();
+    }
+
+    /** {@code dso}'s symbols from its ELF images; problems go to {@code warnings}. */
+    private SymbolTable userSymbols(Dso dso, List<String> warnings) throws IOException {
         if (dso.buildId() == null) {
             // as dso__load: without a recorded build-id, take the file's own (for the debug-file lookups)
             Path p = symfs(dso.longName());
@@ -299,7 +346,7 @@ public final class SymbolResolver {
         ElfFile syms = null;
         ElfFile runtime = null;
         for (Path p : userCandidates(dso)) {
-            ElfFile f = openMatching(p, dso.buildId());
+            ElfFile f = openMatching(p, dso.buildId(), warnings);
             if (f == null) {
                 continue;
             }
@@ -370,7 +417,7 @@ public final class SymbolResolver {
     }
 
     /** Opens {@code p} when it is a regular ELF file whose build-id is {@code buildId} (when known). */
-    private ElfFile openMatching(Path p, byte[] buildId) {
+    private ElfFile openMatching(Path p, byte[] buildId, List<String> warnings) {
         if (!Files.isRegularFile(p)) {
             return null;
         }
