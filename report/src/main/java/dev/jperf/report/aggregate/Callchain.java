@@ -1,6 +1,7 @@
 package dev.jperf.report.aggregate;
 
 import dev.jperf.report.session.Frame;
+import java.util.Arrays;
 
 /**
  * The call graph of one report entry (perf's struct callchain_root): every chain appended to the
@@ -40,6 +41,31 @@ public final class Callchain {
         node.count += count;
         if (n > maxDepth) {
             maxDepth = n;
+        }
+    }
+
+    /**
+     * perf's callchain_merge(dst = this, src), as its collapse pass merges two entries: each chain
+     * that ends in {@code src} appended again with that end's period, as one sample each
+     * (append_chain_children counts one per append); the longest chain (max_depth) stays this one's.
+     */
+    void merge(Callchain src) {
+        merge(src.root, new Frame[Math.max(1, src.maxDepth)], 0);
+    }
+
+    private void merge(CallchainNode n, Frame[] path, int depth) {
+        if (n.hit != 0) {
+            int keep = maxDepth;
+            append(path, 0, depth, n.hit, 1);
+            maxDepth = keep;
+        }
+        for (int i = 0; i < n.childCount(); i++) {
+            CallchainNode c = n.child(i);
+            if (depth == path.length) {
+                path = Arrays.copyOf(path, depth * 2);
+            }
+            path[depth] = c.frame();
+            merge(c, path, depth + 1);
         }
     }
 }

@@ -106,11 +106,22 @@ public final class HistEntry {
 
     /** What perf prints in the Symbol column. */
     public String symbolText() {
+        return symbolText(Integer.MAX_VALUE);
+    }
+
+    /**
+     * What perf prints in a Symbol column {@code width} wide (_hist_entry__sym_snprintf): a
+     * function's name cut to the width ("%.*s" of width less "[k] "); an object's name and offset,
+     * or an address, in full.
+     */
+    public String symbolText(int width) {
         StringBuilder b = new StringBuilder().append('[').append(level).append("] ");
         if (symbol != null) {
-            b.append(symbol.name());
             if (symbol.type() == Symbol.STT_OBJECT && dso != null) {
-                b.append("+0x").append(Long.toHexString(ip - symbol.start()));
+                b.append(symbol.name()).append("+0x").append(Long.toHexString(ip - symbol.start()));
+            } else {
+                String name = symbol.name();
+                b.append(name, 0, Math.min(name.length(), Math.max(0, width - b.length())));
             }
         } else {
             b.append(hex16(ip));

@@ -42,12 +42,11 @@ public final class Hists {
     /**
      * perf's input rb-tree, searched sample by sample, when its comparator is not a total order:
      * sort__sym_cmp orders two entries without symbol by address alone but an entry without one
-     * against an entry with one by DSO name first, so with SYM and no DSO key before it a search
-     * can pass the existing entry of its key and end at a leaf: perf then makes a second entry of
-     * the same key (a BPF function split in two rows, the same address of two DSOs in one row or
-     * two). Only with SYM and neither DSO nor COMM keys: with a DSO key perf's rows are those of
-     * hash lookup (SymSortSplitTest's files, dso,sym and sym,dso); with a COMM key perf's collapse
-     * pass merges some entries again, which neither lookup models yet.
+     * against an entry with one by DSO name first, so a search can pass the existing entry of its
+     * key and end at a leaf: perf then makes a second entry of the same key (a BPF function split
+     * in two rows, the same address of two DSOs in one row or two). With a DSO key sort__sym_cmp
+     * leaves DSOs to that key (perf 6.1.192 has the stable fix "if (!hists__has(hists, dso))"),
+     * the order is total and hash lookup finds perf's entries.
      */
     private final TreeMap<HistEntry, HistEntry> searchTree;
     /**
@@ -60,6 +59,11 @@ public final class Hists {
     private HistEntry probe;
     private int treeVersion;
     private final List<HistEntry> created = new ArrayList<>();
+    /**
+     * The entries after perf's collapse pass, in its tree's order (null until output asks): no
+     * sample may be added after that.
+     */
+    private List<HistEntry> collapsed;
     private final Map<String, Integer> commKeys = new HashMap<>();
     /**
      * Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap); a
@@ -95,7 +99,7 @@ public final class Hists {
         this.hasComm = keys.contains(SortKey.COMM);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
-        this.searchTree = hasSym && !hasDso && !hasComm
+        this.searchTree = hasSym && !hasDso
                 ? new TreeMap<>((n, node) -> {
                     long c = perfCmp(node, n);
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
@@ -133,7 +137,7 @@ public final class Hists {
 
     /** Period of the samples whose entry is not filtered (perf's total_non_filtered_period). */
     public long nonFilteredPeriod() {
-        settle();
+        collapsed();
         return nonFilteredPeriod;
     }
 
@@ -149,6 +153,9 @@ public final class Hists {
      * follow; the totals include it unless --percentage relative.
      */
     public void add(CurrentSample s) {
+        if (collapsed != null) {
+            throw new IllegalStateException("sample added after the entries were collapsed for output");
+        }
         long period = s.period();
         samples++;
         totalPeriod += period;
@@ -344,8 +351,8 @@ public final class Hists {
 
     /**
      * The entries in perf's output order: perf's input rb-tree (the search tree itself, or replayed
-     * in creation order with perf's comparators; and the collapse tree, with a comm key), whose
-     * in-order walk breaks ties, then a stable sort by children, self and each key's sort order.
+     * in creation order with perf's comparators), collapsed with a COMM key (see {@link #collapse}),
+     * whose in-order walk breaks ties, then a stable sort by children, self and each key's sort order.
      */
     public List<HistEntry> sorted() {
         return sorted(Set.of());
@@ -356,18 +363,56 @@ public final class Hists {
      * perf leaves elided columns out of hist_entry__sort (perf_hpp__should_skip).
      */
     public List<HistEntry> sorted(Set<SortKey> elided) {
-        settle();
-        // the search tree is perf's input tree as it is; a replay would compare today's DSOs
-        List<HistEntry> in = searchTree != null ? new ArrayList<>(searchTree.keySet()) : replay(created);
-        if (keys.contains(SortKey.COMM)) {
-            in = replay(in);
-        }
+        List<HistEntry> in = collapsed();
         // perf's output_resort: each entry, in input-tree order, inserted into the output rb-tree,
         // going left when hist_entry__sort(new, node) > 0 (not a total order: see perfSort)
         Comparator<HistEntry> sort = outputOrder(elided);
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> perfSort(sort, n, node) > 0 ? -1 : 1);
         for (HistEntry e : in) {
             tree.put(e, e);
+        }
+        return new ArrayList<>(tree.keySet());
+    }
+
+    /** The entries perf's output_resort walks, collapsed once. */
+    private List<HistEntry> collapsed() {
+        if (collapsed == null) {
+            settle();
+            // the search tree is perf's input tree as it is; a replay would compare today's DSOs
+            List<HistEntry> in = searchTree != null ? new ArrayList<>(searchTree.keySet()) : replay(created);
+            collapsed = hasComm ? collapse(in) : in;
+        }
+        return collapsed;
+    }
+
+    /**
+     * perf's hists__collapse_resort, which runs when a sort key has se_collapse (of these keys only
+     * COMM: its collapse is its cmp, so the comparator is the input tree's): the input tree's entries,
+     * in order, inserted into a new rb-tree; an entry that compares equal to a node on its path is
+     * merged into that node (periods, samples, call graph) and dropped. Entries the input tree split
+     * are merged again when the new tree's search meets them, else stay two rows.
+     */
+    private List<HistEntry> collapse(List<HistEntry> in) {
+        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
+            long c = perfCmp(node, n);
+            return c < 0 ? -1 : c == 0 ? 0 : 1;
+        });
+        for (HistEntry e : in) {
+            HistEntry iter = tree.get(e);
+            if (iter == null) {
+                tree.put(e, e);
+                continue;
+            }
+            iter.period += e.period;
+            iter.periodAcc += e.periodAcc;
+            iter.samples += e.samples;
+            if (e.callchain != null) {
+                graph(iter).merge(e.callchain);
+            }
+            // perf sums the non-filtered period over the entries output_resort keeps
+            if (iter.filtered != e.filtered) {
+                nonFilteredPeriod += iter.filtered ? -e.period : e.period;
+            }
         }
         return new ArrayList<>(tree.keySet());
     }
@@ -410,7 +455,7 @@ public final class Hists {
             long c = switch (k) {
                 case COMM -> r.comm.compareTo(l.comm);
                 case DSO -> dsoCmpPerf(l, r);
-                case SYM -> symCmpPerf(l, r);
+                case SYM -> symCmpPerf(l, r, hasDso);
                 case PID, TID -> (long) r.thread.tid() - l.thread.tid();
                 case CPU -> (long) r.cpu - l.cpu;
             };
@@ -453,12 +498,15 @@ public final class Hists {
         return r.dso.shortName().compareTo(l.dso.shortName());
     }
 
-    /** sort__sym_cmp: addresses when neither has a symbol, else DSO, then symbol start and end. */
-    private static long symCmpPerf(HistEntry l, HistEntry r) {
+    /**
+     * sort__sym_cmp: addresses when neither has a symbol, else DSO (unless a DSO key compares them),
+     * then symbol start and end.
+     */
+    private static long symCmpPerf(HistEntry l, HistEntry r, boolean dsoKey) {
         if (l.symbol == null && r.symbol == null) {
             return Long.signum(r.ip - l.ip);
         }
-        long d = dsoCmpPerf(l, r);
+        long d = dsoKey ? 0 : dsoCmpPerf(l, r);
         if (d != 0) {
             return d;
         }

@@ -185,13 +185,23 @@ public final class StdioReport {
             case COMM -> b.append(pad(e.comm(), width));
             case DSO -> b.append(pad(e.dsoText(), width));
             case SYM -> {
-                String s = e.symbolText();
-                b.append(s.length() > width ? s.substring(0, width) : s);
+                String s = e.symbolText(width);
+                b.append(s);
+                // hist_entry__snprintf_alignment: every column but the last padded to its width
+                if (!last && s.length() < width) {
+                    b.append(" ".repeat(width - s.length()));
+                }
             }
             case PID, TID -> b.append(padLeft(Integer.toString(e.thread().tid()), 7, ' ')).append(':')
                     .append(pad(e.comm(), width - 8));
-            case CPU -> b.append(padLeft(Integer.toString(e.cpu()), width, '0'));
+            case CPU -> b.append(cpuText(e.cpu(), width));
         }
+    }
+
+    /** printf("%*.*d", width, width, cpu): at least {@code width} digits, so -1 prints "-001". */
+    static String cpuText(int cpu, int width) {
+        String digits = padLeft(Integer.toString(Math.abs(cpu)), width, '0');
+        return padLeft(cpu < 0 ? "-" + digits : digits, width, ' ');
     }
 
     /** perf's column widths: the longest value, at least the header. */
