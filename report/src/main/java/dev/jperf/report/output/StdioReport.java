@@ -192,8 +192,9 @@ public final class StdioReport {
                     b.append(" ".repeat(width - s.length()));
                 }
             }
+            // hist_entry__thread_snprintf: the thread's name now (thread__comm_str), not the sample's
             case PID, TID -> b.append(padLeft(Integer.toString(e.thread().tid()), 7, ' ')).append(':')
-                    .append(pad(e.comm(), width - 8));
+                    .append(pad(e.thread().comm(), width - 8));
             case CPU -> b.append(cpuText(e.cpu(), width));
         }
     }
@@ -211,7 +212,9 @@ public final class StdioReport {
         int sym = 0;
         boolean unresolved = false;
         for (HistEntry e : rows) {
-            comm = Math.max(comm, e.comm().length());
+            // hists__calc_col_len: the Command width is that of the thread's name now
+            // (thread__comm_len), though the column prints the sample's (cut to the width)
+            comm = Math.max(comm, e.thread().comm().length());
             if (e.dso() != null) {
                 dso = Math.max(dso, e.dso().shortName().length());
             }

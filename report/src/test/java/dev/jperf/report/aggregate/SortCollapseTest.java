@@ -85,7 +85,8 @@ class SortCollapseTest {
     /**
      * Corpus files (the corpus kallsyms and binaries): b's sym,comm with call graphs merges
      * entries with graphs in perf's collapse pass (graph counts as perf's callchain_merge leaves
-     * them); the others show the Symbol padding and CPU -1 (case c has no PERF_SAMPLE_CPU).
+     * them); the others show the Symbol padding, CPU -1 (case c has no PERF_SAMPLE_CPU) and
+     * threads renamed after their samples (case a's pid).
      */
     @ParameterizedTest(name = "{0} --sort {1} {2}")
     @CsvSource(delimiter = '|', value = {
@@ -96,6 +97,7 @@ class SortCollapseTest {
         "b-callchains-bpf|sym,dso|none",
         "a-system-wide-bpf|sym,comm|",
         "a-system-wide-bpf|sym,dso,comm|",
+        "a-system-wide-bpf|pid,sym|",
         "c-process|sym,cpu|",
         "c-process-stripped|sym,comm|",
     })
