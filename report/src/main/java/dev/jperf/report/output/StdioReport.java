@@ -145,7 +145,8 @@ public final class StdioReport {
             b.append(pct(e.period(), total));
             for (int i = 0; i < keys.size(); i++) {
                 b.append("  ");
-                boolean last = i == keys.size() - 1;
+                // perf's last field is the sort list's last, printed or elided
+                boolean last = keys.get(i) == h.keys().get(h.keys().size() - 1);
                 cell(b, keys.get(i), e, width[i], last);
             }
             out.println(b);
