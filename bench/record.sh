@@ -19,6 +19,8 @@ BIN=/tmp/corpus/src
 OUT=$(mktemp -d /tmp/bench-record.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT
 NCPU=$(nproc)
+# the first recording after a build writes the class-data sharing archive (./jperf): not measured
+./jperf record -q -a -o "$OUT/warm-up.data" -- sleep 0.1 > /dev/null 2>&1
 
 # one recording: prints "cpu_seconds lost_samples bytes"
 one() {
