@@ -275,11 +275,16 @@ public final class PerfDataWriter implements PerfDataOutput {
         if (end - p < 8) {
             return -1;
         }
-        int size = (int) le(b, p + 6, 2);
+        // the 8-byte header in one read (a recorder appends every record of its rings through here)
+        long header = b.getLong(p);
+        if (b.order() == ByteOrder.BIG_ENDIAN) {
+            header = Long.reverseBytes(header);
+        }
+        int size = (int) (header >>> 48);
         if (size < 8) {
             return -1;
         }
-        long type = le(b, p, 4);
+        long type = header & 0xffffffffL;
         if (type == PERF_RECORD_HEADER_TRACING_DATA && size >= 12 && end - p >= 12) {
             return size + le(b, p + 8, 4);
         }
