@@ -19,8 +19,9 @@ BIN=/tmp/corpus/src
 OUT=$(mktemp -d /tmp/bench-record.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT
 NCPU=$(nproc)
-# the first recording after a build writes the class-data sharing archive (./jperf): not measured
-./jperf record -q -a -o "$OUT/warm-up.data" -- sleep 0.1 > /dev/null 2>&1
+# the first two recordings after a build list the classes and dump the class-data sharing
+# archive (./jperf): not measured
+for _ in 1 2; do ./jperf record -q -a -o "$OUT/warm-up.data" -- sleep 0.1 > /dev/null 2>&1; done
 
 # one recording: prints "cpu_seconds lost_samples bytes"
 one() {
