@@ -40,6 +40,7 @@ final class ReportCommand implements Subcommand {
     private boolean headerOnly;
     private boolean header;
     private boolean showInfo;
+    private boolean showSamples;
 
     @Override
     public String name() {
@@ -87,7 +88,8 @@ final class ReportCommand implements Subcommand {
                         + " not none, each row's call graph as nested objects", v -> json = v)
                 .flag('\0', "header-only", "show only data header (all of it with -I)", v -> headerOnly = v)
                 .flag('\0', "header", "show data header (all of it with -I), then the report", v -> header = v)
-                .flag('I', "show-info", "display extended information about perf.data file", v -> showInfo = v);
+                .flag('I', "show-info", "display extended information about perf.data file", v -> showInfo = v)
+                .flag('n', "show-nr-samples", "show a column with the number of samples", v -> showSamples = v);
     }
 
     @Override
@@ -129,7 +131,7 @@ final class ReportCommand implements Subcommand {
                 .withCpus(parseCpus(cpus)).withDsos(commaList(dsos)).withSymbols(commaList(symbols));
         Report.Options o = Report.Options.defaults(input).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
-                .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle);
+                .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples);
         if (header && !json) {
             // a stream is read once: header and report come from the one open
             try (PerfDataFile f = Input.open(this.input)) {

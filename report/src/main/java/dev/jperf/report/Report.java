@@ -29,56 +29,62 @@ public final class Report {
      * @param relative --percentage relative: percentages (and the header's totals) of the samples
      *     the filters keep, not of all
      * @param filter --comms, --pid, --tid, --cpu, --dsos, --symbols
+     * @param showSamples -n/--show-nr-samples (the stdio table's Samples column)
      */
     public record Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
             double percentLimit, boolean relative, SampleFilter filter, Path kallsyms, Path symfs, boolean json,
-            boolean demangle) {
+            boolean demangle, boolean showSamples) {
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
         public static Options defaults(Path input) {
             return new Options(input, SortKey.parse("comm,dso,sym"), true, CallchainParams.DEFAULT, 0, false,
-                    SampleFilter.NONE, null, null, false, true);
+                    SampleFilter.NONE, null, null, false, true, false);
         }
 
         public Options withSort(List<SortKey> sort) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
         }
 
         public Options withChildren(boolean children) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
         }
 
         public Options withCallGraph(CallchainParams callGraph) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
         }
 
         /** --percent-limit and --percentage (relative or absolute). */
         public Options withPercent(double percentLimit, boolean relative) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
         }
 
         public Options withFilter(SampleFilter filter) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
         }
 
         /** --kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
         }
 
         public Options withJson(boolean json) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
+        }
+
+        public Options withShowSamples(boolean showSamples) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle, showSamples);
         }
 
         public Options withDemangle(boolean demangle) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle);
+                    demangle, showSamples);
         }
     }
 
@@ -137,7 +143,8 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
-                    .elide(o.filter()).print(r.hists(), r.session().totalLostSamples());
+                    .elide(o.filter()).showSamples(o.showSamples())
+                    .print(r.hists(), r.session().totalLostSamples());
         }
         out.flush();
     }

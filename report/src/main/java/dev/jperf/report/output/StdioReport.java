@@ -22,6 +22,9 @@ public final class StdioReport {
     private final boolean sortStartsWithSym;
 
     private final boolean relative;
+    private static final int SAMPLES_WIDTH = 12;
+    /** -n/--show-nr-samples. */
+    private boolean showSamples;
     /** Filters of one value: perf prints that value once ("# dso: x") and leaves its column out. */
     private SampleFilter elide = SampleFilter.NONE;
 
@@ -47,6 +50,12 @@ public final class StdioReport {
     /** The report's filters: a --comms, --dsos or --symbols list of one elides its sort key (perf's sort__setup_elide). */
     public StdioReport elide(SampleFilter filter) {
         this.elide = filter;
+        return this;
+    }
+
+    /** perf's -n/--show-nr-samples: a Samples column after the percentages. */
+    public StdioReport showSamples(boolean show) {
+        this.showSamples = show;
         return this;
     }
 
@@ -123,6 +132,11 @@ public final class StdioReport {
             hdr.append(" Overhead");
             dots.append(" ........");
         }
+        if (showSamples) {
+            // perf's "Samples" column: the entry's own samples (he->stat.nr_events), 12 wide
+            hdr.append("  ").append(padLeft("Samples", SAMPLES_WIDTH, ' '));
+            dots.append("  ").append(".".repeat(SAMPLES_WIDTH));
+        }
         for (int i = 0; i < keys.size(); i++) {
             hdr.append("  ").append(pad(keys.get(i).header(), width[i]));
             dots.append("  ").append(".".repeat(width[i]));
@@ -143,6 +157,9 @@ public final class StdioReport {
                 b.append(pct(e.periodAcc(), total)).append("  ");
             }
             b.append(pct(e.period(), total));
+            if (showSamples) {
+                b.append("  ").append(padLeft(Long.toString(e.samples()), SAMPLES_WIDTH, ' '));
+            }
             for (int i = 0; i < keys.size(); i++) {
                 b.append("  ");
                 // perf's last field is the sort list's last, printed or elided
