@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.format.header.CpuList;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import java.io.IOException;
@@ -80,7 +81,7 @@ final class RecordCommand implements Subcommand {
             }
             callGraph = true;
         }
-        List<Integer> cpuList = cpus == null ? List.of() : parseCpus(cpus);
+        List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
         RecordOptions o = new RecordOptions(allCpus, cpuList, ids("-p", pids), ids("-t", tids), command, events, freq, period, callGraph,
@@ -123,23 +124,6 @@ final class RecordCommand implements Subcommand {
                 out.add(Integer.parseInt(part.strip()));
             } catch (NumberFormatException e) {
                 throw new UsageException("option '" + option + "' expects ids, not '" + part + "'");
-            }
-        }
-        return out;
-    }
-
-    private static List<Integer> parseCpus(String list) {
-        List<Integer> out = new ArrayList<>();
-        for (String part : list.split(",")) {
-            int dash = part.indexOf('-');
-            try {
-                int lo = Integer.parseInt(dash < 0 ? part.strip() : part.substring(0, dash).strip());
-                int hi = dash < 0 ? lo : Integer.parseInt(part.substring(dash + 1).strip());
-                for (int c = lo; c <= hi; c++) {
-                    out.add(c);
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("bad CPU list '" + list + "'");
             }
         }
         return out;

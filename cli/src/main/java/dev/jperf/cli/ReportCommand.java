@@ -3,12 +3,13 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.header.CpuList;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
-import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.dump.RawDump;
 import dev.jperf.report.header.HeaderReport;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.stats.EventStats;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -199,35 +200,8 @@ final class ReportCommand implements Subcommand {
         return out;
     }
 
-    /** perf's CPU list syntax: "0-2,4". */
+    /** perf's CPU list syntax ("0-2,4"); null (no filter) when not given. */
     static Set<Integer> parseCpus(String list) {
-        if (list == null) {
-            return null;
-        }
-        Set<Integer> out = new HashSet<>();
-        for (String part : list.split(",")) {
-            String p = part.trim();
-            if (p.isEmpty()) {
-                continue;
-            }
-            try {
-                int dash = p.indexOf('-');
-                if (dash > 0) {
-                    int a = Integer.parseInt(p.substring(0, dash));
-                    int b = Integer.parseInt(p.substring(dash + 1));
-                    if (b < a || b - a > 4096) {
-                        throw new IllegalArgumentException("bad CPU range: " + p);
-                    }
-                    for (int c = a; c <= b; c++) {
-                        out.add(c);
-                    }
-                } else {
-                    out.add(Integer.parseInt(p));
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("bad CPU list: " + list);
-            }
-        }
-        return out;
+        return list == null ? null : new HashSet<>(CpuList.parse(list));
     }
 }

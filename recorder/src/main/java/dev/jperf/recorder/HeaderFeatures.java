@@ -12,6 +12,7 @@ import dev.jperf.format.feature.NrCpus;
 import dev.jperf.format.feature.PmuMappings;
 import dev.jperf.format.feature.StringFeature;
 import dev.jperf.format.feature.TotalMem;
+import dev.jperf.format.header.CpuList;
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.PerfDataWriter;
 import java.io.IOException;
@@ -19,8 +20,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,7 +47,7 @@ final class HeaderFeatures {
         s.add(new StringFeature(Feature.ARCH, arch()));
         List<Integer> online = Cpus.online();
         int avail = read("/sys/devices/system/cpu/present").map(p -> {
-            List<Integer> l = Cpus.parse(p);
+            List<Integer> l = CpuList.parse(p);
             return l.isEmpty() ? online.size() : l.get(l.size() - 1) + 1;
         }).orElse(online.size());
         s.add(new NrCpus(avail, online.size()));

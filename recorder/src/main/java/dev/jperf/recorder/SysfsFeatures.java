@@ -5,6 +5,7 @@ import dev.jperf.format.feature.MemTopology;
 import dev.jperf.format.feature.NumaTopology;
 import dev.jperf.format.feature.PmuCap;
 import dev.jperf.format.feature.PmuCaps;
+import dev.jperf.format.header.CpuList;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ final class SysfsFeatures {
     Optional<NumaTopology> numaTopology() {
         try {
             List<NumaTopology.Node> nodes = new ArrayList<>();
-            for (int node : Cpus.parse(read("devices/system/node/online"))) {
+            for (int node : CpuList.parse(read("devices/system/node/online"))) {
                 Path dir = sys.resolve("devices/system/node/node" + node);
                 long total = 0;
                 long free = 0;
@@ -76,7 +77,7 @@ final class SysfsFeatures {
      */
     Optional<CacheTopology> cache() {
         try {
-            List<Integer> possible = Cpus.parse(read("devices/system/cpu/possible"));
+            List<Integer> possible = CpuList.parse(read("devices/system/cpu/possible"));
             int maxCpu = possible.isEmpty() ? 0 : possible.get(possible.size() - 1) + 1;
             List<CacheTopology.Level> levels = new ArrayList<>();
             for (int cpu = 0; cpu < maxCpu; cpu++) {
