@@ -75,11 +75,6 @@ public final class Options {
         return add(new Option(shortName, longName, argHelp, Option.Arg.ATTACHED_OR_DEFAULT, fallback, help, set));
     }
 
-    /** Listed by nothing, accepted: perf's aliases. */
-    public Options hidden(char shortName, String longName, String argHelp, Consumer<String> set) {
-        return add(new Option(shortName, longName, argHelp, Option.Arg.REQUIRED, null, null, set));
-    }
-
     private Options add(Option o) {
         for (Option e : options) {
             if ((o.shortName() != 0 && e.shortName() == o.shortName())
