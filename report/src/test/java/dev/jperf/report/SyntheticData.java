@@ -56,6 +56,14 @@ public final class SyntheticData {
         w.append(s.flip());
     }
 
+    /** PERF_RECORD_KSYMBOL of a BPF function (PERF_RECORD_KSYMBOL_TYPE_BPF) at {@code addr}. */
+    public static void bpfKsymbol(PerfDataWriter w, long addr, int len, String name) throws IOException {
+        byte[] n = pad(name);
+        ByteBuffer k = record(17, 0, 8 + 16 + n.length);
+        k.putLong(addr).putInt(len).putShort((short) 1).putShort((short) 0).put(n);
+        w.append(k.flip());
+    }
+
     /** A record buffer of {@code size} bytes, its perf_event_header written. */
     public static ByteBuffer record(int type, int misc, int size) {
         return le(size).putInt(type).putShort((short) misc).putShort((short) size);

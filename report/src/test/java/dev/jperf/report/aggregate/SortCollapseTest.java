@@ -11,7 +11,6 @@ import dev.jperf.report.SyntheticData;
 import dev.jperf.report.session.SampleFilter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -172,11 +171,7 @@ class SortCollapseTest {
                 }
             }
             for (int i = 0; i < FUNCTIONS; i++) {
-                // PERF_RECORD_KSYMBOL, PERF_RECORD_KSYMBOL_TYPE_BPF
-                byte[] name = SyntheticData.pad("bpf_prog_0123456789abcdef_f" + i);
-                ByteBuffer k = SyntheticData.record(17, 0, 8 + 16 + name.length);
-                k.putLong(BPF + i * 0x100L).putInt(0x80).putShort((short) 1).putShort((short) 0).put(name);
-                w.append(k.flip());
+                SyntheticData.bpfKsymbol(w, BPF + i * 0x100L, 0x80, "bpf_prog_0123456789abcdef_f" + i);
             }
             long t = 1_000_000;
             for (int i = 0; i < 400; i++) {

@@ -9,7 +9,6 @@ import dev.jperf.report.Report;
 import dev.jperf.report.SyntheticData;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,11 +79,7 @@ class SymSortSplitTest {
                 SyntheticData.mmap2(w, PID, USER + i * 0x100000L, 0x10000, 5, LIBS[i]);
             }
             for (int i = 0; i < FUNCTIONS; i++) {
-                // PERF_RECORD_KSYMBOL, PERF_RECORD_KSYMBOL_TYPE_BPF
-                byte[] name = SyntheticData.pad("bpf_prog_0123456789abcdef_f" + i);
-                ByteBuffer k = SyntheticData.record(17, 0, 8 + 16 + name.length);
-                k.putLong(BPF + i * 0x100L).putInt(0x80).putShort((short) 1).putShort((short) 0).put(name);
-                w.append(k.flip());
+                SyntheticData.bpfKsymbol(w, BPF + i * 0x100L, 0x80, "bpf_prog_0123456789abcdef_f" + i);
             }
             long t = 1_000_000;
             for (int i = 0; i < 300; i++) {
