@@ -247,12 +247,17 @@ public final class ByteSource {
         return e;
     }
 
+    /** Small enough for C1 to inline into every read (the message is built apart, only on failure). */
     private void check(long off, long len) {
         if (off < 0 || len < 0 || off > size - len) {
-            throw new PerfDataException(name + ": read of " + len + " bytes at offset 0x" + Long.toHexString(base + off)
-                    + " is outside the " + (base == 0 ? "file" : "section") + " (" + size + " bytes"
-                    + (base == 0 ? "" : " at 0x" + Long.toHexString(base)) + ")");
+            throw outside(off, len);
         }
+    }
+
+    private PerfDataException outside(long off, long len) {
+        return new PerfDataException(name + ": read of " + len + " bytes at offset 0x" + Long.toHexString(base + off)
+                + " is outside the " + (base == 0 ? "file" : "section") + " (" + size + " bytes"
+                + (base == 0 ? "" : " at 0x" + Long.toHexString(base)) + ")");
     }
 
     private static void checkRange(String name, int length, int off, int len) {
