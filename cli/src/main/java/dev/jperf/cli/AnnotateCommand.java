@@ -30,7 +30,7 @@ final class AnnotateCommand implements Subcommand {
         return new Options("jperf annotate [<options>] [<symbol>]",
                 "symbol: only this function (KSYMBOL name, BTF function name) or program (name);",
                 "the line tables stored in perf.data are used: works after the programs are gone")
-                .value('i', "input", "file", "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)",
+                .value('i', "input", "file", Input.HELP,
                         v -> input = v)
                 .flag('\0', "stdio", "use the stdio interface (the default)", v -> stdio = v)
                 .flag('\0', "json", "print JSON instead", v -> json = v)

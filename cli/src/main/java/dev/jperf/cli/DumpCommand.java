@@ -23,7 +23,7 @@ final class DumpCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf dump [<options>]")
-                .value('i', "input", "file", "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)",
+                .value('i', "input", "file", Input.HELP,
                         v -> input = v)
                 .flag('\0', "hex", "also print each record's bytes, as perf report -D does", v -> hex = v);
     }

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 /** The input of the reading commands ({@code -i}), by perf's rules. */
 final class Input {
     static final String STDIN = "-";
+    /** The help line of -i/--input, perf's rule for the default. */
+    static final String HELP = "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)";
 
     private Input() {
     }

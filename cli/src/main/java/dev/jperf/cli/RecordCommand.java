@@ -110,22 +110,8 @@ final class RecordCommand implements Subcommand {
         return (int) v;
     }
 
-    /** perf's pid/tid lists: "1,2,3". */
     private static List<Integer> ids(String option, String list) {
-        List<Integer> out = new ArrayList<>();
-        if (list == null) {
-            return out;
-        }
-        for (String part : list.split(",")) {
-            if (part.isBlank()) {
-                continue;
-            }
-            try {
-                out.add(Integer.parseInt(part.strip()));
-            } catch (NumberFormatException e) {
-                throw new UsageException("option '" + option + "' expects ids, not '" + part + "'");
-            }
-        }
-        return out;
+        List<Integer> ids = CommaList.ints(option, list);
+        return ids == null ? new ArrayList<>() : ids;
     }
 }

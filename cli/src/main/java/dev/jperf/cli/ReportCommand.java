@@ -1,7 +1,6 @@
 package dev.jperf.cli;
 
 import dev.jperf.cli.options.Options;
-import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.report.Report;
@@ -15,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /** {@code jperf report}: perf report's options, spelled as perf spells them. */
@@ -56,7 +56,7 @@ final class ReportCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf report [<options>]")
-                .value('i', "input", "file", "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)",
+                .value('i', "input", "file", Input.HELP,
                         v -> input = v)
                 .flag('\0', "stats", "display event stats", v -> stats = v)
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII", v -> dumpRawTrace = v)
@@ -128,8 +128,9 @@ final class ReportCommand implements Subcommand {
         } else {
             throw new IllegalArgumentException("--percentage " + percentage + ": expected relative or absolute");
         }
-        SampleFilter filter = SampleFilter.tasks(commaList(comms), ints("--pid", pids), ints("--tid", tids))
-                .withCpus(parseCpus(cpus)).withDsos(commaList(dsos)).withSymbols(commaList(symbols));
+        SampleFilter filter = SampleFilter.tasks(CommaList.strings(comms), asSet(CommaList.ints("--pid", pids)),
+                asSet(CommaList.ints("--tid", tids)))
+                .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols));
         Report.Options o = Report.Options.defaults(input).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples);
@@ -170,34 +171,8 @@ final class ReportCommand implements Subcommand {
         return 0;
     }
 
-    /** "a,b,c" as a set; null (no filter) when not given. */
-    private static Set<String> commaList(String list) {
-        if (list == null) {
-            return null;
-        }
-        Set<String> out = new HashSet<>();
-        for (String s : list.split(",")) {
-            if (!s.isBlank()) {
-                out.add(s.strip());
-            }
-        }
-        return out;
-    }
-
-    private static Set<Integer> ints(String option, String list) {
-        Set<String> s = commaList(list);
-        if (s == null) {
-            return null;
-        }
-        Set<Integer> out = new HashSet<>();
-        for (String v : s) {
-            try {
-                out.add(Integer.parseInt(v));
-            } catch (NumberFormatException e) {
-                throw new UsageException("option '" + option + "' expects numbers, not '" + v + "'");
-            }
-        }
-        return out;
+    private static Set<Integer> asSet(List<Integer> ids) {
+        return ids == null ? null : new HashSet<>(ids);
     }
 
     /** perf's CPU list syntax ("0-2,4"); null (no filter) when not given. */

@@ -36,7 +36,7 @@ final class ScriptCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf script [<options>]")
-                .value('i', "input", "file", "input file name (default: perf.data, or stdin when it is a pipe; - for stdin)",
+                .value('i', "input", "file", Input.HELP,
                         v -> input = v)
                 .value('F', "fields", "str", "comma separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,"
                         + "dso,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults", v -> fields = v)
