@@ -5,7 +5,6 @@ import dev.jperf.nativeshim.JnaBoot;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
 
 /** The {@code jperf} command: perf's subcommands, spelled as perf spells them. */
 public final class Main {
@@ -13,8 +12,7 @@ public final class Main {
     static final int USAGE_ERROR = 129;
 
     /** The subcommands, in the order help lists them. */
-    private static final List<Supplier<Subcommand>> COMMANDS = List.of(RecordCommand::new, ReportCommand::new,
-            AnnotateCommand::new, ScriptCommand::new, DumpCommand::new, InjectCommand::new);
+    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject");
 
     private Main() {
     }
@@ -76,14 +74,28 @@ public final class Main {
         }
     }
 
-    private static Subcommand find(String name) {
-        for (Supplier<Subcommand> s : COMMANDS) {
-            Subcommand c = s.get();
-            if (c.name().equals(name)) {
-                return c;
-            }
+    /**
+     * The subcommand called {@code name}, null if none is. A switch rather than a table of
+     * constructor references: a command's start runs no invokedynamic it can avoid (each call site's
+     * bootstrap costs CPU on its one run), and only the command asked for is built.
+     */
+    static Subcommand find(String name) {
+        switch (name) {
+            case "record":
+                return new RecordCommand();
+            case "report":
+                return new ReportCommand();
+            case "annotate":
+                return new AnnotateCommand();
+            case "script":
+                return new ScriptCommand();
+            case "dump":
+                return new DumpCommand();
+            case "inject":
+                return new InjectCommand();
+            default:
+                return null;
         }
-        return null;
     }
 
     private static int unknown(String name, PrintStream err) {
@@ -98,8 +110,8 @@ public final class Main {
         b.append("\n usage: jperf [--version] [--help] COMMAND [ARGS]\n\n");
         b.append(" Records and reports perf.data files; understands BPF programs.\n\n");
         b.append(" The most commonly used jperf commands are:\n");
-        for (Supplier<Subcommand> s : COMMANDS) {
-            Subcommand c = s.get();
+        for (String name : COMMANDS) {
+            Subcommand c = find(name);
             b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
         }
         b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");

@@ -1,6 +1,7 @@
 package dev.jperf.nativeshim;
 
 import com.sun.jna.Platform;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.JarURLConnection;
@@ -23,11 +24,13 @@ import java.util.Set;
  */
 public final class JnaBoot {
     static final String BOOT_PATH = "jna.boot.library.path";
+    static final String PLATFORM_PATH = "jna.platform.library.path";
 
     private JnaBoot() {
     }
 
     public static void prepare() {
+        platformLibraryPath();
         if (System.getProperty(BOOT_PATH) != null) {
             return;
         }
@@ -61,6 +64,26 @@ public final class JnaBoot {
         } catch (IOException | RuntimeException e) {
             // JNA extracts the library itself, as it always does
         }
+    }
+
+    /**
+     * Left unset, JNA's NativeLibrary computes its search path when first used, and on Linux that
+     * runs {@code /sbin/ldconfig -p} in a child process (its CPU is the recorder's too). The only
+     * library loaded here is libc by its versioned name, which the dynamic linker finds on its
+     * own: the standard directories that exist are path enough.
+     */
+    static void platformLibraryPath() {
+        if (System.getProperty(PLATFORM_PATH) != null) {
+            return;
+        }
+        StringBuilder b = new StringBuilder();
+        for (String dir : new String[] {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+                "/lib/aarch64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/lib"}) {
+            if (new File(dir).isDirectory()) {
+                b.append(b.length() == 0 ? "" : File.pathSeparator).append(dir);
+            }
+        }
+        System.setProperty(PLATFORM_PATH, b.toString());
     }
 
     /** $XDG_CACHE_HOME/jperf or ~/.cache/jperf, created owner-only; null without a home. */

@@ -45,7 +45,12 @@ final class BpfCapture {
     private final IdSet seen = new IdSet();
     private final CopyOnWriteArrayList<PinQueue> queues = new CopyOnWriteArrayList<>();
     private final AtomicInteger missed = new AtomicInteger();
-    private final Thread fetcher = new Thread(this::fetchLoop, "jperf-bpf-fetch");
+    private final Thread fetcher = new Thread(new Runnable() { // not a method reference: see HeaderFeatures#setStatic
+        @Override
+        public void run() {
+            fetchLoop();
+        }
+    }, "jperf-bpf-fetch");
     private volatile boolean stopping;
     private final Map<Integer, BpfProgInfo> progs = new TreeMap<>();
     private final Map<Integer, byte[]> btfs = new TreeMap<>();

@@ -42,10 +42,11 @@ final class BuildIdCache {
     List<BuildIds.Entry> entries(DsoHits hits, Kallsyms kallsyms, Path kernelNotes) {
         List<BuildIds.Entry> out = new ArrayList<>();
         if (hits.kernelHit()) {
-            kernelBuildId(kernelNotes).ifPresent(bid -> {
-                out.add(new BuildIds.Entry(MISC_KERNEL | BuildIds.MISC_BUILD_ID_SIZE, -1, bid, KERNEL));
-                cacheKallsyms(bid, kallsyms);
-            });
+            Optional<byte[]> bid = kernelBuildId(kernelNotes);
+            if (bid.isPresent()) {
+                out.add(new BuildIds.Entry(MISC_KERNEL | BuildIds.MISC_BUILD_ID_SIZE, -1, bid.get(), KERNEL));
+                cacheKallsyms(bid.get(), kallsyms);
+            }
         }
         for (String dso : hits.userDsos()) {
             if (dso.startsWith("[") || dso.startsWith("//") || dso.endsWith(" (deleted)") || !dso.startsWith("/")) {

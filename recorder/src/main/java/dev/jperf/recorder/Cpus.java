@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The CPUs this machine has online. */
+/** The CPUs this machine has online, and CPU or thread lists as the kernel's arrays want them. */
 final class Cpus {
     private Cpus() {}
 
@@ -21,5 +21,14 @@ final class Cpus {
             }
             return all;
         }
+    }
+
+    /** The list as an int array (a loop: the record path's start runs no stream, see HeaderFeatures#setStatic). */
+    static int[] toArray(List<Integer> l) {
+        int[] a = new int[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
     }
 }

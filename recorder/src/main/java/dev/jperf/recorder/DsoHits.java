@@ -64,7 +64,12 @@ final class DsoHits {
         lastPid = NO_PID;
         byte[] name = new byte[n];
         b.get(off + 72, name);
-        maps.computeIfAbsent(pid, p -> new Maps()).put(start, start + len, nameId(new String(name, StandardCharsets.UTF_8)));
+        Maps m = maps.get(pid);
+        if (m == null) {
+            m = new Maps();
+            maps.put(pid, m);
+        }
+        m.put(start, start + len, nameId(new String(name, StandardCharsets.UTF_8)));
     }
 
     private int nameId(String name) {

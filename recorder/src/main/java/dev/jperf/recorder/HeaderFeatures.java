@@ -38,67 +38,116 @@ final class HeaderFeatures {
 
     private HeaderFeatures() {}
 
-    /** Sets every section known at start on {@code writer}. */
+    /**
+     * Sets every section known at start on {@code writer}. Like the rest of a recording's start,
+     * written without lambdas, streams or Optional chains: each invokedynamic call site costs its
+     * bootstrap (and the method-handle code compiled for it) on its one run (bench/README.md).
+     */
     static void setStatic(PerfDataOutput writer, List<PerfEvents.Evsel> evsels, List<String> cmdline) {
         List<FeatureSection> s = new ArrayList<>();
-        read("/proc/sys/kernel/hostname").ifPresent(h -> s.add(new StringFeature(Feature.HOSTNAME, h)));
-        read("/proc/sys/kernel/osrelease").ifPresent(r -> s.add(new StringFeature(Feature.OSRELEASE, r)));
+        String hostname = read("/proc/sys/kernel/hostname");
+        if (hostname != null) {
+            s.add(new StringFeature(Feature.HOSTNAME, hostname));
+        }
+        String osrelease = read("/proc/sys/kernel/osrelease");
+        if (osrelease != null) {
+            s.add(new StringFeature(Feature.OSRELEASE, osrelease));
+        }
         s.add(new StringFeature(Feature.VERSION, VERSION));
         s.add(new StringFeature(Feature.ARCH, arch()));
         List<Integer> online = Cpus.online();
-        int avail = read("/sys/devices/system/cpu/present").map(p -> {
-            List<Integer> l = CpuList.parse(p);
-            return l.isEmpty() ? online.size() : l.get(l.size() - 1) + 1;
-        }).orElse(online.size());
+        int avail = online.size();
+        String present = read("/sys/devices/system/cpu/present");
+        if (present != null) {
+            List<Integer> l = CpuList.parse(present);
+            if (!l.isEmpty()) {
+                avail = l.get(l.size() - 1) + 1;
+            }
+        }
         s.add(new NrCpus(avail, online.size()));
         Map<String, String> cpuinfo = cpuinfo();
         if (cpuinfo.containsKey("model name")) {
-            s.add(new StringFeature(Feature.CPUDESC, cpuinfo.get("model name").replaceAll("\\s+", " ")));
+            s.add(new StringFeature(Feature.CPUDESC, collapseBlanks(cpuinfo.get("model name"))));
         }
         if (cpuinfo.containsKey("vendor_id")) {
             s.add(new StringFeature(Feature.CPUID, cpuinfo.get("vendor_id") + "," + cpuinfo.getOrDefault("cpu family", "0")
                     + "," + cpuinfo.getOrDefault("model", "0") + "," + cpuinfo.getOrDefault("stepping", "0")));
         }
-        memTotalKb().ifPresent(kb -> s.add(new TotalMem(kb)));
+        long memKb = memTotalKb();
+        if (memKb >= 0) {
+            s.add(new TotalMem(memKb));
+        }
         s.add(new Cmdline(cmdline));
         List<EventDescs.Event> evs = new ArrayList<>();
         for (PerfEvents.Evsel e : evsels) {
-            evs.add(new EventDescs.Event(PerfDataWriter.normaliseAttr(e.attr()), e.name(),
-                    e.ids().stream().mapToLong(Long::longValue).toArray()));
+            evs.add(new EventDescs.Event(PerfDataWriter.normaliseAttr(e.attr()), e.name(), e.idArray()));
         }
         s.add(new EventDescs(PerfDataWriter.PERF_ATTR_SIZE_VER7, evs));
-        topology(avail).ifPresent(s::add);
-        pmuMappings().ifPresent(s::add);
+        addIfPresent(s, topology(avail));
+        addIfPresent(s, pmuMappings());
         SysfsFeatures sysfs = new SysfsFeatures(Path.of("/sys"));
-        sysfs.numaTopology().ifPresent(s::add);
-        sysfs.cache().ifPresent(s::add);
-        sysfs.memTopology().ifPresent(s::add);
-        sysfs.pmuCaps().ifPresent(s::add);
+        addIfPresent(s, sysfs.numaTopology());
+        addIfPresent(s, sysfs.cache());
+        addIfPresent(s, sysfs.memTopology());
+        addIfPresent(s, sysfs.pmuCaps());
         for (FeatureSection f : s) {
             writer.setFeature(f.bit(), f.encode());
         }
+    }
+
+    private static void addIfPresent(List<FeatureSection> s, Optional<? extends FeatureSection> f) {
+        if (f.isPresent()) {
+            s.add(f.get());
+        }
+    }
+
+    /** Every run of white space as one blank ({@code replaceAll("\\s+", " ")} without a regex). */
+    static String collapseBlanks(String v) {
+        StringBuilder b = new StringBuilder(v.length());
+        boolean blank = false;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r') {
+                blank = true;
+                continue;
+            }
+            if (blank) {
+                b.append(' ');
+            }
+            blank = false;
+            b.append(c);
+        }
+        if (blank) {
+            b.append(' ');
+        }
+        return b.toString();
     }
 
     /** BPF_PROG_INFO and BPF_BTF from what was captured, ordered by id. */
     static void setBpf(PerfDataOutput writer, Map<Integer, BpfProgInfo> programs, Map<Integer, byte[]> btfs) {
         writer.setFeature(Feature.BPF_PROG_INFO.bit(), new BpfProgInfos(new ArrayList<>(programs.values())).encode());
         List<BpfBtfs.BtfBlob> blobs = new ArrayList<>();
-        btfs.forEach((id, data) -> blobs.add(new BpfBtfs.BtfBlob(id, data)));
+        for (Map.Entry<Integer, byte[]> e : btfs.entrySet()) {
+            blobs.add(new BpfBtfs.BtfBlob(e.getKey(), e.getValue()));
+        }
         writer.setFeature(Feature.BPF_BTF.bit(), new BpfBtfs(blobs).encode());
     }
 
     private static String arch() {
-        return read("/proc/sys/kernel/arch").orElseGet(() -> {
-            String a = System.getProperty("os.arch");
-            return a.equals("amd64") ? "x86_64" : a;
-        });
+        String a = read("/proc/sys/kernel/arch");
+        if (a != null) {
+            return a;
+        }
+        a = System.getProperty("os.arch");
+        return a.equals("amd64") ? "x86_64" : a;
     }
 
-    private static Optional<String> read(String path) {
+    /** The file's text, stripped; null if it cannot be read. */
+    private static String read(String path) {
         try {
-            return Optional.of(Files.readString(Path.of(path)).strip());
+            return Files.readString(Path.of(path)).strip();
         } catch (IOException e) {
-            return Optional.empty();
+            return null;
         }
     }
 
@@ -128,17 +177,20 @@ final class HeaderFeatures {
         return m;
     }
 
-    private static Optional<Long> memTotalKb() {
+    /** MemTotal of /proc/meminfo in kB, -1 if unknown. */
+    private static long memTotalKb() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
                 if (line.startsWith("MemTotal:")) {
-                    return Optional.of(Long.parseLong(line.replaceAll("[^0-9]", "")));
+                    String v = line.substring("MemTotal:".length()).strip();
+                    int sp = v.indexOf(' ');
+                    return Long.parseLong(sp < 0 ? v : v.substring(0, sp));
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
+            return -1;
         }
-        return Optional.empty();
+        return -1;
     }
 
     /** CPU_TOPOLOGY from /sys/devices/system/cpu/cpuN/topology, as perf builds it (with dies). */
@@ -149,11 +201,18 @@ final class HeaderFeatures {
         List<CpuTopology.CpuId> ids = new ArrayList<>();
         for (int cpu = 0; cpu < avail; cpu++) {
             String t = "/sys/devices/system/cpu/cpu" + cpu + "/topology/";
-            Optional<String> core = read(t + "core_siblings_list").or(() -> read(t + "package_cpus_list"));
-            Optional<String> thread = read(t + "thread_siblings_list").or(() -> read(t + "core_cpus_list"));
-            core.ifPresent(cores::add);
-            thread.ifPresent(threads::add);
-            read(t + "die_cpus_list").ifPresent(dies::add);
+            String core = readEither(t + "core_siblings_list", t + "package_cpus_list");
+            String thread = readEither(t + "thread_siblings_list", t + "core_cpus_list");
+            String die = read(t + "die_cpus_list");
+            if (core != null) {
+                cores.add(core);
+            }
+            if (thread != null) {
+                threads.add(thread);
+            }
+            if (die != null) {
+                dies.add(die);
+            }
             ids.add(new CpuTopology.CpuId(intOf(read(t + "core_id")), intOf(read(t + "physical_package_id")),
                     intOf(read(t + "die_id"))));
         }
@@ -164,9 +223,14 @@ final class HeaderFeatures {
                 !dies.isEmpty(), new ArrayList<>(dies)));
     }
 
-    private static int intOf(Optional<String> s) {
+    private static String readEither(String path, String fallback) {
+        String v = read(path);
+        return v != null ? v : read(fallback);
+    }
+
+    private static int intOf(String s) {
         try {
-            return s.map(Integer::parseInt).orElse(-1);
+            return s == null ? -1 : Integer.parseInt(s);
         } catch (NumberFormatException e) {
             return -1;
         }
@@ -177,13 +241,15 @@ final class HeaderFeatures {
         List<PmuMappings.Pmu> pmus = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("/sys/bus/event_source/devices"))) {
             for (Path p : ds) {
-                read(p.resolve("type").toString()).ifPresent(t -> {
-                    try {
-                        pmus.add(new PmuMappings.Pmu(Integer.parseInt(t), p.getFileName().toString()));
-                    } catch (NumberFormatException e) {
-                        // not a PMU directory
-                    }
-                });
+                String t = read(p.resolve("type").toString());
+                if (t == null) {
+                    continue;
+                }
+                try {
+                    pmus.add(new PmuMappings.Pmu(Integer.parseInt(t), p.getFileName().toString()));
+                } catch (NumberFormatException e) {
+                    // not a PMU directory
+                }
             }
         } catch (IOException e) {
             return Optional.empty();

@@ -32,7 +32,15 @@ import java.util.Map;
  */
 final class PerfEvents implements AutoCloseable {
     /** What goes into the file for one event: its 128-byte attr, name and ids. */
-    record Evsel(String name, byte[] attr, List<Long> ids) {}
+    record Evsel(String name, byte[] attr, List<Long> ids) {
+        long[] idArray() {
+            long[] a = new long[ids.size()];
+            for (int i = 0; i < a.length; i++) {
+                a[i] = ids.get(i);
+            }
+            return a;
+        }
+    }
 
     /** One opened fd: the index of its evsel, and its kernel id. */
     record Counter(int evsel, int fd, long id) {}
@@ -318,7 +326,7 @@ final class PerfEvents implements AutoCloseable {
     List<PerfDataWriter.EventAttr> fileAttrs() {
         List<PerfDataWriter.EventAttr> out = new ArrayList<>();
         for (Evsel e : evsels) {
-            out.add(new PerfDataWriter.EventAttr(e.attr(), e.ids().stream().mapToLong(Long::longValue).toArray()));
+            out.add(new PerfDataWriter.EventAttr(e.attr(), e.idArray()));
         }
         return out;
     }

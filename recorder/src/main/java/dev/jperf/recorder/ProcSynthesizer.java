@@ -53,13 +53,23 @@ final class ProcSynthesizer {
         }
     }
 
+    /** Whether {@code n} is all decimal digits (a loop, not a stream: see HeaderFeatures#setStatic). */
+    static boolean isNumber(String n) {
+        for (int i = 0; i < n.length(); i++) {
+            if (n.charAt(i) < '0' || n.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return !n.isEmpty();
+    }
+
     /** Every process in /proc. */
     void allProcesses() throws IOException {
         List<Integer> pids = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(proc)) {
             for (Path p : ds) {
                 String n = p.getFileName().toString();
-                if (!n.isEmpty() && n.chars().allMatch(Character::isDigit)) {
+                if (isNumber(n)) {
                     pids.add(Integer.parseInt(n));
                 }
             }

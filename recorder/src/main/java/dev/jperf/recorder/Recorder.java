@@ -21,11 +21,14 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * {@code jperf record}: opens the events, writes the start-up records perf writes, then copies the
@@ -72,8 +75,15 @@ public final class Recorder {
 
     /** Records until done; installs SIGINT/SIGTERM handlers that stop it cleanly. */
     public Result recordWithSignals() throws IOException, InterruptedException {
-        Signal.handle(new Signal("INT"), s -> requestStop());
-        Signal.handle(new Signal("TERM"), s -> requestStop());
+        // a class, not a lambda: the start of a recording runs no invokedynamic (see HeaderFeatures#setStatic)
+        SignalHandler stop = new SignalHandler() {
+            @Override
+            public void handle(Signal s) {
+                requestStop();
+            }
+        };
+        Signal.handle(new Signal("INT"), stop);
+        Signal.handle(new Signal("TERM"), stop);
         return record();
     }
 
@@ -129,7 +139,9 @@ public final class Recorder {
         try {
             growFdTable();
             capture.startFetcher();
-            sideBands.forEach(SideBand::start);
+            for (SideBand sb : sideBands) {
+                sb.start();
+            }
             synthesize(events, cpus, threads, copier, trailer);
             if (!enableOnExec) {
                 events.enableSampling();
@@ -139,8 +151,14 @@ public final class Recorder {
             }
             long deadline = options.duration() == null ? Long.MAX_VALUE
                     : System.nanoTime() + options.duration().toNanos();
-            BooleanSupplier done = () -> stopRequested || System.nanoTime() >= deadline
-                    || (workload != null && !workload.alive()) || copier.failure() != null;
+            // an anonymous class, not a lambda (see recordWithSignals)
+            BooleanSupplier done = new BooleanSupplier() {
+                @Override
+                public boolean getAsBoolean() {
+                    return stopRequested || System.nanoTime() >= deadline || (workload != null && !workload.alive())
+                            || copier.failure() != null;
+                }
+            };
             loop(events, copier, writer, done);
         } finally {
             events.disableAll();
@@ -199,7 +217,12 @@ public final class Recorder {
                 throw new RecordException("no such process: " + pid);
             }
             try (var s = Files.list(task)) {
-                s.map(p -> Integer.parseInt(p.getFileName().toString())).sorted().forEach(tids::add);
+                List<Integer> these = new ArrayList<>();
+                for (Iterator<Path> i = s.iterator(); i.hasNext(); ) {
+                    these.add(Integer.parseInt(i.next().getFileName().toString()));
+                }
+                Collections.sort(these);
+                tids.addAll(these);
             }
         }
         return tids;
@@ -254,13 +277,13 @@ public final class Recorder {
                 s.eventUpdateName(e.ids().get(0), e.name());
             }
         }
-        int[] tids = threads.stream().mapToInt(Integer::intValue).toArray();
+        int[] tids = Cpus.toArray(threads);
         String[] comms = new String[tids.length];
         for (int i = 0; i < tids.length; i++) {
             comms[i] = tids[i] == -1 ? "" : comm(tids[i]);
         }
         s.threadMap(tids, comms);
-        s.cpuMap(cpus.stream().mapToInt(Integer::intValue).toArray());
+        s.cpuMap(Cpus.toArray(cpus));
         BpfSynthesizer bpf = new BpfSynthesizer(capture, s);
         bpf.loadedPrograms();
         bpf.images(kallsyms, PAGE_SIZE);
@@ -310,9 +333,12 @@ public final class Recorder {
 
     private void loop(PerfEvents events, RecordCopier copier, PerfDataOutput writer, BooleanSupplier done)
             throws IOException {
-        Poll poll = new Poll(
-                events.samplingRings().stream().mapToInt(RingBuffer::fd).toArray(), Poll.POLLIN);
         List<RingBuffer> rings = events.samplingRings();
+        int[] fds = new int[rings.size()];
+        for (int i = 0; i < fds.length; i++) {
+            fds[i] = rings.get(i).fd();
+        }
+        Poll poll = new Poll(fds, Poll.POLLIN);
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
         long lastCheckpoint = System.nanoTime();

@@ -109,16 +109,10 @@ public final class RingBuffer implements AutoCloseable {
         // unsigned comparison: data_head is a count that never wraps in practice, but be exact
         while (Long.compareUnsigned(head - pos, 8) >= 0) {
             int off = (int) (pos & mask);
-            int size;
-            int type;
-            if (off + 8 <= dataSize) {
-                type = data.getInt(off);
-                size = data.getShort(off + 6) & 0xffff;
-            } else {
-                long hdr = headerAcrossEnd(off);
-                type = (int) hdr;
-                size = (int) (hdr >>> 48);
-            }
+            // the 8-byte header in one read: type in the low half, size in the top 16 bits
+            long hdr = off + 8 <= dataSize ? data.getLong(off) : headerAcrossEnd(off);
+            int type = (int) hdr;
+            int size = (int) (hdr >>> 48);
             if (size < 8 || Long.compareUnsigned(size, head - pos) > 0) {
                 // a zero or oversized header means the ring is not what the ABI promises: skip to head
                 return head;

@@ -11,12 +11,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The machine-description sections perf 6.1 builds from sysfs (util/cputopo.c, util/header.c):
@@ -27,8 +24,6 @@ import java.util.regex.Pattern;
 final class SysfsFeatures {
     /** perf's MAX_CACHE_LVL: cache indexes tried per CPU. */
     private static final int MAX_CACHE_LVL = 4;
-    private static final Pattern NODE = Pattern.compile("node(\\d+)");
-    private static final Pattern MEMORY = Pattern.compile("memory(\\d+)");
 
     private final Path sys;
 
@@ -90,12 +85,12 @@ final class SysfsFeatures {
                             readInt(dir.resolve("coherency_line_size")), readInt(dir.resolve("number_of_sets")),
                             readInt(dir.resolve("ways_of_associativity")), read(dir.resolve("type")),
                             read(dir.resolve("size")), read(dir.resolve("shared_cpu_list")));
-                    if (!levels.contains(l)) {
+                    if (!contains(levels, l)) {
                         levels.add(l);
                     }
                 }
             }
-            levels.sort(Comparator.comparingInt(CacheTopology.Level::level)); // stable, as glibc's qsort here
+            sortByLevel(levels); // stable, as glibc's qsort here
             return Optional.of(new CacheTopology(1, levels));
         } catch (IOException | IllegalArgumentException e) {
             return Optional.empty();
@@ -112,9 +107,8 @@ final class SysfsFeatures {
             TreeMap<Long, MemTopology.Node> nodes = new TreeMap<>();
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(sys.resolve("devices/system/node"))) {
                 for (Path p : ds) {
-                    Matcher m = NODE.matcher(p.getFileName().toString());
-                    if (m.lookingAt()) {
-                        long node = Long.parseLong(m.group(1));
+                    long node = numbered(p.getFileName().toString(), "node");
+                    if (node >= 0) {
                         nodes.put(node, memoryNode(node, p));
                     }
                 }
@@ -125,17 +119,62 @@ final class SysfsFeatures {
         }
     }
 
+    /**
+     * N of a directory entry named PREFIX followed by the digits N (anything after them ignored, as
+     * perf's sscanf reads it), -1 if the name is not that. The record path's start runs no regex
+     * and no lambda (see HeaderFeatures#setStatic).
+     */
+    static long numbered(String name, String prefix) {
+        if (!name.startsWith(prefix)) {
+            return -1;
+        }
+        long v = 0;
+        int i = prefix.length();
+        for (; i < name.length() && name.charAt(i) >= '0' && name.charAt(i) <= '9' && v < Integer.MAX_VALUE; i++) {
+            v = v * 10 + (name.charAt(i) - '0');
+        }
+        return i == prefix.length() ? -1 : v;
+    }
+
+    /** Equal fields, compared by hand: a record's generated equals bootstraps method handles on first use. */
+    private static boolean contains(List<CacheTopology.Level> levels, CacheTopology.Level l) {
+        for (CacheTopology.Level o : levels) {
+            if (o.level() == l.level() && o.lineSize() == l.lineSize() && o.sets() == l.sets() && o.ways() == l.ways()
+                    && o.type().equals(l.type()) && o.size().equals(l.size()) && o.map().equals(l.map())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A stable insertion sort by level: a handful of entries. */
+    private static void sortByLevel(List<CacheTopology.Level> levels) {
+        for (int i = 1; i < levels.size(); i++) {
+            CacheTopology.Level l = levels.get(i);
+            int j = i - 1;
+            while (j >= 0 && levels.get(j).level() > l.level()) {
+                levels.set(j + 1, levels.get(j));
+                j--;
+            }
+            levels.set(j + 1, l);
+        }
+    }
+
     private static MemTopology.Node memoryNode(long node, Path dir) throws IOException {
         List<Integer> blocks = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
-                Matcher m = MEMORY.matcher(p.getFileName().toString());
-                if (m.lookingAt()) {
-                    blocks.add(Integer.parseInt(m.group(1)));
+                long block = numbered(p.getFileName().toString(), "memory");
+                if (block >= 0 && block <= Integer.MAX_VALUE) {
+                    blocks.add((int) block);
                 }
             }
         }
-        int size = blocks.stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
+        int max = 0;
+        for (int b : blocks) {
+            max = Math.max(max, b);
+        }
+        int size = max + 1;
         long[] bitmap = new long[(size + 63) / 64];
         for (int b : blocks) {
             bitmap[b / 64] |= 1L << (b % 64);

@@ -1,0 +1,41 @@
+package dev.jperf.recorder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-written parsers a recording's start uses instead of regexes and streams agree with
+ * what they replaced.
+ */
+class StartupParsingTest {
+    @Test
+    void collapseBlanksIsReplaceAllOfWhiteSpaceRuns() {
+        for (String s : new String[] {"Intel(R)  Xeon(R)\tCPU   @ 2.10GHz", " lead", "trail \t", "", "  ", "a\f\r\n\u000Bb",
+                "no-blank", "x\u00a0y"}) {
+            assertEquals(s.replaceAll("\\s+", " "), HeaderFeatures.collapseBlanks(s), s);
+        }
+    }
+
+    @Test
+    void numberedNamesAsPerfScansThem() {
+        assertEquals(12, SysfsFeatures.numbered("node12", "node"));
+        assertEquals(3, SysfsFeatures.numbered("memory3x", "memory"));
+        assertEquals(-1, SysfsFeatures.numbered("node", "node"));
+        assertEquals(-1, SysfsFeatures.numbered("nodes", "node"));
+        assertEquals(-1, SysfsFeatures.numbered("memory_failure", "memory"));
+        assertEquals(-1, SysfsFeatures.numbered("power", "node"));
+    }
+
+    @Test
+    void processDirectoriesAreAllDigits() {
+        assertTrue(ProcSynthesizer.isNumber("1"));
+        assertTrue(ProcSynthesizer.isNumber("40213"));
+        assertFalse(ProcSynthesizer.isNumber(""));
+        assertFalse(ProcSynthesizer.isNumber("self"));
+        assertFalse(ProcSynthesizer.isNumber("12a"));
+        assertFalse(ProcSynthesizer.isNumber("\u0661")); // a digit to Character.isDigit, not to /proc
+    }
+}
