@@ -64,12 +64,12 @@ final class RecordCopier implements RingBuffer.Visitor {
     }
 
     @Override
-    public void record(ByteBuffer buf, int offset, int size, int type) {
+    public void record(ByteBuffer buf, int offset, int size, int type, int misc) {
         records++;
         switch (type) {
             case PERF_RECORD_SAMPLE -> {
                 samples++;
-                hits.sample(buf, offset, size, buf.getShort(offset + 4) & 0xffff);
+                hits.sample(buf, offset, size, misc);
                 if (sampleTimeOffset > 0 && sampleTimeOffset + 8 <= size) {
                     long t = buf.getLong(offset + sampleTimeOffset);
                     if (t < firstSampleTime) {
@@ -101,7 +101,7 @@ final class RecordCopier implements RingBuffer.Visitor {
             }
             case PERF_RECORD_MMAP2 -> hits.mmap2(buf, offset, size);
             case PERF_RECORD_FORK -> hits.fork(buf, offset);
-            case PERF_RECORD_COMM -> hits.comm(buf, offset, buf.getShort(offset + 4) & 0xffff);
+            case PERF_RECORD_COMM -> hits.comm(buf, offset, misc);
             default -> { }
         }
         if (buf != runBuf || offset != runEnd) {
@@ -180,7 +180,7 @@ final class RecordCopier implements RingBuffer.Visitor {
             if (compressor != null) {
                 compressor.add(buf, offset, length, writer);
             } else {
-                writer.append(buf, offset, length);
+                writer.appendFramed(buf, offset, length); // the ring walk has checked every header
             }
         } catch (IOException e) {
             failure = e;

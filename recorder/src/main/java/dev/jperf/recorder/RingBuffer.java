@@ -17,10 +17,13 @@ import java.nio.ByteOrder;
 public final class RingBuffer implements AutoCloseable {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** Receives each record: {@code size} bytes at {@code offset} of {@code buf} (valid only during the call). */
+    /**
+     * Receives each record: {@code size} bytes at {@code offset} of {@code buf} (valid only during
+     * the call), with its header's type and misc.
+     */
     @FunctionalInterface
     public interface Visitor {
-        void record(ByteBuffer buf, int offset, int size, int type);
+        void record(ByteBuffer buf, int offset, int size, int type, int misc);
 
         /** Called by {@link #drain} after the last record, before the space is handed back to the kernel. */
         default void endOfBatch() {}
@@ -109,21 +112,22 @@ public final class RingBuffer implements AutoCloseable {
         // unsigned comparison: data_head is a count that never wraps in practice, but be exact
         while (Long.compareUnsigned(head - pos, 8) >= 0) {
             int off = (int) (pos & mask);
-            // the 8-byte header in one read: type in the low half, size in the top 16 bits
+            // the 8-byte header in one read: u32 type, u16 misc, u16 size
             long hdr = off + 8 <= dataSize ? data.getLong(off) : headerAcrossEnd(off);
             int type = (int) hdr;
+            int misc = (int) (hdr >>> 32) & 0xffff;
             int size = (int) (hdr >>> 48);
             if (size < 8 || Long.compareUnsigned(size, head - pos) > 0) {
                 // a zero or oversized header means the ring is not what the ABI promises: skip to head
                 return head;
             }
             if (off + size <= dataSize) {
-                visitor.record(data, off, size, type);
+                visitor.record(data, off, size, type, misc);
             } else {
                 int first = dataSize - off;
                 scratch.put(0, data, off, first);
                 scratch.put(first, data, 0, size - first);
-                visitor.record(scratch, 0, size, type);
+                visitor.record(scratch, 0, size, type, misc);
             }
             pos += size;
         }

@@ -83,7 +83,7 @@ final class SideBand implements Runnable, RingBuffer.Visitor {
     }
 
     @Override
-    public void record(ByteBuffer buf, int offset, int size, int type) {
+    public void record(ByteBuffer buf, int offset, int size, int type, int misc) {
         if (type == RecordCopier.PERF_RECORD_BPF_EVENT && size >= 16
                 && buf.getShort(offset + 8) == RecordCopier.PERF_BPF_EVENT_PROG_LOAD) {
             capture.pin(buf.getInt(offset + 12), bpf, queue);

@@ -18,7 +18,7 @@ class RingBufferTest {
     private static void put(ByteBuffer data, long pos, int type, int size) {
         byte[] rec = new byte[size];
         ByteBuffer r = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
-        r.putInt(0, type).putShort(6, (short) size);
+        r.putInt(0, type).putShort(4, (short) (0x8000 | type)).putShort(6, (short) size); // misc: a bit pattern per type
         for (int i = 8; i < size; i++) {
             rec[i] = (byte) (type * 16 + i);
         }
@@ -44,8 +44,9 @@ class RingBufferTest {
 
         List<int[]> seen = new ArrayList<>();
         List<byte[]> bodies = new ArrayList<>();
-        long n = ring.drain((buf, off, size, type) -> {
+        long n = ring.drain((buf, off, size, type, misc) -> {
             seen.add(new int[] {type, size});
+            assertEquals(0x8000 | type, misc, "misc of record type " + type);
             byte[] b = new byte[size];
             buf.get(off, b);
             bodies.add(b);
@@ -59,7 +60,7 @@ class RingBufferTest {
             assertEquals((byte) (17 * 16 + i), bodies.get(1)[i], "byte " + i + " of the wrapped record");
         }
         assertEquals(start + 120, m.getLong(PerfEventMmapPage.DATA_TAIL), "data_tail released");
-        assertEquals(0, ring.drain((b, o, s, t) -> { }), "nothing left");
+        assertEquals(0, ring.drain((b, o, s, t, x) -> { }), "nothing left");
     }
 
     @Test
@@ -72,7 +73,7 @@ class RingBufferTest {
         m.putLong(PerfEventMmapPage.DATA_HEAD, 64); // 8 bytes of zero header after the record
         RingBuffer ring = new RingBuffer(5, 0, m);
         List<Integer> types = new ArrayList<>();
-        assertEquals(64, ring.drain((b, o, s, t) -> types.add(t)));
+        assertEquals(64, ring.drain((b, o, s, t, x) -> types.add(t)));
         assertEquals(List.of(18), types);
         assertEquals(64, m.getLong(PerfEventMmapPage.DATA_TAIL), "everything up to the head released");
         assertEquals(64, ring.tail());

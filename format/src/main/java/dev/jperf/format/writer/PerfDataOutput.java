@@ -19,6 +19,14 @@ public interface PerfDataOutput extends Closeable {
      */
     void append(ByteBuffer src, int offset, int length) throws IOException;
 
+    /**
+     * {@link #append} for bytes the caller has already walked record by record (a ring drain,
+     * which checks every header it passes): an output may write them without walking them again.
+     */
+    default void appendFramed(ByteBuffer src, int offset, int length) throws IOException {
+        append(src, offset, length);
+    }
+
     /** Sets the body of feature {@code bit} (HEADER_* number); null removes it. */
     void setFeature(int bit, byte[] body);
 

@@ -129,6 +129,46 @@ class PerfDataWriterTest {
     }
 
     @Test
+    void framedRunsKeepTheirOrderWhetherCopiedOrWrittenDirectly() throws Exception {
+        Path f = tmp.resolve("perf.data");
+        // a ring-like direct buffer: runs of 1 and 40 records (40 x 4000 bytes go straight to the file)
+        ByteBuffer ring = ByteBuffer.allocateDirect(41 * 4000).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < 41; i++) {
+            byte[] r = record(9, 4000);
+            r[8] = (byte) i;
+            ring.put(i * 4000, r);
+        }
+        byte[] round8 = new byte[8];
+        ByteBuffer.wrap(round8).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 68).putShort(6, (short) 8);
+        List<Integer> expected = new java.util.ArrayList<>();
+        try (PerfDataWriter w = PerfDataWriter.create(f, List.of(new PerfDataWriter.EventAttr(attr(128), new long[0])), 1 << 16)) {
+            for (int round = 0; round < 3; round++) {
+                w.appendFramed(ring, 0, 4000); // copied into the buffer
+                expected.add(0);
+                w.append(round8, 0, 8); // an own record between runs (FINISHED_ROUND)
+                expected.add(-1);
+                w.appendFramed(ring, 4000, 40 * 4000); // written from the ring
+                for (int i = 1; i <= 40; i++) {
+                    expected.add(i);
+                }
+                assertTrue(w.dataSize() % 8 == 0 && w.dataSize() <= (round + 1) * (41 * 4000L + 8));
+            }
+            w.checkpoint();
+            assertEquals(3 * (41 * 4000L + 8), le(f).getLong(48), "the header names every run after a checkpoint");
+        }
+        ByteBuffer b = le(f);
+        List<Integer> seen = new java.util.ArrayList<>();
+        for (long p = b.getLong(40), end = p + b.getLong(48); p < end; ) {
+            int type = b.getInt((int) p);
+            int size = b.getShort((int) p + 6) & 0xffff;
+            seen.add(type == 68 ? -1 : (int) b.get((int) p + 8));
+            assertEquals(type == 68 ? 8 : 4000, size);
+            p += size;
+        }
+        assertEquals(expected, seen);
+    }
+
+    @Test
     void bpfProgInfoIsWrittenWith232ByteInfo() {
         // Two entries: info_len 240 (a newer writer's struct) and 224 (an older one's).
         ByteBuffer in = ByteBuffer.allocate(4 + 16 + 240 + 16 + 16 + 224 + 8).order(ByteOrder.LITTLE_ENDIAN);
