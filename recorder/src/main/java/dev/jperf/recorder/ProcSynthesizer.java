@@ -23,6 +23,8 @@ final class ProcSynthesizer {
 
     private final Path proc;
     private final SyntheticRecords out;
+    /** One buffer for every status and maps file read (hundreds at start). */
+    private final ProcFile file = new ProcFile();
 
     ProcSynthesizer(Path proc, SyntheticRecords out) {
         this.proc = proc;
@@ -102,25 +104,28 @@ final class ProcSynthesizer {
 
     /** One thread: FORK, COMM, and for a user process's main thread its MMAP2s when {@code mmaps}. */
     void thread(int pid, int tid, boolean mmaps) throws IOException {
-        List<String> status;
+        int n;
         try {
-            status = Files.readAllLines(proc.resolve(pid + "/task/" + tid + "/status"), StandardCharsets.ISO_8859_1);
+            n = file.read(proc.resolve(pid + "/task/" + tid + "/status"));
         } catch (IOException e) {
             return; // exited meanwhile
         }
+        byte[] b = file.bytes();
         String name = "";
         int tgid = pid;
         int ppid = 0;
         boolean kernelThread = true;
-        for (String line : status) {
-            if (line.startsWith("Name:")) {
-                name = line.substring(5).strip();
-            } else if (line.startsWith("Tgid:")) {
-                tgid = Integer.parseInt(line.substring(5).strip());
-            } else if (line.startsWith("PPid:")) {
-                ppid = Integer.parseInt(line.substring(5).strip());
-            } else if (line.startsWith("VmPeak:")) {
+        for (int line = 0, end; line < n; line = end + 1) {
+            end = ProcFile.lineEnd(b, line, n);
+            if (ProcFile.startsWith(b, line, end, "Name:")) {
+                name = ProcFile.text(b, line + 5, end);
+            } else if (ProcFile.startsWith(b, line, end, "Tgid:")) {
+                tgid = Integer.parseInt(ProcFile.text(b, line + 5, end));
+            } else if (ProcFile.startsWith(b, line, end, "PPid:")) {
+                ppid = Integer.parseInt(ProcFile.text(b, line + 5, end));
+            } else if (ProcFile.startsWith(b, line, end, "VmPeak:")) {
                 kernelThread = false;
+                break; // after Name, Tgid and PPid: nothing further is needed
             }
         }
         if (tgid == tid) {
@@ -135,14 +140,23 @@ final class ProcSynthesizer {
     }
 
     private void maps(int pid) throws IOException {
-        List<String> lines;
+        int n;
         try {
-            lines = Files.readAllLines(proc.resolve(pid + "/maps"), StandardCharsets.ISO_8859_1);
+            n = file.read(proc.resolve(pid + "/maps"));
         } catch (IOException e) {
             return; // exited, or its maps are not ours to read: perf skips it too
         }
-        for (String line : lines) {
-            synthMapLine(pid, line);
+        byte[] b = file.bytes();
+        for (int line = 0, end; line < n; line = end + 1) {
+            end = ProcFile.lineEnd(b, line, n);
+            // "start-end perms ...": only executable maps become records, the rest stay bytes
+            int sp = line;
+            while (sp < end && b[sp] != ' ') {
+                sp++;
+            }
+            if (sp + 3 < end && b[sp + 3] == 'x') {
+                synthMapLine(pid, ProcFile.text(b, line, end));
+            }
         }
     }
 

@@ -38,4 +38,16 @@ class StartupParsingTest {
         assertFalse(ProcSynthesizer.isNumber("12a"));
         assertFalse(ProcSynthesizer.isNumber("\u0661")); // a digit to Character.isDigit, not to /proc
     }
+
+    @Test
+    void procTextIsStripped() {
+        for (String t : new String[] {"Name:\tkworker/0:1-events\n", "  x y \t", "", "\u001f\u0001a\u0001", "\u00e9t\u00e9 "}) {
+            byte[] b = t.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertEquals(t.strip(), ProcFile.text(b, 0, b.length), t);
+        }
+        byte[] lines = "Name:\tbash\nTgid:\t12\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertEquals(10, ProcFile.lineEnd(lines, 0, lines.length));
+        assertTrue(ProcFile.startsWith(lines, 11, 20, "Tgid:"));
+        assertFalse(ProcFile.startsWith(lines, 11, 13, "Tgid:"));
+    }
 }

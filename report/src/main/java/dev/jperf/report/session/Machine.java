@@ -47,7 +47,20 @@ public final class Machine {
     private final Map<String, Integer> dsoKeys = new HashMap<>();
     private final Map<SymbolId, Integer> symbolKeys = new HashMap<>();
 
+    /**
+     * A hash key; equals and hashCode written out because a record's generated ones bootstrap
+     * method handles on their first call (milliseconds of every report's start).
+     */
     private record SymbolId(int dsoKey, long start, long end) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SymbolId s && s.dsoKey == dsoKey && s.start == start && s.end == end;
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * dsoKey + Long.hashCode(start)) * 31 + Long.hashCode(end);
+        }
     }
 
     public Machine(SymbolResolver resolver) {
