@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
@@ -30,11 +31,21 @@ final class AnnotateCommand implements Subcommand {
         return new Options("jperf annotate [<options>] [<symbol>]",
                 "symbol: only this function (KSYMBOL name, BTF function name) or program (name);",
                 "the line tables stored in perf.data are used: works after the programs are gone")
-                .value('i', "input", "file", Input.HELP,
-                        v -> input = v)
-                .flag('\0', "stdio", "use the stdio interface (the default)", v -> stdio = v)
-                .flag('\0', "json", "print JSON instead", v -> json = v)
-                .value('\0', "kallsyms", "file", "kallsyms pathname", v -> kallsyms = Path.of(v));
+                .value('i', "input", "file", Input.HELP)
+                .flag('\0', "stdio", "use the stdio interface (the default)")
+                .flag('\0', "json", "print JSON instead")
+                .value('\0', "kallsyms", "file", "kallsyms pathname");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "input" -> input = v.text();
+            case "stdio" -> stdio = v.on();
+            case "json" -> json = v.on();
+            case "kallsyms" -> kallsyms = Path.of(v.text());
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
     }
 
     @Override

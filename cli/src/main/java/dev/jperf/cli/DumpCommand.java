@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.dump.RawDump;
@@ -23,9 +24,17 @@ final class DumpCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf dump [<options>]")
-                .value('i', "input", "file", Input.HELP,
-                        v -> input = v)
-                .flag('\0', "hex", "also print each record's bytes, as perf report -D does", v -> hex = v);
+                .value('i', "input", "file", Input.HELP)
+                .flag('\0', "hex", "also print each record's bytes, as perf report -D does");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "input" -> input = v.text();
+            case "hex" -> hex = v.on();
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
     }
 
     @Override

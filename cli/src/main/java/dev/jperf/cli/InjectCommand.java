@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.format.writer.PerfDataCopier;
 import java.io.IOException;
@@ -27,9 +28,17 @@ final class InjectCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf inject [<options>]")
-                .value('i', "input", "file", "input file name, or - for a pipe-mode stream on stdin (the default)",
-                        v -> input = v)
-                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old", v -> output = v);
+                .value('i', "input", "file", "input file name, or - for a pipe-mode stream on stdin (the default)")
+                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "input" -> input = v.text();
+            case "output" -> output = v.text();
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
     }
 
     @Override
@@ -40,7 +49,9 @@ final class InjectCommand implements Subcommand {
         PerfDataCopier.Result r = input.equals("-")
                 ? PerfDataCopier.copy("stdin", System.in, Path.of(output))
                 : PerfDataCopier.copy(Path.of(input), Path.of(output));
-        r.warnings().forEach(w -> System.err.println("warning: " + w));
+        for (String w : r.warnings()) {
+            System.err.println("warning: " + w);
+        }
         return 0;
     }
 }

@@ -59,7 +59,7 @@ public final class Main {
 
     private static int run(Subcommand c, List<String> args, PrintStream out, PrintStream err) {
         try {
-            List<String> positional = c.options().parse(args, out);
+            List<String> positional = c.options().parse(args, c, out);
             if (positional == null) {
                 return 0; // help was printed
             }

@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.header.CpuList;
@@ -45,26 +46,44 @@ final class RecordCommand implements Subcommand {
     public Options options() {
         return new Options("jperf record [<options>] [<command>]", "jperf record [<options>] -- <command> [<options>]")
                 .stopAtNonOption()
-                .value('e', "event", "event", "event selector, e.g. cpu-clock, task-clock:u, cycles (repeatable)",
-                        events::add)
-                .flag('a', "all-cpus", "system-wide collection from all CPUs", v -> allCpus = v)
-                .value('C', "cpu", "cpu", "list of cpus to monitor, e.g. 0-1,3", v -> cpus = v)
-                .value('p', "pid", "pid", "record events on existing process id(s), comma-separated", v -> pids = v)
-                .value('t', "tid", "tid", "record events on existing thread id(s), comma-separated", v -> tids = v)
-                .integer('F', "freq", "freq", "profile at this frequency (default 4000)", v -> freq = toInt("-F", v))
-                .integer('c', "count", "n", "event period to sample", v -> period = v)
-                .flag('g', null, "enables call-graph recording (frame pointers)", v -> callGraph = v)
-                .value('\0', "call-graph", "record_mode", "call-graph recording mode: fp", v -> callGraphMode = v)
-                .integer('m', "mmap-pages", "pages", "number of mmap data pages (a power of two)",
-                        v -> mmapPages = toInt("-m", v))
+                .value('e', "event", "event", "event selector, e.g. cpu-clock, task-clock:u, cycles (repeatable)")
+                .flag('a', "all-cpus", "system-wide collection from all CPUs")
+                .value('C', "cpu", "cpu", "list of cpus to monitor, e.g. 0-1,3")
+                .value('p', "pid", "pid", "record events on existing process id(s), comma-separated")
+                .value('t', "tid", "tid", "record events on existing thread id(s), comma-separated")
+                .value('F', "freq", "freq", "profile at this frequency (default 4000)")
+                .value('c', "count", "n", "event period to sample")
+                .flag('g', null, "enables call-graph recording (frame pointers)")
+                .value('\0', "call-graph", "record_mode", "call-graph recording mode: fp")
+                .value('m', "mmap-pages", "pages", "number of mmap data pages (a power of two)")
                 .value('o', "output", "file", "output file name (default perf.data; '-', or stdout a pipe and no -o:"
-                        + " pipe mode on stdout)", v -> output = Path.of(v))
+                        + " pipe mode on stdout)")
                 .attachedValueOrDefault('z', "compression-level", "n", "compress records with zstd, as perf -z"
                         + " (PERF_RECORD_COMPRESSED); n as perf takes it (default 1, 0 means 1, above 22 means 22), but"
-                        + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1",
-                        v -> compressionLevel = toInt("-z", Options.toLong("-z", v)))
-                .flag('q', "quiet", "don't print any message", v -> quiet = v)
-                .decimal('\0', "duration", "seconds", "stop after this many seconds (jperf)", v -> duration = v);
+                        + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1")
+                .flag('q', "quiet", "don't print any message")
+                .value('\0', "duration", "seconds", "stop after this many seconds (jperf)");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "event" -> events.add(v.text());
+            case "all-cpus" -> allCpus = v.on();
+            case "cpu" -> cpus = v.text();
+            case "pid" -> pids = v.text();
+            case "tid" -> tids = v.text();
+            case "freq" -> freq = toInt("-F", v.integer());
+            case "count" -> period = v.integer();
+            case "g" -> callGraph = v.on();
+            case "call-graph" -> callGraphMode = v.text();
+            case "mmap-pages" -> mmapPages = toInt("-m", v.integer());
+            case "output" -> output = Path.of(v.text());
+            case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
+            case "quiet" -> quiet = v.on();
+            case "duration" -> duration = v.decimal();
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
@@ -56,41 +57,67 @@ final class ReportCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf report [<options>]")
-                .value('i', "input", "file", Input.HELP,
-                        v -> input = v)
-                .flag('\0', "stats", "display event stats", v -> stats = v)
-                .flag('D', "dump-raw-trace", "dump raw trace in ASCII", v -> dumpRawTrace = v)
-                .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)", v -> { })
-                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu (default: comm,dso,sym)",
-                        v -> sort = v)
-                .decimal('\0', "percent-limit", "percent", "don't show entries under that percent", v -> percentLimit = v)
+                .value('i', "input", "file", Input.HELP)
+                .flag('\0', "stats", "display event stats")
+                .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
+                .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
+                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu (default: comm,dso,sym)")
+                .value('\0', "percent-limit", "percent", "don't show entries under that percent")
                 .value('\0', "percentage", "relative|absolute",
-                        "percentages of the samples the filters (--comms, --dsos...) keep (relative) or of all (absolute, default)",
-                        v -> percentage = v)
-                .value('c', "comms", "comm[,comm...]", "only consider symbols in these comms", v -> comms = v)
-                .value('d', "dsos", "dso[,dso...]", "only consider symbols in these dsos", v -> dsos = v)
-                .value('S', "symbols", "symbol[,symbol...]", "only consider these symbols", v -> symbols = v)
-                .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids", v -> pids = v)
-                .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids", v -> tids = v)
-                .value('C', "cpu", "cpu", "list of cpus to profile (e.g. 0-2,4)", v -> cpus = v)
-                .value('\0', "kallsyms", "file", "kallsyms pathname", v -> kallsyms = Path.of(v))
-                .value('\0', "symfs", "directory", "look for files with symbols relative to this directory",
-                        v -> symfs = Path.of(v))
+                        "percentages of the samples the filters (--comms, --dsos...) keep (relative) or of all (absolute, default)")
+                .value('c', "comms", "comm[,comm...]", "only consider symbols in these comms")
+                .value('d', "dsos", "dso[,dso...]", "only consider symbols in these dsos")
+                .value('S', "symbols", "symbol[,symbol...]", "only consider these symbols")
+                .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids")
+                .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids")
+                .value('C', "cpu", "cpu", "list of cpus to profile (e.g. 0-2,4)")
+                .value('\0', "kallsyms", "file", "kallsyms pathname")
+                .value('\0', "symfs", "directory", "look for files with symbols relative to this directory")
                 .valueOrDefault('g', "call-graph", "print_type,threshold[,print_limit],order,sort_key[,branch],value",
                         "display call graph: graph|fractal|flat|folded|none, threshold %, print limit, caller|callee,"
                                 + " function, percent|period|count (default " + CallchainParams.DEFAULT_ARG + ")",
-                        CallchainParams.DEFAULT_ARG, v -> callGraph = v)
-                .flag('G', "inverted", "alias for inverted call graph", v -> inverted = v)
+                        CallchainParams.DEFAULT_ARG)
+                .flag('G', "inverted", "alias for inverted call graph")
                 .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
-                        + " (default when the file has callchains)", v -> children = v)
-                .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)",
-                        v -> demangle = v)
+                        + " (default when the file has callchains)")
+                .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
                 .flag('\0', "json", "print the rows as JSON: Children/Self (or Overhead) and, with callchains and -g"
-                        + " not none, each row's call graph as nested objects", v -> json = v)
-                .flag('\0', "header-only", "show only data header (all of it with -I)", v -> headerOnly = v)
-                .flag('\0', "header", "show data header (all of it with -I), then the report", v -> header = v)
-                .flag('I', "show-info", "display extended information about perf.data file", v -> showInfo = v)
-                .flag('n', "show-nr-samples", "show a column with the number of samples", v -> showSamples = v);
+                        + " not none, each row's call graph as nested objects")
+                .flag('\0', "header-only", "show only data header (all of it with -I)")
+                .flag('\0', "header", "show data header (all of it with -I), then the report")
+                .flag('I', "show-info", "display extended information about perf.data file")
+                .flag('n', "show-nr-samples", "show a column with the number of samples");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "input" -> input = v.text();
+            case "stats" -> stats = v.on();
+            case "dump-raw-trace" -> dumpRawTrace = v.on();
+            case "stdio" -> { }
+            case "sort" -> sort = v.text();
+            case "percent-limit" -> percentLimit = v.decimal();
+            case "percentage" -> percentage = v.text();
+            case "comms" -> comms = v.text();
+            case "dsos" -> dsos = v.text();
+            case "symbols" -> symbols = v.text();
+            case "pid" -> pids = v.text();
+            case "tid" -> tids = v.text();
+            case "cpu" -> cpus = v.text();
+            case "kallsyms" -> kallsyms = Path.of(v.text());
+            case "symfs" -> symfs = Path.of(v.text());
+            case "call-graph" -> callGraph = v.text();
+            case "inverted" -> inverted = v.on();
+            case "children" -> children = v.on();
+            case "demangle" -> demangle = v.on();
+            case "json" -> json = v.on();
+            case "header-only" -> headerOnly = v.on();
+            case "header" -> header = v.on();
+            case "show-info" -> showInfo = v.on();
+            case "show-nr-samples" -> showSamples = v.on();
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.script.Script;
@@ -36,27 +37,45 @@ final class ScriptCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf script [<options>]")
-                .value('i', "input", "file", Input.HELP,
-                        v -> input = v)
+                .value('i', "input", "file", Input.HELP)
                 .value('F', "fields", "str", "comma separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,"
-                        + "dso,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults", v -> fields = v)
-                .value('\0', "kallsyms", "file", "kallsyms pathname", v -> kallsyms = Path.of(v))
-                .value('\0', "symfs", "directory", "look for files with symbols relative to this directory",
-                        v -> symfs = Path.of(v))
-                .flag('G', "hide-call-graph", "when printing symbols do not display call chain", v -> hideCallGraph = v)
-                .flag('\0', "show-task-events", "show task related events (COMM, FORK, EXIT)", v -> showTaskEvents = v)
-                .flag('\0', "show-mmap-events", "show mmap related events (MMAP, MMAP2)", v -> showMmapEvents = v)
-                .flag('\0', "show-switch-events", "show context switch events (SWITCH, SWITCH_CPU_WIDE)",
-                        v -> showSwitchEvents = v)
-                .flag('\0', "show-namespace-events", "show namespace events (NAMESPACES)", v -> showNamespaceEvents = v)
-                .flag('\0', "show-lost-events", "show lost events (LOST)", v -> showLostEvents = v)
+                        + "dso,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults")
+                .value('\0', "kallsyms", "file", "kallsyms pathname")
+                .value('\0', "symfs", "directory", "look for files with symbols relative to this directory")
+                .flag('G', "hide-call-graph", "when printing symbols do not display call chain")
+                .flag('\0', "show-task-events", "show task related events (COMM, FORK, EXIT)")
+                .flag('\0', "show-mmap-events", "show mmap related events (MMAP, MMAP2)")
+                .flag('\0', "show-switch-events", "show context switch events (SWITCH, SWITCH_CPU_WIDE)")
+                .flag('\0', "show-namespace-events", "show namespace events (NAMESPACES)")
+                .flag('\0', "show-lost-events", "show lost events (LOST)")
                 .flag('\0', "show-round-events", "show round events (FINISHED_ROUND); records are then printed in file"
-                        + " order, as perf does", v -> showRoundEvents = v)
-                .flag('\0', "show-bpf-events", "show bpf related events (KSYMBOL, BPF_EVENT)", v -> showBpfEvents = v)
-                .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)", v -> showCgroupEvents = v)
-                .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)",
-                        v -> demangle = v)
-                .flag('\0', "json", "one JSON object per line instead of text", v -> json = v);
+                        + " order, as perf does")
+                .flag('\0', "show-bpf-events", "show bpf related events (KSYMBOL, BPF_EVENT)")
+                .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
+                .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
+                .flag('\0', "json", "one JSON object per line instead of text");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "input" -> input = v.text();
+            case "fields" -> fields = v.text();
+            case "kallsyms" -> kallsyms = Path.of(v.text());
+            case "symfs" -> symfs = Path.of(v.text());
+            case "hide-call-graph" -> hideCallGraph = v.on();
+            case "show-task-events" -> showTaskEvents = v.on();
+            case "show-mmap-events" -> showMmapEvents = v.on();
+            case "show-switch-events" -> showSwitchEvents = v.on();
+            case "show-namespace-events" -> showNamespaceEvents = v.on();
+            case "show-lost-events" -> showLostEvents = v.on();
+            case "show-round-events" -> showRoundEvents = v.on();
+            case "show-bpf-events" -> showBpfEvents = v.on();
+            case "show-cgroup-events" -> showCgroupEvents = v.on();
+            case "demangle" -> demangle = v.on();
+            case "json" -> json = v.on();
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
     }
 
     @Override

@@ -1,17 +1,18 @@
 package dev.jperf.cli;
 
+import dev.jperf.cli.options.OptionSink;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import java.util.List;
 
-/** One {@code jperf} command: its option table bound to its fields, then its work. */
-interface Subcommand {
+/** One {@code jperf} command: its option table, the options given set into its fields ({@link #set}), then its work. */
+interface Subcommand extends OptionSink {
     String name();
 
     /** One line for {@code jperf --help}'s command list. */
     String summary();
 
-    /** The option table; each option sets a field of this command. */
+    /** The option table; {@link #set} receives each option given. */
     Options options();
 
     /**

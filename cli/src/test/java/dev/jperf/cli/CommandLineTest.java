@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.report.PerfOracle;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,7 +43,17 @@ class CommandLineTest {
         assertEquals("jperf report: unknown option '--bogus' (jperf report -h lists the options)\n", r.err());
         r = Run.of("record", "-F", "fast", "-a");
         assertEquals(129, r.rc());
-        assertEquals(1, r.err().lines().count(), r.err());
+        assertEquals("jperf record: option '--freq' expects a numerical value, not 'fast' (jperf record -h lists the"
+                + " options)\n", r.err());
+        // the first bad option is the one reported, as options are applied in order
+        assertTrue(Run.of("record", "-m", "2x", "--bogus").err().startsWith(
+                "jperf record: option '--mmap-pages' expects a numerical value, not '2x'"));
+        assertTrue(Run.of("record", "-z5x").err().startsWith(
+                "jperf record: option '-z' expects a numerical value, not '5x'"));
+        assertTrue(Run.of("record", "-F", "0x100000000").err().startsWith(
+                "jperf record: option '-F': 4294967296 is out of range"));
+        assertTrue(Run.of("report", "--percent-limit", "x").err().startsWith(
+                "jperf report: option '--percent-limit' expects a numerical value, not 'x'"));
         r = Run.of("script", "-i");
         assertEquals(129, r.rc());
         assertTrue(r.err().startsWith("jperf script: option '--input' requires a value"), r.err());
@@ -53,6 +64,27 @@ class CommandLineTest {
         assertEquals(1, r.rc());
         assertEquals("jperf: 'bogus' is not a jperf command. See 'jperf --help'.\n", r.err());
     }
+
+    /** Each command's set takes every option its table lists, given or negated. */
+    @Test
+    void everyListedOptionIsHandled() {
+        for (String c : new String[] {"record", "report", "annotate", "script", "dump", "inject"}) {
+            Subcommand command = Main.find(c);
+            Matcher x = LISTED.matcher(Run.of(c, "-h").out());
+            int n = 0;
+            while (x.find()) {
+                String name = x.group(2) != null ? "--" + x.group(2) : x.group(1);
+                List<String> args = x.group(3) != null ? List.of(name + (x.group(2) != null ? "=1" : "1"))
+                        : x.group(2) != null ? List.of(name, "--no-" + x.group(2)) : List.of(name);
+                assertEquals(List.of(), command.options().parse(args, command, System.out), c + " " + args);
+                n++;
+            }
+            assertTrue(n >= 2, c + ": " + n + " options");
+        }
+    }
+
+    private static final Pattern LISTED = Pattern.compile("^    (?=-|    --)(-.)?(?:, )?(?: {4})?(?:--([a-z0-9-]+))?(\\[?[= ]?<)?",
+            Pattern.MULTILINE);
 
     /** Each long option jperf shares with perf has perf's short letter and takes a value as perf's does. */
     @Test

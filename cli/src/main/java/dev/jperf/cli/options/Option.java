@@ -1,14 +1,10 @@
 package dev.jperf.cli.options;
 
-import java.util.function.Consumer;
-
 /**
  * One entry of a command's option table (perf's {@code struct option}): its names, how it takes
- * a value, the help line, and what it sets. {@code set} receives the value, "" for a switch given,
- * null for a switch negated ({@code --no-<name>}).
+ * a value and the help line. What it sets is the command's business ({@link OptionSink}).
  */
-record Option(char shortName, String longName, String argHelp, Arg arg, String fallback, String help,
-        Consumer<String> set) {
+record Option(char shortName, String longName, String argHelp, Arg arg, String fallback, String help) {
 
     /** How the option takes its value. */
     enum Arg {
@@ -22,11 +18,13 @@ record Option(char shortName, String longName, String argHelp, Arg arg, String f
         ATTACHED_OR_DEFAULT
     }
 
-    String display() {
-        return display(shortName, longName);
+    /** The name the sink is called with: the long name, or the letter of a short-only option. */
+    String name() {
+        return longName != null ? longName : String.valueOf(shortName);
     }
 
-    static String display(char shortName, String longName) {
+    /** The name errors use. */
+    String display() {
         return longName != null ? "--" + longName : "-" + shortName;
     }
 }

@@ -2,15 +2,13 @@ package dev.jperf.cli.options;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * A command's option table and its parser, with perf's rules (tools/lib/subcmd/parse-options.c):
  * {@code -x value}, {@code -xvalue}, grouped switches ({@code -ag}), {@code --long value},
  * {@code --long=value}, unambiguous prefixes of long names, {@code --no-<switch>}, a later
- * occurrence replacing an earlier one unless the option collects, {@code --} ending the options,
+ * occurrence replacing an earlier one unless the command collects, {@code --} ending the options,
  * and perf's usage layout. Hand-written rather than picocli: building picocli's model cost every
  * run ~0.12 s of wall time and ~0.25 s of CPU before any work (bench/README.md).
  */
@@ -21,14 +19,15 @@ public final class Options {
 
     private final String[] usage;
     private final List<Option> options = new ArrayList<>();
+    /** implicit, as in perf: accepted by every command, not listed */
+    private final Option help = new Option('h', "help", null, Option.Arg.NONE, null, null);
     private boolean stopAtNonOption;
     private boolean helpAsked;
 
     /** @param usage perf's usage lines: the first after "Usage:", the others below it */
     public Options(String... usage) {
         this.usage = usage;
-        // implicit, as in perf: accepted by every command, not listed
-        add(new Option('h', "help", null, Option.Arg.NONE, null, null, v -> helpAsked = true));
+        add(help);
     }
 
     /**
@@ -41,38 +40,27 @@ public final class Options {
     }
 
     /** A switch; {@code --no-<long>} turns it off. */
-    public Options flag(char shortName, String longName, String help, Consumer<Boolean> set) {
-        return add(new Option(shortName, longName, null, Option.Arg.NONE, null, help, v -> set.accept(v != null)));
+    public Options flag(char shortName, String longName, String help) {
+        return add(new Option(shortName, longName, null, Option.Arg.NONE, null, help));
     }
 
-    /** An option with a required value (the last occurrence wins unless {@code set} collects). */
-    public Options value(char shortName, String longName, String argHelp, String help, Consumer<String> set) {
-        return add(new Option(shortName, longName, argHelp, Option.Arg.REQUIRED, null, help, set));
-    }
-
-    /** A number: the value must parse as a long (handed over as such). */
-    public Options integer(char shortName, String longName, String argHelp, String help, Consumer<Long> set) {
-        return value(shortName, longName, argHelp, help, v -> set.accept(toLong(Option.display(shortName, longName), v)));
-    }
-
-    /** A decimal number. */
-    public Options decimal(char shortName, String longName, String argHelp, String help, Consumer<Double> set) {
-        return value(shortName, longName, argHelp, help, v -> set.accept(toDouble(Option.display(shortName, longName), v)));
+    /** An option with a required value (a later occurrence replaces an earlier one unless the sink collects). */
+    public Options value(char shortName, String longName, String argHelp, String help) {
+        return add(new Option(shortName, longName, argHelp, Option.Arg.REQUIRED, null, help));
     }
 
     /**
      * perf's OPT_CALLBACK_DEFAULT (PARSE_OPT_LASTARG_DEFAULT): takes the next argument unless
      * there is none or it starts with '-', then {@code fallback}.
      */
-    public Options valueOrDefault(char shortName, String longName, String argHelp, String help, String fallback,
-            Consumer<String> set) {
-        return add(new Option(shortName, longName, argHelp, Option.Arg.NEXT_OR_DEFAULT, fallback, help, set));
+    public Options valueOrDefault(char shortName, String longName, String argHelp, String help, String fallback) {
+        return add(new Option(shortName, longName, argHelp, Option.Arg.NEXT_OR_DEFAULT, fallback, help));
     }
 
     /** perf's PARSE_OPT_OPTARG: a value only when attached ({@code -z5}, {@code --level=5}), else {@code fallback}. */
     public Options attachedValueOrDefault(char shortName, String longName, String argHelp, String help,
-            String fallback, Consumer<String> set) {
-        return add(new Option(shortName, longName, argHelp, Option.Arg.ATTACHED_OR_DEFAULT, fallback, help, set));
+            String fallback) {
+        return add(new Option(shortName, longName, argHelp, Option.Arg.ATTACHED_OR_DEFAULT, fallback, help));
     }
 
     private Options add(Option o) {
@@ -87,12 +75,13 @@ public final class Options {
     }
 
     /**
-     * Applies the options in {@code args} and returns the arguments that are not options, in order;
-     * null when help was asked for (after printing it).
+     * Hands the options in {@code args} to {@code sink}, in order, and returns the arguments that
+     * are not options, in order; null when help was asked for (after printing it).
      *
      * @throws UsageException for an unknown option, a missing or malformed value
      */
-    public List<String> parse(List<String> args, PrintStream helpOut) {
+    public List<String> parse(List<String> args, OptionSink sink, PrintStream helpOut) {
+        helpAsked = false;
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -108,7 +97,7 @@ public final class Options {
                 rest.add(a);
                 continue;
             }
-            i = a.startsWith("--") ? parseLongName(args, i) : parseShorts(args, i);
+            i = a.startsWith("--") ? parseLongName(args, i, sink) : parseShorts(args, i, sink);
             if (helpAsked) {
                 usage(helpOut);
                 return null;
@@ -117,8 +106,16 @@ public final class Options {
         return rest;
     }
 
+    private void set(OptionSink sink, Option o, String value) {
+        if (o == help) {
+            helpAsked = true;
+        } else {
+            sink.set(o.name(), new OptionValue(o.display(), value));
+        }
+    }
+
     /** {@code --name}, {@code --name=value}, {@code --no-name}; returns the index of the last argument used. */
-    private int parseLongName(List<String> args, int i) {
+    private int parseLongName(List<String> args, int i, OptionSink sink) {
         String a = args.get(i);
         int eq = a.indexOf('=');
         String name = a.substring(2, eq < 0 ? a.length() : eq);
@@ -130,18 +127,18 @@ public final class Options {
                 if (attached != null) {
                     throw new UsageException("option '--" + name + "' takes no value");
                 }
-                negated.set().accept(null);
+                set(sink, negated, null);
                 return i;
             }
         }
         if (o == null) {
             throw new UsageException("unknown option '--" + name + "'");
         }
-        return apply(o, attached, args, i);
+        return apply(o, attached, args, i, sink);
     }
 
     /** {@code -abc} switches, or {@code -xVALUE} / {@code -x VALUE}. */
-    private int parseShorts(List<String> args, int i) {
+    private int parseShorts(List<String> args, int i, OptionSink sink) {
         String a = args.get(i);
         for (int k = 1; k < a.length(); k++) {
             Option o = shortOption(a.charAt(k));
@@ -149,47 +146,47 @@ public final class Options {
                 throw new UsageException("unknown switch '" + a.charAt(k) + "'");
             }
             if (o.arg() != Option.Arg.NONE) {
-                return apply(o, k + 1 < a.length() ? a.substring(k + 1) : null, args, i);
+                return apply(o, k + 1 < a.length() ? a.substring(k + 1) : null, args, i, sink);
             }
-            o.set().accept("");
+            set(sink, o, "");
         }
         return i;
     }
 
-    private int apply(Option o, String attached, List<String> args, int i) {
+    private int apply(Option o, String attached, List<String> args, int i, OptionSink sink) {
         switch (o.arg()) {
             case NONE -> {
                 if (attached != null) {
                     throw new UsageException("option '" + o.display() + "' takes no value");
                 }
-                o.set().accept("");
+                set(sink, o, "");
                 return i;
             }
             case ATTACHED_OR_DEFAULT -> {
-                o.set().accept(attached != null ? attached : o.fallback());
+                set(sink, o, attached != null ? attached : o.fallback());
                 return i;
             }
             case NEXT_OR_DEFAULT -> {
                 if (attached != null) {
-                    o.set().accept(attached);
+                    set(sink, o, attached);
                     return i;
                 }
                 if (i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
-                    o.set().accept(args.get(i + 1));
+                    set(sink, o, args.get(i + 1));
                     return i + 1;
                 }
-                o.set().accept(o.fallback());
+                set(sink, o, o.fallback());
                 return i;
             }
             default -> {
                 if (attached != null) {
-                    o.set().accept(attached);
+                    set(sink, o, attached);
                     return i;
                 }
                 if (i + 1 >= args.size()) {
                     throw new UsageException("option '" + o.display() + "' requires a value");
                 }
-                o.set().accept(args.get(i + 1));
+                set(sink, o, args.get(i + 1));
                 return i + 1;
             }
         }
@@ -227,9 +224,7 @@ public final class Options {
 
     /** perf's usage_with_options layout, options in its order (option__cmp). */
     public void usage(PrintStream out) {
-        List<Option> sorted = new ArrayList<>(options);
-        sorted.sort(Comparator.comparingInt((Option o) -> o.shortName() == 0 ? 'z' + 1 : Character.toLowerCase(o.shortName()))
-                .thenComparing(o -> o.longName() == null ? "" : o.longName()));
+        List<Option> sorted = sorted();
         StringBuilder b = new StringBuilder();
         b.append("\n Usage: ").append(usage[0]).append('\n');
         for (int i = 1; i < usage.length; i++) {
@@ -270,18 +265,37 @@ public final class Options {
         out.flush();
     }
 
+    /** The options in perf's usage order: by letter ignoring case, those without one last, then by long name. */
+    private List<Option> sorted() {
+        List<Option> sorted = new ArrayList<>(options.size());
+        for (Option o : options) {
+            // insertion sort, stable as List.sort: a Comparator chain's lambdas would cost invokedynamic
+            int k = sorted.size();
+            while (k > 0 && compare(sorted.get(k - 1), o) > 0) {
+                k--;
+            }
+            sorted.add(k, o);
+        }
+        return sorted;
+    }
+
+    private static int compare(Option a, Option b) {
+        int c = Integer.compare(letterRank(a), letterRank(b));
+        return c != 0 ? c : longNameOrEmpty(a).compareTo(longNameOrEmpty(b));
+    }
+
+    private static int letterRank(Option o) {
+        return o.shortName() == 0 ? 'z' + 1 : Character.toLowerCase(o.shortName());
+    }
+
+    private static String longNameOrEmpty(Option o) {
+        return o.longName() == null ? "" : o.longName();
+    }
+
     /** {@code v} as a number (decimal, 0x hex), or a usage error naming {@code option}. */
     public static long toLong(String option, String v) {
         try {
             return Long.decode(v.strip());
-        } catch (NumberFormatException e) {
-            throw new UsageException("option '" + option + "' expects a numerical value, not '" + v + "'");
-        }
-    }
-
-    private static double toDouble(String option, String v) {
-        try {
-            return Double.parseDouble(v.strip());
         } catch (NumberFormatException e) {
             throw new UsageException("option '" + option + "' expects a numerical value, not '" + v + "'");
         }

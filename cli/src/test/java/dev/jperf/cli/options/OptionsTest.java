@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** perf's parse-options rules, one by one. */
-class OptionsTest {
+class OptionsTest implements OptionSink {
     private boolean all;
     private boolean graph;
     private boolean children = true;
@@ -28,20 +28,37 @@ class OptionsTest {
 
     private Options table() {
         return new Options("test [<options>]")
-                .flag('a', "all-cpus", "system-wide", v -> all = v)
-                .flag('g', null, "call graphs", v -> graph = v)
-                .flag('\0', "children", "children", v -> children = v)
-                .value('i', "input", "file", "input", v -> input = v)
-                .value('s', "sort", "key", "sort", v -> sort = v)
-                .value('e', "event", "event", "event", events::add)
-                .integer('F', "freq", "freq", "frequency", v -> freq = v)
-                .decimal('\0', "percent-limit", "percent", "limit", v -> limit = v)
-                .valueOrDefault('G', "call-graph", "mode", "call graph", "graph", v -> callGraph = v)
-                .attachedValueOrDefault('z', "compression-level", "n", "level", "1", v -> level = v);
+                .flag('a', "all-cpus", "system-wide")
+                .flag('g', null, "call graphs")
+                .flag('\0', "children", "children")
+                .value('i', "input", "file", "input")
+                .value('s', "sort", "key", "sort")
+                .value('e', "event", "event", "event")
+                .value('F', "freq", "freq", "frequency")
+                .value('\0', "percent-limit", "percent", "limit")
+                .valueOrDefault('G', "call-graph", "mode", "call graph", "graph")
+                .attachedValueOrDefault('z', "compression-level", "n", "level", "1");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "all-cpus" -> all = v.on();
+            case "g" -> graph = v.on();
+            case "children" -> children = v.on();
+            case "input" -> input = v.text();
+            case "sort" -> sort = v.text();
+            case "event" -> events.add(v.text());
+            case "freq" -> freq = v.integer();
+            case "percent-limit" -> limit = v.decimal();
+            case "call-graph" -> callGraph = v.text();
+            case "compression-level" -> level = v.text();
+            default -> throw new AssertionError(name);
+        }
     }
 
     private List<String> parse(String... args) {
-        return table().parse(List.of(args), new PrintStream(help, true, StandardCharsets.UTF_8));
+        return table().parse(List.of(args), this, new PrintStream(help, true, StandardCharsets.UTF_8));
     }
 
     private Options recordTable() {
@@ -115,7 +132,7 @@ class OptionsTest {
     @Test
     void nonOptionsAndTheDoubleDash() {
         assertEquals(List.of("x", "y", "-a"), parse("x", "-a", "y", "--", "-a"));
-        List<String> rest = recordTable().parse(List.of("-a", "sleep", "-g", "1"), System.out);
+        List<String> rest = recordTable().parse(List.of("-a", "sleep", "-g", "1"), this, System.out);
         assertEquals(List.of("sleep", "-g", "1"), rest);
         assertEquals(false, graph); // the command's own -g
         assertEquals(List.of("-"), parse("-i", "-", "-"));
@@ -129,6 +146,8 @@ class OptionsTest {
                 assertThrows(UsageException.class, () -> parse("-i")).getMessage());
         assertEquals("option '--freq' expects a numerical value, not 'fast'",
                 assertThrows(UsageException.class, () -> parse("-F", "fast")).getMessage());
+        assertEquals("option '--percent-limit' expects a numerical value, not '1%'",
+                assertThrows(UsageException.class, () -> parse("--percent-limit=1%")).getMessage());
         assertEquals("option '--all-cpus' takes no value",
                 assertThrows(UsageException.class, () -> parse("--all-cpus=1")).getMessage());
         assertEquals("option '--no-children' takes no value",
