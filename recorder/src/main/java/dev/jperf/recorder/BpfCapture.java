@@ -40,6 +40,8 @@ final class BpfCapture {
      * Every wakeup of a thread costs CPU, several times its own while the machine is sampled.
      */
     private static final long FETCH_POLL_NS = 1_000_000_000L;
+    /** Pin-path iterations {@link #warmUp} has left to run in this JVM. */
+    private static final AtomicInteger WARM_UP_LEFT = new AtomicInteger(2000);
 
     private final Bpf fetchBpf = new Bpf();
     private final IdSet seen = new IdSet();
@@ -95,12 +97,13 @@ final class BpfCapture {
     /**
      * Runs the pin path on throw-away state, so that its classes are loaded and its code compiled
      * before the first real program loads: first-time costs take milliseconds, while a program
-     * may live 25 us.
+     * may live 25 us. The pinning threads share one budget of iterations (the code they warm is
+     * the same) and a later recording in the same JVM finds it compiled already.
      */
     static void warmUp(Bpf bpf) {
         IdSet s = new IdSet();
         PinQueue q = new PinQueue();
-        for (int i = 1; i <= 2000; i++) {
+        for (int i = 1; WARM_UP_LEFT.getAndDecrement() > 0; i++) {
             s.add(-i);
             s.contains(-i);
             int fd = bpf.progGetFdByIdOrErrno(-i); // ids near 2^32 are never handed out
