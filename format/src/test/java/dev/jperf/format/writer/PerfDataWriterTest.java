@@ -129,9 +129,9 @@ class PerfDataWriterTest {
     }
 
     @Test
-    void framedRunsKeepTheirOrderWhetherCopiedOrWrittenDirectly() throws Exception {
+    void framedRunsKeepTheirOrderWhetherTheyFitTheBufferOrNot() throws Exception {
         Path f = tmp.resolve("perf.data");
-        // a ring-like direct buffer: runs of 1 and 40 records (40 x 4000 bytes go straight to the file)
+        // a ring-like direct buffer: runs of 1 and 40 records (40 x 4000 bytes exceed the 64 KiB buffer)
         ByteBuffer ring = ByteBuffer.allocateDirect(41 * 4000).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < 41; i++) {
             byte[] r = record(9, 4000);
@@ -147,7 +147,7 @@ class PerfDataWriterTest {
                 expected.add(0);
                 w.append(round8, 0, 8); // an own record between runs (FINISHED_ROUND)
                 expected.add(-1);
-                w.appendFramed(ring, 4000, 40 * 4000); // written from the ring
+                w.appendFramed(ring, 4000, 40 * 4000); // split at record boundaries, as append does
                 for (int i = 1; i <= 40; i++) {
                     expected.add(i);
                 }
