@@ -2,7 +2,10 @@ package dev.jperf.cli;
 
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.nativeshim.JnaBoot;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
@@ -21,7 +24,26 @@ public final class Main {
         if (args.length > 0 && args[0].equals("record")) {
             JnaBoot.prepare();
         }
-        System.exit(run(args));
+        int code = run(args);
+        if (code != 0) {
+            dropClassList();
+        }
+        System.exit(code);
+    }
+
+    /**
+     * The launcher has this run list the classes it loads for the class-data sharing archive
+     * (property jperf.classlist); a failed run loaded an error path's classes, not the command's.
+     */
+    private static void dropClassList() {
+        String list = System.getProperty("jperf.classlist");
+        if (list != null) {
+            try {
+                Files.deleteIfExists(Path.of(list));
+            } catch (IOException | RuntimeException e) {
+                // the next run lists its classes again only if this list is gone; nothing else depends on it
+            }
+        }
     }
 
     /** Runs the command line and returns the exit code; bad input is one line on stderr, never a stack trace. */

@@ -44,12 +44,17 @@ final class Workload {
         }
         Workload w = new Workload(p);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!w.stopped()) {
+        // the shell stops itself a few milliseconds after the spawn: check after 50 us, then back
+        // off to 1 ms, so the wait costs a few dozen reads of its stat file, not hundreds
+        long pause = 50_000L;
+        ProcFile stat = new ProcFile();
+        while (!w.stopped(stat)) {
             if (!p.isAlive() || System.nanoTime() > deadline) {
                 p.destroyForcibly();
                 throw new RecordException("workload '" + exe + "' did not start");
             }
-            LockSupport.parkNanos(100_000L); // the shell stops itself within a millisecond or so
+            LockSupport.parkNanos(pause);
+            pause = Math.min(2 * pause, 1_000_000L);
         }
         return w;
     }
@@ -65,12 +70,16 @@ final class Workload {
         return null;
     }
 
-    /** Whether the child has stopped itself (state T in /proc/PID/stat). */
-    private boolean stopped() {
+    /** Whether the child has stopped itself (state T in /proc/PID/stat: after the last ')' and a blank). */
+    private boolean stopped(ProcFile stat) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
-            int close = stat.lastIndexOf(')');
-            return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'T';
+            int n = stat.read(Path.of("/proc/" + pid() + "/stat"));
+            byte[] b = stat.bytes();
+            int close = n - 1;
+            while (close >= 0 && b[close] != ')') {
+                close--;
+            }
+            return close > 0 && close + 2 < n && b[close + 2] == 'T';
         } catch (IOException e) {
             return false;
         }
