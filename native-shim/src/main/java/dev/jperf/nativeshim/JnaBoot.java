@@ -15,7 +15,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * Where JNA loads its native dispatch library from. Left alone, JNA copies the library out of the
+ * Where JNA loads its native dispatch library from, and where it looks for others (see
+ * {@link #platformLibraryPath}). Left alone, JNA copies the library out of the
  * jar into a new temporary file on every start, and {@code File.createTempFile} initialises
  * SecureRandom and the security providers: tens of milliseconds of interpreted start-up in every
  * recording. Instead the library is copied once into the user's cache directory (owner-only),

@@ -3,6 +3,7 @@ package dev.jperf.nativeshim;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.jna.Platform;
 import java.io.InputStream;
@@ -39,6 +40,32 @@ class JnaBootTest {
                 System.clearProperty(JnaBoot.BOOT_PATH);
             } else {
                 System.setProperty(JnaBoot.BOOT_PATH, before);
+            }
+        }
+    }
+
+    @Test
+    void jnaSearchesTheStandardDirectoriesWithoutRunningLdconfig() {
+        String before = System.getProperty(JnaBoot.PLATFORM_PATH);
+        System.clearProperty(JnaBoot.PLATFORM_PATH);
+        try {
+            JnaBoot.platformLibraryPath();
+            String path = System.getProperty(JnaBoot.PLATFORM_PATH);
+            assertNotNull(path);
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                assertTrue(Files.isDirectory(Path.of(dir)), dir);
+            }
+            assertTrue(path.contains("/usr/lib"), path);
+            // libc, loaded by its versioned name, needs no more of a path (signal 0: a liveness check)
+            Sched.kill((int) ProcessHandle.current().pid(), 0);
+            System.setProperty(JnaBoot.PLATFORM_PATH, "/nowhere");
+            JnaBoot.platformLibraryPath();
+            assertEquals("/nowhere", System.getProperty(JnaBoot.PLATFORM_PATH), "an explicit setting is left alone");
+        } finally {
+            if (before == null) {
+                System.clearProperty(JnaBoot.PLATFORM_PATH);
+            } else {
+                System.setProperty(JnaBoot.PLATFORM_PATH, before);
             }
         }
     }
