@@ -160,7 +160,9 @@ final class ReportCommand implements Subcommand {
                 .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols));
         Report.Options o = Report.Options.defaults(input).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
-                .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples);
+                .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
+                // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
+                .withCallchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (header && !json) {
             // a stream is read once: header and report come from the one open
             try (PerfDataFile f = Input.open(this.input)) {

@@ -27,6 +27,25 @@ class BadInputTest {
     }
 
     @Test
+    void callGraphsAskedOfAFileWithoutCallchainsIsAnError() {
+        // perf: "Selected -g or --branch-history. But no callchain or branch data." and no rows;
+        // -g none, -G alone and --children are no error there either
+        String f = CORPUS.resolve("c-process/perf.data").toString();
+        for (String g : new String[] {"-g", "-gcaller", "--call-graph=folded"}) {
+            Run r = Run.of("report", "-i", f, "--stdio", g);
+            assertEquals(1, r.rc(), g);
+            assertEquals("", r.out(), g);
+            assertEquals("jperf report: " + f + ": -g asks for call graphs but the samples have no callchains"
+                    + " (recorded without -g?)", r.err().strip(), g);
+        }
+        for (String ok : new String[] {"-gnone", "-G", "--children"}) {
+            Run r = Run.of("report", "-i", f, "--stdio", ok);
+            assertEquals(0, r.rc(), ok + ": " + r.err());
+            assertTrue(r.out().contains("%"), ok);
+        }
+    }
+
+    @Test
     void truncatedFileGivesStatsAndOneWarningLinePerProblem() {
         Run r = Run.of("report", "--stats", "-i", damaged("truncated.data").toString());
         assertEquals(0, r.rc(), r.err());

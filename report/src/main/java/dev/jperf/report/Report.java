@@ -30,61 +30,71 @@ public final class Report {
      *     the filters keep, not of all
      * @param filter --comms, --pid, --tid, --cpu, --dsos, --symbols
      * @param showSamples -n/--show-nr-samples (the stdio table's Samples column)
+     * @param callchainsAsked -g/-G given with a graph mode other than none
      */
     public record Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
             double percentLimit, boolean relative, SampleFilter filter, Path kallsyms, Path symfs, boolean json,
-            boolean demangle, boolean showSamples) {
+            boolean demangle, boolean showSamples, boolean callchainsAsked) {
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
         public static Options defaults(Path input) {
             return new Options(input, SortKey.parse("comm,dso,sym"), true, CallchainParams.DEFAULT, 0, false,
-                    SampleFilter.NONE, null, null, false, true, false);
+                    SampleFilter.NONE, null, null, false, true, false, false);
         }
 
         public Options withSort(List<SortKey> sort) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
 
         public Options withChildren(boolean children) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
 
         public Options withCallGraph(CallchainParams callGraph) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
 
         /** --percent-limit and --percentage (relative or absolute). */
         public Options withPercent(double percentLimit, boolean relative) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
 
         public Options withFilter(SampleFilter filter) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
 
         /** --kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
 
         public Options withJson(boolean json) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
 
         public Options withShowSamples(boolean showSamples) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
+        }
+
+        /**
+         * -g or -G given (perf's symbol_conf.use_callchain set by the command line): a file whose
+         * samples have no callchains is then an error, as in perf, not a report without a graph.
+         */
+        public Options withCallchainsAsked(boolean callchainsAsked) {
+            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
+                    demangle, showSamples, callchainsAsked);
         }
 
         public Options withDemangle(boolean demangle) {
             return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples);
+                    demangle, showSamples, callchainsAsked);
         }
     }
 
@@ -99,6 +109,11 @@ public final class Report {
         boolean hasCallchains = false;
         for (EventDesc e : file.events()) {
             hasCallchains |= (e.attr().sampleType() & (1L << 5)) != 0;
+        }
+        if (o.callchainsAsked() && !hasCallchains && !file.isPipe()) {
+            // perf: "Selected -g or --branch-history. But no callchain or branch data."
+            throw new IllegalArgumentException(file.name() + ": -g asks for call graphs but the samples have no callchains"
+                    + " (recorded without -g?)");
         }
         boolean children = o.children() && hasCallchains;
         // perf's use_callchain: a graph is kept only when the file has callchains
