@@ -25,6 +25,8 @@ final class ReportCommand implements Subcommand {
     private boolean dumpRawTrace;
     private String sort = "comm,dso,sym";
     private double percentLimit;
+    /** --percent-limit given after any -g: it decides the graph's threshold whatever -g said. */
+    private boolean percentLimitLast;
     private String percentage = "absolute";
     private String comms;
     private String dsos;
@@ -97,7 +99,10 @@ final class ReportCommand implements Subcommand {
             case "dump-raw-trace" -> dumpRawTrace = v.on();
             case "stdio" -> { }
             case "sort" -> sort = v.text();
-            case "percent-limit" -> percentLimit = v.decimal();
+            case "percent-limit" -> {
+                percentLimit = v.decimal();
+                percentLimitLast = true; // perf's parse_percent_limit sets the graph's threshold as well
+            }
             case "percentage" -> percentage = v.text();
             case "comms" -> comms = v.text();
             case "dsos" -> dsos = v.text();
@@ -107,7 +112,10 @@ final class ReportCommand implements Subcommand {
             case "cpu" -> cpus = v.text();
             case "kallsyms" -> kallsyms = Path.of(v.text());
             case "symfs" -> symfs = Path.of(v.text());
-            case "call-graph" -> callGraph = v.text();
+            case "call-graph" -> {
+                callGraph = v.text();
+                percentLimitLast = false;
+            }
             case "inverted" -> inverted = v.on();
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
@@ -142,7 +150,14 @@ final class ReportCommand implements Subcommand {
         if (kallsyms != null && !Files.isRegularFile(kallsyms)) {
             throw new IllegalArgumentException(kallsyms + ": kallsyms file not found");
         }
-        CallchainParams graph = callGraph == null ? CallchainParams.DEFAULT : CallchainParams.parse(callGraph);
+        // --percent-limit is the graph's threshold too (perf's parse_percent_limit): a later -g
+        // changes it only with a threshold of its own
+        double threshold = percentLimit > 0 ? percentLimit : CallchainParams.DEFAULT.minPercent();
+        CallchainParams graph = callGraph == null ? CallchainParams.DEFAULT.withMinPercent(threshold)
+                : CallchainParams.parse(callGraph, threshold);
+        if (percentLimitLast && percentLimit > 0) {
+            graph = graph.withMinPercent(percentLimit);
+        }
         if (inverted) {
             graph = new CallchainParams(graph.mode(), graph.minPercent(), graph.printLimit(),
                     CallchainParams.Order.CALLER, true, graph.value());

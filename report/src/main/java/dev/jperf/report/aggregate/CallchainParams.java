@@ -46,6 +46,11 @@ public record CallchainParams(Mode mode, double minPercent, long printLimit, Ord
     public static final CallchainParams NO_GRAPH = new CallchainParams(Mode.NONE, 0.5, 0, Order.CALLEE, false,
             Value.PERCENT);
 
+    /** These parameters with the graph's threshold set (perf's callchain_param.min_percent). */
+    public CallchainParams withMinPercent(double percent) {
+        return new CallchainParams(mode, percent, printLimit, order, orderSet, value);
+    }
+
     public boolean enabled() {
         return mode != Mode.NONE;
     }
@@ -60,8 +65,16 @@ public record CallchainParams(Mode mode, double minPercent, long printLimit, Ord
      * {@code function} is the only sort key (address and srcline need source lines jperf does not read).
      */
     public static CallchainParams parse(String arg) {
+        return parse(arg, DEFAULT.minPercent);
+    }
+
+    /**
+     * {@link #parse(String)} from a threshold already set: perf's tokens change only what they
+     * name, and {@code --percent-limit} sets the graph's threshold too (parse_percent_limit).
+     */
+    public static CallchainParams parse(String arg, double minPercentBefore) {
         Mode mode = DEFAULT.mode;
-        double minPercent = DEFAULT.minPercent;
+        double minPercent = minPercentBefore;
         long printLimit = DEFAULT.printLimit;
         Order order = DEFAULT.order;
         boolean orderSet = false;

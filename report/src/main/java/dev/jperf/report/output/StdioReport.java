@@ -115,14 +115,21 @@ public final class StdioReport {
         Set<SortKey> elided = EnumSet.noneOf(SortKey.class);
         elided.addAll(h.keys());
         elided.removeAll(keys);
+        List<HistEntry> shown = new ArrayList<>();
         List<HistEntry> rows = new ArrayList<>();
         for (HistEntry e : h.sorted(elided)) {
+            if (e.filtered()) {
+                continue;
+            }
+            shown.add(e);
             double pct = percent(h.children() ? e.periodAcc() : e.period(), total);
-            if (!e.filtered() && (pct >= percentLimit || percentLimit <= 0)) {
+            if (pct >= percentLimit || percentLimit <= 0) {
                 rows.add(e);
             }
         }
-        int[] width = widths(keys, rows);
+        // perf sizes the columns in output_resort, over every entry the filters keep; --percent-limit
+        // only skips rows when printing
+        int[] width = widths(keys, shown);
         StringBuilder hdr = new StringBuilder("#");
         StringBuilder dots = new StringBuilder("#");
         if (h.children()) {
