@@ -70,7 +70,9 @@ public record BpfBtfs(List<BtfBlob> blobs) implements FeatureSection {
     @Override
     public byte[] encode() {
         FeatureWriter w = new FeatureWriter().u32(blobs.size());
-        blobs.forEach(b -> w.u32(b.id).u32(b.data.length).bytes(b.data));
+        for (BtfBlob b : blobs) {
+            w.u32(b.id).u32(b.data.length).bytes(b.data);
+        }
         return w.toByteArray();
     }
 }

@@ -49,7 +49,9 @@ public record BpfProgInfos(List<BpfProgInfo> programs) implements FeatureSection
     @Override
     public byte[] encode() {
         FeatureWriter w = new FeatureWriter().u32(programs.size());
-        programs.forEach(p -> w.bytes(p.toPerfBpil()));
+        for (BpfProgInfo p : programs) {
+            w.bytes(p.toPerfBpil());
+        }
         return w.toByteArray();
     }
 }

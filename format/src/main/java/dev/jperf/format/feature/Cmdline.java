@@ -28,7 +28,9 @@ public record Cmdline(List<String> argv) implements FeatureSection {
     @Override
     public byte[] encode() {
         FeatureWriter w = new FeatureWriter().u32(argv.size());
-        argv.forEach(w::string);
+        for (String a : argv) {
+            w.string(a);
+        }
         return w.toByteArray();
     }
 }

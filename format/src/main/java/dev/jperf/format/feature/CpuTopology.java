@@ -79,7 +79,9 @@ public record CpuTopology(List<String> coreSiblings, List<String> threadSiblings
 
     static void strings(FeatureWriter w, List<String> l) {
         w.u32(l.size());
-        l.forEach(w::string);
+        for (String s : l) {
+            w.string(s);
+        }
     }
 
     @Override

@@ -31,7 +31,9 @@ public record PmuMappings(List<Pmu> pmus) implements FeatureSection {
     @Override
     public byte[] encode() {
         FeatureWriter w = new FeatureWriter().u32(pmus.size());
-        pmus.forEach(p -> w.u32(p.type).string(p.name));
+        for (Pmu p : pmus) {
+            w.u32(p.type).string(p.name);
+        }
         return w.toByteArray();
     }
 }
