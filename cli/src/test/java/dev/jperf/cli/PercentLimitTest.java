@@ -32,19 +32,9 @@ class PercentLimitTest {
         List<String> args = new ArrayList<>(List.of("report", "-i", CorpusFixture.data(kase).toString(), "--stdio",
                 "--kallsyms", CorpusFixture.kallsyms().toString()));
         args.addAll(List.of(options.split(" ")));
-        List<String> theirs = withoutTip(PerfOracle.run(args.toArray(String[]::new)));
+        List<String> theirs = PerfOracle.withoutTip(PerfOracle.run(args.toArray(String[]::new)));
         Run ours = Run.of(args.toArray(String[]::new));
         assertEquals(0, ours.rc(), ours.err());
-        assertEquals(theirs, withoutTip(ours.out()));
-    }
-
-    private static List<String> withoutTip(String report) {
-        List<String> lines = new ArrayList<>();
-        for (String l : report.split("\n", -1)) {
-            if (!l.startsWith("# (Tip")) {
-                lines.add(l);
-            }
-        }
-        return lines;
+        assertEquals(theirs, PerfOracle.withoutTip(ours.out()));
     }
 }

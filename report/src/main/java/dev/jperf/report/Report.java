@@ -21,80 +21,177 @@ import java.util.Map;
 public final class Report {
     /**
      * The report options, named as perf names them: {@link #defaults} and the {@code with}
-     * methods build them.
-     *
-     * @param children --children (cumulate callchains; perf's default when the file has callchains)
-     * @param callGraph -g (perf's callchain_param; {@link CallchainParams#NO_GRAPH} for -g none)
-     * @param percentLimit --percent-limit
-     * @param relative --percentage relative: percentages (and the header's totals) of the samples
-     *     the filters keep, not of all
-     * @param filter --comms, --pid, --tid, --cpu, --dsos, --symbols
-     * @param showSamples -n/--show-nr-samples (the stdio table's Samples column)
-     * @param callchainsAsked -g/-G given with a graph mode other than none
+     * methods build them, each on a copy (an instance never changes once handed out).
      */
-    public record Options(Path input, List<SortKey> sort, boolean children, CallchainParams callGraph,
-            double percentLimit, boolean relative, SampleFilter filter, Path kallsyms, Path symfs, boolean json,
-            boolean demangle, boolean showSamples, boolean callchainsAsked) {
+    public static final class Options {
+        private Path input;
+        private List<SortKey> sort = SortKey.parse("comm,dso,sym");
+        private boolean children = true;
+        private CallchainParams callGraph = CallchainParams.DEFAULT;
+        private double percentLimit;
+        private boolean relative;
+        private SampleFilter filter = SampleFilter.NONE;
+        private Path kallsyms;
+        private Path symfs;
+        private boolean json;
+        private boolean demangle = true;
+        private boolean showSamples;
+        private boolean callchainsAsked;
+
+        private Options() {
+        }
+
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
         public static Options defaults(Path input) {
-            return new Options(input, SortKey.parse("comm,dso,sym"), true, CallchainParams.DEFAULT, 0, false,
-                    SampleFilter.NONE, null, null, false, true, false, false);
+            Options o = new Options();
+            o.input = input;
+            return o;
+        }
+
+        private Options copy() {
+            Options o = new Options();
+            o.input = input;
+            o.sort = sort;
+            o.children = children;
+            o.callGraph = callGraph;
+            o.percentLimit = percentLimit;
+            o.relative = relative;
+            o.filter = filter;
+            o.kallsyms = kallsyms;
+            o.symfs = symfs;
+            o.json = json;
+            o.demangle = demangle;
+            o.showSamples = showSamples;
+            o.callchainsAsked = callchainsAsked;
+            return o;
         }
 
         public Options withSort(List<SortKey> sort) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.sort = sort;
+            return o;
         }
 
+        /** --children: cumulate callchains (perf's default when the file has callchains). */
         public Options withChildren(boolean children) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.children = children;
+            return o;
         }
 
+        /** -g: perf's callchain_param; {@link CallchainParams#NO_GRAPH} for -g none. */
         public Options withCallGraph(CallchainParams callGraph) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.callGraph = callGraph;
+            return o;
         }
 
-        /** --percent-limit and --percentage (relative or absolute). */
+        /**
+         * --percent-limit and --percentage: {@code relative} takes percentages (and the header's
+         * totals) of the samples the filters keep, not of all.
+         */
         public Options withPercent(double percentLimit, boolean relative) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.percentLimit = percentLimit;
+            o.relative = relative;
+            return o;
         }
 
+        /** --comms, --pid, --tid, --cpu, --dsos, --symbols. */
         public Options withFilter(SampleFilter filter) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.filter = filter;
+            return o;
         }
 
         /** --kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.kallsyms = kallsyms;
+            o.symfs = symfs;
+            return o;
         }
 
         public Options withJson(boolean json) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.json = json;
+            return o;
         }
 
+        /** -n/--show-nr-samples: the stdio table's Samples column. */
         public Options withShowSamples(boolean showSamples) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.showSamples = showSamples;
+            return o;
         }
 
         /**
-         * -g or -G given (perf's symbol_conf.use_callchain set by the command line): a file whose
-         * samples have no callchains is then an error, as in perf, not a report without a graph.
+         * -g given with a graph mode other than none (perf's symbol_conf.use_callchain set by the
+         * command line): a file whose samples have no callchains is then an error, as in perf, not a
+         * report without a graph.
          */
         public Options withCallchainsAsked(boolean callchainsAsked) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.callchainsAsked = callchainsAsked;
+            return o;
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(input, sort, children, callGraph, percentLimit, relative, filter, kallsyms, symfs, json,
-                    demangle, showSamples, callchainsAsked);
+            Options o = copy();
+            o.demangle = demangle;
+            return o;
+        }
+
+        public Path input() {
+            return input;
+        }
+
+        public List<SortKey> sort() {
+            return sort;
+        }
+
+        public boolean children() {
+            return children;
+        }
+
+        public CallchainParams callGraph() {
+            return callGraph;
+        }
+
+        public double percentLimit() {
+            return percentLimit;
+        }
+
+        public boolean relative() {
+            return relative;
+        }
+
+        public SampleFilter filter() {
+            return filter;
+        }
+
+        public Path kallsyms() {
+            return kallsyms;
+        }
+
+        public Path symfs() {
+            return symfs;
+        }
+
+        public boolean json() {
+            return json;
+        }
+
+        public boolean demangle() {
+            return demangle;
+        }
+
+        public boolean showSamples() {
+            return showSamples;
+        }
+
+        public boolean callchainsAsked() {
+            return callchainsAsked;
         }
     }
 

@@ -51,7 +51,7 @@ class FilterReportTest {
             args.add("--percentage");
             args.add("relative");
         }
-        List<String> theirs = withoutTip(PerfOracle.run(args.toArray(String[]::new)));
+        List<String> theirs = PerfOracle.withoutTip(PerfOracle.run(args.toArray(String[]::new)));
         Set<String> values = Set.of(list.split(","));
         SampleFilter f = switch (option) {
             case "-d" -> SampleFilter.NONE.withDsos(values);
@@ -62,13 +62,8 @@ class FilterReportTest {
                 .withPercent(0, relative).withSymbols(kallsyms, null);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
-        List<String> ours = withoutTip(out.toString(StandardCharsets.UTF_8));
+        List<String> ours = PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8));
         assertTrue(theirs.size() > 12, "perf printed no rows: " + theirs);
         assertEquals(theirs, ours);
     }
-
-    private static List<String> withoutTip(String report) {
-        return report.lines().filter(l -> !l.startsWith("# (Tip")).toList();
-    }
-
 }

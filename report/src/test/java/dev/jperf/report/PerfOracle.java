@@ -33,6 +33,11 @@ public final class PerfOracle {
         return out;
     }
 
+    /** A report's lines without perf's (or jperf's) random "# (Tip: ...)" line. */
+    public static List<String> withoutTip(String report) {
+        return report.lines().filter(l -> !l.startsWith("# (Tip")).toList();
+    }
+
     /** {@code perf COMMAND -h}: its option list (perf prints it on stderr and exits 129). */
     public static String usage(String command) throws Exception {
         Process p = new ProcessBuilder("perf", command, "-h").redirectErrorStream(true).start();

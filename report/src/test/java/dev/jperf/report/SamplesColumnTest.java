@@ -28,7 +28,7 @@ class SamplesColumnTest {
         PerfOracle.assumeInstalled();
         Path data = CorpusFixture.data(kase);
         Path kallsyms = CorpusFixture.kallsyms();
-        List<String> theirs = withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort", sort, "-n",
+        List<String> theirs = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort", sort, "-n",
                 children ? "--children" : "--no-children", "-g", graph ? "graph,0.5,caller" : "none",
                 "--kallsyms", kallsyms.toString()));
         Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse(sort)).withChildren(children)
@@ -36,7 +36,7 @@ class SamplesColumnTest {
                 .withSymbols(kallsyms, null).withShowSamples(true);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
-        List<String> ours = withoutTip(out.toString(StandardCharsets.UTF_8));
+        List<String> ours = PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8));
         assertTrue(theirs.stream().anyMatch(l -> l.contains("Samples  ")), "perf printed no Samples column");
         assertEquals(theirs, ours);
     }
@@ -48,17 +48,13 @@ class SamplesColumnTest {
         PerfOracle.assumeInstalled();
         Path data = CorpusFixture.data(kase);
         Path kallsyms = CorpusFixture.kallsyms();
-        List<String> theirs = withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort",
+        List<String> theirs = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort",
                 "dso,sym", "-n", "-d", "workload", "--kallsyms", kallsyms.toString()));
         Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse("dso,sym"))
                 .withFilter(SampleFilter.NONE.withDsos(Set.of("workload"))).withSymbols(kallsyms, null)
                 .withShowSamples(true);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
-        assertEquals(theirs, withoutTip(out.toString(StandardCharsets.UTF_8)));
-    }
-
-    private static List<String> withoutTip(String report) {
-        return report.lines().filter(l -> !l.startsWith("# (Tip")).toList();
+        assertEquals(theirs, PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8)));
     }
 }

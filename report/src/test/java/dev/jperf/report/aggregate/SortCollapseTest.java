@@ -62,9 +62,9 @@ class SortCollapseTest {
                 write(data, seed, comms);
                 Map<String, List<String>> theirs = new HashMap<>();
                 for (String sort : SORTS) {
-                    List<String> lines = withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio",
+                    List<String> lines = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio",
                             "--sort", sort));
-                    assertLines(lines, withoutTip(report(Report.Options.defaults(data).withSort(SortKey.parse(sort)))),
+                    assertLines(lines, PerfOracle.withoutTip(report(Report.Options.defaults(data).withSort(SortKey.parse(sort)))),
                             data.getFileName() + " --sort " + sort);
                     theirs.put(sort, rows(lines));
                 }
@@ -123,8 +123,8 @@ class SortCollapseTest {
                 default -> throw new IllegalArgumentException(extra);
             };
         }
-        List<String> theirs = withoutTip(PerfOracle.run(args.toArray(String[]::new)));
-        assertLines(theirs, withoutTip(report(o)), kase + " --sort " + sort + " " + extra);
+        List<String> theirs = PerfOracle.withoutTip(PerfOracle.run(args.toArray(String[]::new)));
+        assertLines(theirs, PerfOracle.withoutTip(report(o)), kase + " --sort " + sort + " " + extra);
         assertTrue(rows(theirs).size() > 3, "perf printed too few rows");
     }
 
@@ -135,9 +135,7 @@ class SortCollapseTest {
         assertEquals(theirs.size(), ours.size(), what + ": number of lines");
     }
 
-    private static List<String> withoutTip(String report) {
-        return report.lines().filter(l -> !l.startsWith("# (Tip:")).toList();
-    }
+
 
     private static List<String> rows(List<String> lines) {
         return lines.stream().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
