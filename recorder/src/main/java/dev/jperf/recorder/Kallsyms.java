@@ -113,15 +113,7 @@ final class Kallsyms {
     }
 
     private static boolean is(byte[] b, int from, int end, String s) {
-        if (from < 0 || end - from != s.length()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (b[from + i] != s.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
+        return from >= 0 && end - from == s.length() && ProcFile.startsWith(b, from, end, s);
     }
 
     private static long hex(byte[] b, int from) {
