@@ -141,6 +141,23 @@ public final class Bpf {
         return (int) fd;
     }
 
+    /**
+     * BPF_LINK_CREATE: attaches program {@code progFd} to {@code target} (an fd, or an ifindex for
+     * {@link BpfAttrLayout#BPF_XDP}); closing the link fd detaches it.
+     */
+    public int linkCreate(int progFd, int target, int attachType) {
+        attr.clear(16);
+        attr.setInt(BpfAttrLayout.LINK_CREATE_PROG_FD, progFd);
+        attr.setInt(BpfAttrLayout.LINK_CREATE_TARGET, target);
+        attr.setInt(BpfAttrLayout.LINK_CREATE_ATTACH_TYPE, attachType);
+        long fd = sys(BpfAttrLayout.BPF_LINK_CREATE, 16);
+        if (fd < 0) {
+            throw new NativeException("bpf(BPF_LINK_CREATE, prog fd " + progFd + ", attach type " + attachType + ")",
+                    Errno.last());
+        }
+        return (int) fd;
+    }
+
     /** BPF_BTF_LOAD of a raw BTF blob. */
     public int btfLoad(byte[] btf) {
         Memory blob = new Memory(btf.length);

@@ -65,6 +65,13 @@ public final class BpfAttrLayout {
     public static final int LINE_INFO_CNT = 104;
     public static final int ATTACH_BTF_ID = 108;
     public static final int ATTACH_PROG_FD = 112;
+    // BPF_LINK_CREATE: link_create.prog_fd, target_fd (target_ifindex for XDP), attach_type, flags
+    public static final int LINK_CREATE_PROG_FD = 0;
+    public static final int LINK_CREATE_TARGET = 4;
+    public static final int LINK_CREATE_ATTACH_TYPE = 8;
+    public static final int LINK_CREATE_FLAGS = 12;
+    // enum bpf_attach_type
+    public static final int BPF_XDP = 37;
     // BPF_RAW_TRACEPOINT_OPEN
     public static final int RAW_TRACEPOINT_NAME = 0;
     public static final int RAW_TRACEPOINT_PROG_FD = 8;
@@ -80,6 +87,10 @@ public final class BpfAttrLayout {
     // enum bpf_prog_type (those the tests and tools here use)
     public static final int BPF_PROG_TYPE_SOCKET_FILTER = 1;
     public static final int BPF_PROG_TYPE_KPROBE = 2;
+    public static final int BPF_PROG_TYPE_XDP = 6;
     public static final int BPF_PROG_TYPE_RAW_TRACEPOINT = 17;
     public static final int BPF_PROG_TYPE_TRACING = 26;
+    public static final int BPF_PROG_TYPE_STRUCT_OPS = 27;
+    public static final int BPF_PROG_TYPE_EXT = 28;
+    public static final int BPF_PROG_TYPE_LSM = 29;
 }

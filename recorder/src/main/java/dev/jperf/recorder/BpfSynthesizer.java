@@ -5,6 +5,7 @@ import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import dev.jperf.nativeshim.Bpf;
+import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 
@@ -15,6 +16,7 @@ import dev.jperf.nativeshim.NativeException;
  */
 final class BpfSynthesizer {
     private final Bpf bpf = new Bpf();
+    private boolean imagesPossible;
     private final BpfCapture capture;
     private final SyntheticRecords out;
 
@@ -52,6 +54,7 @@ final class BpfSynthesizer {
                     btf = capture.hasBtf(info.btfId()) ? capture.btf(info.btfId()) : BpfCapture.fetchBtf(bpf, info.btfId());
                 }
                 capture.add(info, btf);
+                imagesPossible |= usesImage(info.type());
                 if (records(info, btf)) {
                     n++;
                 }
@@ -61,6 +64,20 @@ final class BpfSynthesizer {
                 Fd.close(fd);
             }
         }
+    }
+
+    /**
+     * Whether a loaded program may run through a trampoline (fentry/fexit, freplace, LSM,
+     * struct_ops) or the XDP dispatcher: only then can kallsyms hold images worth its full read.
+     */
+    boolean imagesPossible() {
+        return imagesPossible;
+    }
+
+    static boolean usesImage(int progType) {
+        return progType == BpfAttrLayout.BPF_PROG_TYPE_XDP || progType == BpfAttrLayout.BPF_PROG_TYPE_TRACING
+                || progType == BpfAttrLayout.BPF_PROG_TYPE_STRUCT_OPS || progType == BpfAttrLayout.BPF_PROG_TYPE_EXT
+                || progType == BpfAttrLayout.BPF_PROG_TYPE_LSM;
     }
 
     /** KSYMBOL per function with perf's name + BPF_EVENT; false when the arrays disagree (perf skips those). */

@@ -10,8 +10,12 @@ import java.util.List;
 
 /**
  * What a recording needs of /proc/kallsyms at start: the kernel text range and the BPF
- * trampoline/dispatcher images. The kernel formats ~120k lines (5 MB here) on every read, so it is
- * read once, in 256 KiB chunks parsed as they come, on bytes, without a String per line and without
+ * trampoline/dispatcher images. The kernel formats ~120k lines (5 MB here) on every read, ~40 ms
+ * of CPU that no parsing saves, so a recording reads all of it only when it may hold images (a
+ * trampoline or dispatcher program is loaded: {@link #complete}) or when the text range cannot be
+ * had otherwise: {@code _text} is among the first lines, and on x86-64 /proc/iomem's "Kernel code"
+ * resource is {@code [_text, _etext)} by physical address, so its length gives {@code _etext}.
+ * A full read parses 256 KiB chunks as they come, on bytes, without a String per line and without
  * keeping the file: the build-id cache, which wants the whole text once per kernel, reads it again
  * ({@link #bytes}), as perf copies it when it caches the kernel.
  */
@@ -20,33 +24,131 @@ final class Kallsyms {
     record Image(long addr, String name) {}
 
     private static final int CHUNK = 256 * 1024;
+    /** The head read: the kernel formats as much as the read asks for, and _text is on line 2 or 3. */
+    private static final int HEAD_CHUNK = 4096;
 
     private final Path path;
+    /** Whether the whole file was parsed (images known). */
+    private final boolean whole;
+    private boolean textFound;
     private long text;
     private long etext;
     private final List<Image> images = new ArrayList<>();
 
-    private Kallsyms(Path path) {
+    private Kallsyms(Path path, boolean whole) {
         this.path = path;
+        this.whole = whole;
     }
 
+    /** The whole file: the kernel text range and the images. */
     static Kallsyms read(Path path) throws IOException {
-        Kallsyms k = new Kallsyms(path);
-        byte[] buf = new byte[CHUNK];
+        Kallsyms k = new Kallsyms(path, true);
+        k.scan(CHUNK, false);
+        return k;
+    }
+
+    /**
+     * The kernel text range, reading only the head of {@code path} when {@code iomem} gives
+     * {@code _etext} (x86-64, root); the whole file otherwise. Images are not known until
+     * {@link #complete}.
+     */
+    static Kallsyms kernelRange(Path path, Path iomem) throws IOException {
+        long codeLength = "amd64".equals(System.getProperty("os.arch")) ? kernelCodeLength(iomem) : 0;
+        if (codeLength <= 0) {
+            return read(path);
+        }
+        Kallsyms k = new Kallsyms(path, false);
+        k.scan(HEAD_CHUNK, true);
+        if (!k.textFound || k.text == 0) {
+            return read(path); // hidden addresses (kptr_restrict) or no _text: as a full read has it
+        }
+        k.etext = k.text + codeLength;
+        return k;
+    }
+
+    /** This, if the whole file was read; else the whole file read now. */
+    Kallsyms complete() throws IOException {
+        return whole ? this : read(path);
+    }
+
+    /**
+     * Parses the file in chunks of {@code chunk} bytes; with {@code untilText} it stops at the
+     * chunk that holds _text.
+     */
+    private void scan(int chunk, boolean untilText) throws IOException {
+        byte[] buf = new byte[chunk];
         try (InputStream in = Files.newInputStream(path)) {
             int filled = 0;
             for (int n; (n = in.read(buf, filled, buf.length - filled)) >= 0; ) {
                 filled += n;
-                int done = k.parse(buf, filled, false);
+                int done = parse(buf, filled, false);
+                if (untilText && textFound) {
+                    return;
+                }
                 if (done == 0 && filled == buf.length) {
                     done = filled; // a line longer than the buffer is no symbol line: drop it
                 }
                 System.arraycopy(buf, done, buf, 0, filled - done);
                 filled -= done;
             }
-            k.parse(buf, filled, true);
+            parse(buf, filled, true);
         }
-        return k;
+    }
+
+    /**
+     * Length of the "Kernel code" resource in /proc/iomem (x86-64: {@code _etext - _text}), or 0
+     * when absent or hidden (addresses read as zeros without CAP_SYS_ADMIN).
+     */
+    static long kernelCodeLength(Path iomem) {
+        byte[] b;
+        try {
+            b = Files.readAllBytes(iomem);
+        } catch (IOException e) {
+            return 0;
+        }
+        int line = 0;
+        while (line < b.length) {
+            int end = line;
+            while (end < b.length && b[end] != '\n') {
+                end++;
+            }
+            // "  01000000-022090c7 : Kernel code"
+            int p = line;
+            while (p < end && b[p] == ' ') {
+                p++;
+            }
+            int dash = p;
+            while (dash < end && b[dash] != '-') {
+                dash++;
+            }
+            int colon = dash;
+            while (colon < end && b[colon] != ' ') {
+                colon++;
+            }
+            if (end - colon == 14 && ProcFile.startsWith(b, colon, end, " : Kernel code")) {
+                long start = hexRange(b, p, dash);
+                long last = hexRange(b, dash + 1, colon);
+                return start >= 0 && last > start ? last - start + 1 : 0;
+            }
+            line = end + 1;
+        }
+        return 0;
+    }
+
+    /** Hex digits in {@code [from, to)}, or -1 if not 1-16 hex digits. */
+    private static long hexRange(byte[] b, int from, int to) {
+        if (to <= from || to - from > 16) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = from; i < to; i++) {
+            int d = Character.digit(b[i], 16);
+            if (d < 0) {
+                return -1;
+            }
+            v = v << 4 | d;
+        }
+        return v;
     }
 
     /** Address of {@code _text}, 0 if hidden (kptr_restrict) or absent. */
@@ -58,6 +160,7 @@ final class Kallsyms {
         return etext;
     }
 
+    /** The images; empty unless the whole file was read. */
     List<Image> images() {
         return images;
     }
@@ -90,6 +193,7 @@ final class Kallsyms {
                     image(b, line, name, end);
                 } else if (is(b, name, end, "_text")) {
                     text = hex(b, line);
+                    textFound = true;
                 } else if (is(b, name, end, "_etext")) {
                     etext = hex(b, line);
                 }

@@ -268,7 +268,7 @@ public final class Recorder {
             int trailer) throws IOException {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
-        kallsyms = Kallsyms.read(Path.of("/proc/kallsyms"));
+        kallsyms = Kallsyms.kernelRange(Path.of("/proc/kallsyms"), Path.of("/proc/iomem"));
         ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s);
         proc.kernel(kallsyms);
         if (options.pipeOutput()) {
@@ -286,6 +286,9 @@ public final class Recorder {
         s.cpuMap(Cpus.toArray(cpus));
         BpfSynthesizer bpf = new BpfSynthesizer(capture, s);
         bpf.loadedPrograms();
+        if (bpf.imagesPossible()) {
+            kallsyms = kallsyms.complete();
+        }
         bpf.images(kallsyms, PAGE_SIZE);
         if (options.systemWide()) {
             proc.allProcesses();

@@ -76,6 +76,34 @@ class KallsymsTest {
         assertSame(e, Kallsyms.read(f));
     }
 
+    /** "Kernel code" of /proc/iomem gives _etext - _text; the head read stops before the images. */
+    @Test
+    void kernelRangeFromTheHeadAndIomem() throws IOException {
+        assumeTrue("amd64".equals(System.getProperty("os.arch")), "iomem's Kernel code is [_text, _etext) on x86-64 only");
+        StringBuilder s = new StringBuilder("0000000000000000 A fixed_percpu_data\nffffffff81000000 T _stext\n"
+                + "ffffffff81000000 T _text\n");
+        for (int i = 0; i < 20000; i++) {
+            s.append(String.format("%016x t some_function_%d\n", 0xffffffff81001000L + 16L * i, i));
+        }
+        s.append("ffffffff822090c8 T _etext\nffffffffc0ffe000 t bpf_trampoline_77\t[bpf]\n");
+        Path f = dir.resolve("kallsyms");
+        Files.writeString(f, s, StandardCharsets.ISO_8859_1);
+        Path iomem = dir.resolve("iomem");
+        Files.writeString(iomem, "00000000-00000fff : Reserved\n00100000-bffdffff : System RAM\n"
+                + "  01000000-022090c7 : Kernel code\n  02400000-02e08fff : Kernel rodata\n");
+        Kallsyms k = Kallsyms.kernelRange(f, iomem);
+        assertEquals(0xffffffff81000000L, k.text());
+        assertEquals(0xffffffff822090c8L, k.etext());
+        assertEquals(List.of(), k.images(), "the head read does not reach the images");
+        assertSame(byLines(f), k.complete());
+
+        // without the resource (or with its addresses hidden: zeros) the whole file is read
+        Files.writeString(iomem, "00000000-00000000 : Reserved\n  00000000-00000000 : Kernel code\n");
+        assertEquals(0, Kallsyms.kernelCodeLength(iomem));
+        assertSame(byLines(f), Kallsyms.kernelRange(f, iomem));
+        assertEquals(0, Kallsyms.kernelCodeLength(dir.resolve("missing")));
+    }
+
     @Test
     void readsThisMachinesKallsyms() throws IOException {
         Path f = Path.of("/proc/kallsyms");
@@ -85,5 +113,9 @@ class KallsymsTest {
         // the BPF images come and go with other programs on a shared machine: the kernel's range must match
         assertEquals(e.text(), k.text(), "_text");
         assertEquals(e.etext(), k.etext(), "_etext");
+        // and the range a recording takes from the head and /proc/iomem (root) is the same
+        Kallsyms head = Kallsyms.kernelRange(f, Path.of("/proc/iomem"));
+        assertEquals(e.text(), head.text(), "_text from the head");
+        assertEquals(e.etext(), head.etext(), "_etext from iomem");
     }
 }

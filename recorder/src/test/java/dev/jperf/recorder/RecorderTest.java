@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.nativeshim.Bpf;
+import dev.jperf.nativeshim.BpfAttrLayout;
+import dev.jperf.nativeshim.Fd;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -98,6 +101,36 @@ class RecorderTest {
         } finally {
             loader.destroy();
             loader.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Kallsyms is read whole only when a loaded program may run through a BPF image: an XDP
+     * program attached (to lo) makes the kernel build the XDP dispatcher, which perf synthesizes
+     * as a KSYMBOL from kallsyms at start, and so must we.
+     */
+    @Test
+    void bpfDispatcherImageOfAnAttachedXdpProgramIsSynthesized() throws Exception {
+        Bpf bpf = new Bpf();
+        // r0 = XDP_PASS (2); exit
+        byte[] pass = {(byte) 0xb7, 0, 0, 0, 2, 0, 0, 0, (byte) 0x95, 0, 0, 0, 0, 0, 0, 0};
+        int prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_XDP, pass, "GPL", "jperf_xdp_pass");
+        int link = -1;
+        try {
+            link = bpf.linkCreate(prog, 1 /* lo */, BpfAttrLayout.BPF_XDP);
+            String kallsyms = Files.readString(Path.of("/proc/kallsyms"), StandardCharsets.ISO_8859_1);
+            assertTrue(kallsyms.contains(" bpf_dispatcher_xdp\t[bpf]"), "the kernel built no XDP dispatcher image");
+            Path out = dir.resolve("xdp.data");
+            record(systemWide(out, List.of("sleep", "0.1"), null));
+            Oracle.Result script = Oracle.perf("script", "-i", out.toString(), "--show-bpf-events");
+            assertEquals(0, script.rc());
+            assertTrue(Pattern.compile(" 0\\.000000: PERF_RECORD_KSYMBOL addr [0-9a-f]+ len 4096 type 1 flags 0x0 name bpf_dispatcher_xdp")
+                    .matcher(script.out()).find(), "no synthesized KSYMBOL of the dispatcher:\n" + head(script.out()));
+        } finally {
+            if (link >= 0) {
+                Fd.close(link);
+            }
+            Fd.close(prog);
         }
     }
 
