@@ -1,6 +1,7 @@
 package dev.jperf.recorder;
 
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,6 +40,12 @@ final class DsoHits {
     /** The maps of the last sample's process (null: none known); valid until the maps change. */
     private int lastPid = NO_PID;
     private Maps lastMaps;
+    /**
+     * The ips of {@code lastPid} that need no lookup: the map its last sample landed in (its DSO
+     * is marked) or the gap between maps it fell into, as a start and an unsigned length.
+     */
+    private long quietFrom;
+    private long quietLength;
 
     /** {@code ipOffset}/{@code pidOffset}: where a SAMPLE's ip and pid sit (from the record start), -1 if absent. */
     DsoHits(int ipOffset, int pidOffset) {
@@ -102,7 +109,7 @@ final class DsoHits {
         }
     }
 
-    void sample(ByteBuffer b, int off, int size, int misc) {
+    void sample(MappedByteBuffer b, int off, int size, int misc) {
         int mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
         if (mode == PERF_RECORD_MISC_KERNEL) {
             kernelHit = true;
@@ -112,6 +119,14 @@ final class DsoHits {
             return;
         }
         int pid = b.getInt(off + pidOffset);
+        long ip = b.getLong(off + ipOffset);
+        if (pid == lastPid && Long.compareUnsigned(ip - quietFrom, quietLength) < 0) {
+            return; // where this process's last sample landed: a DSO already hit, or no map
+        }
+        lookup(pid, ip);
+    }
+
+    private void lookup(int pid, long ip) {
         Maps m;
         if (pid == lastPid) {
             m = lastMaps;
@@ -121,12 +136,24 @@ final class DsoHits {
             lastMaps = m;
         }
         if (m == null) {
+            quietFrom = 0;
+            quietLength = -1L; // no maps, nothing to mark until they change
             return;
         }
-        int id = m.lookup(b.getLong(off + ipOffset));
+        int i = m.find(ip);
+        int id = m.idAt(i, ip);
         if (id >= 0 && !hitIds[id]) {
             hitIds[id] = true;
             hit.add(names.get(id));
+        }
+        // up to the next map's start (maps may overlap: a later start wins from there)
+        long next = i + 1 < m.n ? m.starts[i + 1] : -1L;
+        if (id >= 0) {
+            quietFrom = m.starts[i];
+            quietLength = Math.min(m.ends[i], next) - quietFrom;
+        } else {
+            quietFrom = i >= 0 ? Math.max(m.starts[i], m.ends[i]) : 0;
+            quietLength = next - quietFrom;
         }
     }
 
@@ -193,8 +220,8 @@ final class DsoHits {
             ids[i] = id;
         }
 
-        /** The DSO id of the map {@code ip} is in, or -1. */
-        int lookup(long ip) {
+        /** Index of the map with the greatest start at or below {@code ip}, or -1. */
+        int find(long ip) {
             int i = last;
             // still between the same two starts as last time: the same map (or none)
             if (i == -2 || (i >= 0 && ip < starts[i]) || (i + 1 < n && ip >= starts[i + 1])) {
@@ -204,6 +231,11 @@ final class DsoHits {
                 }
                 last = i;
             }
+            return i;
+        }
+
+        /** The DSO id of map {@code i} if {@code ip} is below its end, else -1. */
+        int idAt(int i, long ip) {
             return i >= 0 && Long.compareUnsigned(ip, ends[i]) < 0 ? ids[i] : -1;
         }
     }

@@ -5,6 +5,7 @@ import dev.jperf.format.writer.RecordCompressor;
 import dev.jperf.nativeshim.Bpf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -64,7 +65,7 @@ final class RecordCopier implements RingBuffer.Visitor {
     }
 
     @Override
-    public void record(ByteBuffer buf, int offset, int size, int type, int misc) {
+    public void record(MappedByteBuffer buf, int offset, int size, int type, int misc) {
         records++;
         switch (type) {
             case PERF_RECORD_SAMPLE -> {

@@ -25,7 +25,6 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -39,7 +38,12 @@ import sun.misc.SignalHandler;
 public final class Recorder {
     /** How long the main loop sleeps in poll at most: bounds stop latency and data age. */
     private static final int POLL_MS = 100;
-    private static final long CHECKPOINT_NS = 500_000_000L;
+    /**
+     * How often the header and feature sections are rewritten so that the file stays readable
+     * (kill -9 loses at most a second): checked after each pass, at most {@link #POLL_MS} apart,
+     * so rewrites come 0.9-1.0 s apart. Each costs a flush and three writes.
+     */
+    private static final long CHECKPOINT_NS = 900_000_000L;
     private static final int PAGE_SIZE = 4096;
     /** Highest fd the table is grown to before recording: room for many programs pinned at once. */
     private static final int PINNED_FD_ROOM = 1023;
@@ -52,7 +56,6 @@ public final class Recorder {
 
     private final RecordOptions options;
     private final PrintStream err;
-    private final ReentrantLock fileLock = new ReentrantLock();
     private final BpfCapture capture = new BpfCapture();
     private volatile boolean stopRequested;
     private long bpfVersion = -1;
@@ -326,24 +329,18 @@ public final class Recorder {
     }
 
     private void append(RecordCopier copier, ByteBuffer records) {
-        fileLock.lock();
-        try {
-            copier.appendOwn(records);
-        } finally {
-            fileLock.unlock();
-        }
+        copier.appendOwn(records);
     }
 
     private void loop(PerfEvents events, RecordCopier copier, PerfDataOutput writer, BooleanSupplier done)
             throws IOException {
-        List<RingBuffer> rings = events.samplingRings();
-        int[] fds = new int[rings.size()];
+        RingBuffer[] rings = events.samplingRings().toArray(new RingBuffer[0]);
+        int[] fds = new int[rings.length];
         for (int i = 0; i < fds.length; i++) {
-            fds[i] = rings.get(i).fd();
+            fds[i] = rings[i].fd();
         }
         Poll poll = new Poll(fds, Poll.POLLIN);
-        SyntheticRecords round = new SyntheticRecords(0);
-        round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
+        ByteBuffer round = finishedRound();
         long lastCheckpoint = System.nanoTime();
         boolean realtime = false;
         try {
@@ -386,24 +383,28 @@ public final class Recorder {
         return true;
     }
 
-    /** One pass over the rings; a FINISHED_ROUND after it if anything was copied (ring-buffer.md §8). */
-    private void pass(List<RingBuffer> rings, RecordCopier copier, SyntheticRecords round) {
-        fileLock.lock();
-        try {
-            long before = copier.records() + copier.ownBytes();
-            for (RingBuffer r : rings) {
-                r.drain(copier);
-            }
-            if (copier.records() + copier.ownBytes() != before) {
-                copier.appendOwn(round.records());
-            }
-        } finally {
-            fileLock.unlock();
+    /** A FINISHED_ROUND record, built once: the loop appends it ~20 times a second. */
+    private static ByteBuffer finishedRound() {
+        SyntheticRecords round = new SyntheticRecords(0);
+        round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
+        return round.records();
+    }
+
+    /**
+     * One pass over the rings; a FINISHED_ROUND after it if anything was copied (ring-buffer.md §8).
+     * The main thread is the file's only writer: no lock.
+     */
+    private static void pass(RingBuffer[] rings, RecordCopier copier, ByteBuffer round) {
+        long before = copier.records() + copier.ownBytes();
+        for (RingBuffer r : rings) {
+            r.drain(copier);
+        }
+        if (copier.records() + copier.ownBytes() != before) {
+            copier.appendOwn(round);
         }
     }
 
     private void checkpoint(RecordCopier copier, PerfDataOutput writer) {
-        fileLock.lock();
         try {
             if (copier.failure() == null && writer.failure() == null) {
                 updateFeatures(copier, writer);
@@ -411,23 +412,18 @@ public final class Recorder {
             }
         } catch (IOException e) {
             // the writer stopped and keeps the file readable; the copier sees the same failure next
-        } finally {
-            fileLock.unlock();
         }
     }
 
     /** Drains everything left (side-band thread stopped), fetches the last pinned programs, closes the file. */
     private void finish(PerfEvents events, RecordCopier copier, PerfDataOutput writer, DsoHits hits)
             throws IOException, InterruptedException {
-        SyntheticRecords round = new SyntheticRecords(0);
-        round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
-        pass(events.samplingRings(), copier, round);
+        pass(events.samplingRings().toArray(new RingBuffer[0]), copier, finishedRound());
         appendLostSamples(events, copier);
         copier.flushCompressor();
         capture.stopFetcher();
         List<BuildIds.Entry> buildIds = kallsyms == null ? List.of()
                 : BuildIdCache.forUser().entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
-        fileLock.lock();
         try {
             updateFeatures(copier, writer);
             writer.setFeature(Feature.BUILD_ID.bit(), new BuildIds(buildIds).encode());
@@ -436,8 +432,6 @@ public final class Recorder {
             if (copier.failure() == null) {
                 throw new RecordException(e.getMessage(), e);
             }
-        } finally {
-            fileLock.unlock();
         }
     }
 

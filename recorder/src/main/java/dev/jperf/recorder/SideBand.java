@@ -5,7 +5,7 @@ import dev.jperf.nativeshim.EventFd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
 import dev.jperf.nativeshim.Sched;
-import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 
 /**
  * The side-band reader of one CPU, as perf's side-band thread: wakes on every record of that CPU's
@@ -83,7 +83,7 @@ final class SideBand implements Runnable, RingBuffer.Visitor {
     }
 
     @Override
-    public void record(ByteBuffer buf, int offset, int size, int type, int misc) {
+    public void record(MappedByteBuffer buf, int offset, int size, int type, int misc) {
         if (type == RecordCopier.PERF_RECORD_BPF_EVENT && size >= 16
                 && buf.getShort(offset + 8) == RecordCopier.PERF_BPF_EVENT_PROG_LOAD) {
             capture.pin(buf.getInt(offset + 12), bpf, queue);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class DsoHitsTest {
     }
 
     private static void sample(DsoHits h, int pid, long ip, int mode) {
-        ByteBuffer b = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+        MappedByteBuffer b = RingBuffer.direct(24);
         b.putLong(IP_AT, ip).putInt(PID_AT, pid).putInt(PID_AT + 4, pid);
         h.sample(b, 0, 24, mode);
     }
@@ -66,6 +67,25 @@ class DsoHitsTest {
         sample(h, 300, 0x3500, PERF_RECORD_MISC_USER);
         sample(h, 100, 0x3500, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/a", "/b", "/c", "/d"), List.copyOf(h.userDsos()));
+    }
+
+    /** A map starting inside another: ips from its start on are its own, also right after a hit of the outer one. */
+    @Test
+    void aMapStartingInsideTheLastHitOneEndsTheQuietRange() {
+        DsoHits h = new DsoHits(IP_AT, PID_AT);
+        ByteBuffer x = mmap2(100, 0x10000, 0x10000, 5, "/x");
+        h.mmap2(x, 0, x.capacity());
+        ByteBuffer y = mmap2(100, 0x18000, 0x1000, 5, "/y");
+        h.mmap2(y, 0, y.capacity());
+        sample(h, 100, 0x11000, PERF_RECORD_MISC_USER);
+        sample(h, 100, 0x18500, PERF_RECORD_MISC_USER);
+        assertEquals(List.of("/x", "/y"), List.copyOf(h.userDsos()));
+        // and a process without maps stays quiet until it gets one
+        sample(h, 400, 0x11000, PERF_RECORD_MISC_USER);
+        ByteBuffer z = mmap2(400, 0x10000, 0x10000, 5, "/z");
+        h.mmap2(z, 0, z.capacity());
+        sample(h, 400, 0x11000, PERF_RECORD_MISC_USER);
+        assertEquals(List.of("/x", "/y", "/z"), List.copyOf(h.userDsos()));
     }
 
     /** The lookup remembers where each process's last sample landed: a gap, a map, the next map. */

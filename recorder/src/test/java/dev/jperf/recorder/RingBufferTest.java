@@ -29,7 +29,7 @@ class RingBufferTest {
 
     @Test
     void recordsThatWrapAreHandedOutWholeAndTheTailIsReleased() {
-        ByteBuffer m = ByteBuffer.allocate(2048 + DATA).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer m = ByteBuffer.allocateDirect(2048 + DATA).order(ByteOrder.LITTLE_ENDIAN);
         m.putLong(PerfEventMmapPage.DATA_OFFSET, 2048);
         m.putLong(PerfEventMmapPage.DATA_SIZE, DATA);
         long start = 1000 * DATA + 80; // a count that never wraps, as the kernel's
@@ -65,7 +65,7 @@ class RingBufferTest {
 
     @Test
     void drainSkipsToTheHeadAtAnInsaneHeader() {
-        ByteBuffer m = ByteBuffer.allocate(2048 + DATA).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer m = ByteBuffer.allocateDirect(2048 + DATA).order(ByteOrder.LITTLE_ENDIAN);
         m.putLong(PerfEventMmapPage.DATA_OFFSET, 2048);
         m.putLong(PerfEventMmapPage.DATA_SIZE, DATA);
         ByteBuffer data = m.slice(2048, DATA).order(ByteOrder.LITTLE_ENDIAN);
