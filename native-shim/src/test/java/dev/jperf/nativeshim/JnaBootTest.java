@@ -21,6 +21,7 @@ class JnaBootTest {
             String dir = System.getProperty(JnaBoot.BOOT_PATH);
             assertNotNull(dir, "a cache directory under the user's home is expected here");
             assertEquals(JnaBoot.cacheDir(), Path.of(dir).getParent());
+            assertEquals("true", System.getProperty(JnaBoot.NO_UNPACK), "nothing to unpack: no scan for stale copies");
             String file = System.mapLibraryName("jnidispatch");
             byte[] copy = Files.readAllBytes(Path.of(dir, file));
             try (InputStream in = JnaBoot.class.getClassLoader()
