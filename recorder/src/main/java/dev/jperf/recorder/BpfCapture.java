@@ -40,8 +40,14 @@ final class BpfCapture {
      * Every wakeup of a thread costs CPU, several times its own while the machine is sampled.
      */
     private static final long FETCH_POLL_NS = 1_000_000_000L;
+    /**
+     * Enough for tiered compilation's default thresholds (C1 after 200 calls); the launcher has
+     * the pin path compiled after 2. Each iteration is a bpf(2) call and JNA's conversions, ~3 us
+     * of a recording's start (2000 iterations were 7-14 ms of it).
+     */
+    static final int WARM_UP_ITERATIONS = 250;
     /** Pin-path iterations {@link #warmUp} has left to run in this JVM. */
-    private static final AtomicInteger WARM_UP_LEFT = new AtomicInteger(2000);
+    private static final AtomicInteger WARM_UP_LEFT = new AtomicInteger(WARM_UP_ITERATIONS);
 
     private final Bpf fetchBpf = new Bpf();
     private final IdSet seen = new IdSet();
