@@ -11,6 +11,8 @@ public final class Poll {
     private static final int POLLFD_SIZE = 8;
 
     private final Memory fds;
+    /** The array's address, taken once: the recorder polls ~20 times a second. */
+    private final long address;
     private final int count;
 
     public Poll(int[] fileDescriptors, short events) {
@@ -21,11 +23,12 @@ public final class Poll {
             fds.setInt((long) i * POLLFD_SIZE, fileDescriptors[i]);
             fds.setShort((long) i * POLLFD_SIZE + 4, events);
         }
+        address = Pointer.nativeValue(fds);
     }
 
     /** Waits up to {@code timeoutMs} (-1 forever); returns how many fds are ready (0 on timeout or EINTR). */
     public int poll(int timeoutMs) {
-        int n = LibC.poll(Pointer.nativeValue(fds), count, timeoutMs);
+        int n = LibC.poll(address, count, timeoutMs);
         if (n < 0) {
             int errno = Errno.last();
             if (errno == Errno.EINTR) {

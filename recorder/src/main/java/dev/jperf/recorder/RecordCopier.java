@@ -172,6 +172,24 @@ final class RecordCopier implements RingBuffer.Visitor {
         }
     }
 
+    /**
+     * Appends a record the recorder built that changes no map (FINISHED_ROUND after each pass):
+     * {@link #appendOwn} without the walk.
+     */
+    void appendOwnPlain(ByteBuffer record) {
+        endOfBatch();
+        flushCompressor();
+        ownBytes += record.remaining();
+        if (failure != null) {
+            return;
+        }
+        try {
+            writer.append(record, record.position(), record.remaining());
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
     /** Ring records: to the compressor with -z, else straight to the output. */
     private void append(ByteBuffer buf, int offset, int length) {
         if (failure != null) {

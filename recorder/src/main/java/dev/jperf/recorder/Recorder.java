@@ -400,7 +400,7 @@ public final class Recorder {
             r.drain(copier);
         }
         if (copier.records() + copier.ownBytes() != before) {
-            copier.appendOwn(round);
+            copier.appendOwnPlain(round);
         }
     }
 
