@@ -66,6 +66,11 @@ final class Kallsyms {
         return k;
     }
 
+    /** Whether the whole file was read (the images are known). */
+    boolean whole() {
+        return whole;
+    }
+
     /** This, if the whole file was read; else the whole file read now. */
     Kallsyms complete() throws IOException {
         return whole ? this : read(path);

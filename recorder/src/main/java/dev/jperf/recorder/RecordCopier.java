@@ -41,6 +41,8 @@ final class RecordCopier implements RingBuffer.Visitor {
     private int runStart;
     private int runEnd;
 
+    /** The sample_id trailer of the first PROG_LOAD copied (null: none yet). */
+    private byte[] firstProgLoadTrailer;
     private long samples;
     private long lost;
     private long firstSampleTime = Long.MAX_VALUE;
@@ -87,10 +89,14 @@ final class RecordCopier implements RingBuffer.Visitor {
                 }
             }
             case PERF_RECORD_KSYMBOL, PERF_RECORD_BPF_EVENT -> {
+                int canonical = canonicalSize(buf, offset, size, type, trailerSize);
                 if (type == PERF_RECORD_BPF_EVENT && size >= 16 && buf.getShort(offset + 8) == PERF_BPF_EVENT_PROG_LOAD) {
                     capture.pin(buf.getInt(offset + 12), bpf, queue);
+                    if (firstProgLoadTrailer == null && canonical >= 8 + trailerSize) {
+                        firstProgLoadTrailer = new byte[trailerSize];
+                        buf.get(offset + canonical - trailerSize, firstProgLoadTrailer);
+                    }
                 }
-                int canonical = canonicalSize(buf, offset, size, type, trailerSize);
                 if (canonical < size) {
                     endOfBatch();
                     fixed.clear();
@@ -216,6 +222,11 @@ final class RecordCopier implements RingBuffer.Visitor {
         } catch (IOException e) {
             failure = e;
         }
+    }
+
+    /** The sample_id trailer (pid, time, id, cpu) of the first PROG_LOAD copied, or null. */
+    byte[] firstProgLoadTrailer() {
+        return firstProgLoadTrailer;
     }
 
     long samples() {

@@ -65,6 +65,13 @@ public final class Recorder {
     private RecordCompressor compressor;
     /** Read once at start; also what the build-id cache keeps of the kernel. */
     private Kallsyms kallsyms;
+    /**
+     * Whether the BPF trampoline/dispatcher images were synthesized (kallsyms read whole). If not,
+     * the first program loaded while recording has them synthesized at its time: the XDP
+     * dispatcher, built once per boot, may already exist and start running with that program, and
+     * the kernel announces it only when it is built.
+     */
+    private boolean imagesSynthesized;
 
     public Recorder(RecordOptions options, PrintStream err) {
         this.options = options;
@@ -293,6 +300,7 @@ public final class Recorder {
             kallsyms = kallsyms.complete();
         }
         bpf.images(kallsyms, PAGE_SIZE);
+        imagesSynthesized = kallsyms.whole();
         if (options.systemWide()) {
             proc.allProcesses();
         } else {
@@ -394,13 +402,34 @@ public final class Recorder {
      * One pass over the rings; a FINISHED_ROUND after it if anything was copied (ring-buffer.md §8).
      * The main thread is the file's only writer: no lock.
      */
-    private static void pass(RingBuffer[] rings, RecordCopier copier, ByteBuffer round) {
+    private void pass(RingBuffer[] rings, RecordCopier copier, ByteBuffer round) {
         long before = copier.records() + copier.ownBytes();
         for (RingBuffer r : rings) {
             r.drain(copier);
         }
+        if (!imagesSynthesized && copier.firstProgLoadTrailer() != null) {
+            imagesAtFirstLoad(copier);
+        }
         if (copier.records() + copier.ownBytes() != before) {
             copier.appendOwnPlain(round);
+        }
+    }
+
+    /**
+     * The BPF images as KSYMBOLs at the time of the first PROG_LOAD (its sample_id trailer), in
+     * the same round as it, so that perf orders them with it.
+     */
+    private void imagesAtFirstLoad(RecordCopier copier) {
+        imagesSynthesized = true;
+        try {
+            kallsyms = kallsyms.complete();
+        } catch (IOException e) {
+            return; // kallsyms unreadable now: the images stay unnamed, as without them
+        }
+        SyntheticRecords s = new SyntheticRecords(copier.firstProgLoadTrailer());
+        new BpfSynthesizer(capture, s).images(kallsyms, PAGE_SIZE);
+        if (s.size() > 0) {
+            append(copier, s.records());
         }
     }
 

@@ -35,10 +35,22 @@ final class SyntheticRecords {
     static final int PERF_BPF_EVENT_PROG_LOAD = 1;
 
     private final int trailerSize;
+    /** The trailer every record gets, or null for zeros. */
+    private final byte[] trailer;
     private ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
 
     SyntheticRecords(int trailerSize) {
         this.trailerSize = trailerSize;
+        this.trailer = null;
+    }
+
+    /**
+     * Records that carry {@code trailer} (a kernel record's sample_id: its pid, time, id, cpu), to
+     * sit where that record sits in time.
+     */
+    SyntheticRecords(byte[] trailer) {
+        this.trailerSize = trailer.length;
+        this.trailer = trailer.clone();
     }
 
     /** The records built so far (position 0 to limit); {@link #clear()} starts over. */
@@ -84,6 +96,10 @@ final class SyntheticRecords {
     }
 
     private void trailer() {
+        if (trailer != null) {
+            buf.put(trailer);
+            return;
+        }
         for (int i = 0; i < trailerSize; i++) {
             buf.put((byte) 0);
         }

@@ -104,6 +104,25 @@ class RecorderTest {
         }
     }
 
+    /** r0 = XDP_PASS (2); exit */
+    private static final byte[] XDP_PASS = {(byte) 0xb7, 0, 0, 0, 2, 0, 0, 0, (byte) 0x95, 0, 0, 0, 0, 0, 0, 0};
+
+    /** An XDP program attached to lo, until closed: the kernel builds its XDP dispatcher image for it. */
+    private static int[] attachXdp(Bpf bpf, String name) {
+        int prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_XDP, XDP_PASS, "GPL", name);
+        try {
+            return new int[] {prog, bpf.linkCreate(prog, 1 /* lo */, BpfAttrLayout.BPF_XDP)};
+        } catch (RuntimeException e) {
+            Fd.close(prog);
+            throw e;
+        }
+    }
+
+    private static void detach(int[] xdp) {
+        Fd.close(xdp[1]);
+        Fd.close(xdp[0]);
+    }
+
     /**
      * Kallsyms is read whole only when a loaded program may run through a BPF image: an XDP
      * program attached (to lo) makes the kernel build the XDP dispatcher, which perf synthesizes
@@ -111,13 +130,8 @@ class RecorderTest {
      */
     @Test
     void bpfDispatcherImageOfAnAttachedXdpProgramIsSynthesized() throws Exception {
-        Bpf bpf = new Bpf();
-        // r0 = XDP_PASS (2); exit
-        byte[] pass = {(byte) 0xb7, 0, 0, 0, 2, 0, 0, 0, (byte) 0x95, 0, 0, 0, 0, 0, 0, 0};
-        int prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_XDP, pass, "GPL", "jperf_xdp_pass");
-        int link = -1;
+        int[] xdp = attachXdp(new Bpf(), "jperf_xdp_pass");
         try {
-            link = bpf.linkCreate(prog, 1 /* lo */, BpfAttrLayout.BPF_XDP);
             String kallsyms = Files.readString(Path.of("/proc/kallsyms"), StandardCharsets.ISO_8859_1);
             assertTrue(kallsyms.contains(" bpf_dispatcher_xdp\t[bpf]"), "the kernel built no XDP dispatcher image");
             Path out = dir.resolve("xdp.data");
@@ -127,11 +141,72 @@ class RecorderTest {
             assertTrue(Pattern.compile(" 0\\.000000: PERF_RECORD_KSYMBOL addr [0-9a-f]+ len 4096 type 1 flags 0x0 name bpf_dispatcher_xdp")
                     .matcher(script.out()).find(), "no synthesized KSYMBOL of the dispatcher:\n" + head(script.out()));
         } finally {
-            if (link >= 0) {
-                Fd.close(link);
-            }
-            Fd.close(prog);
+            detach(xdp);
         }
+    }
+
+    /**
+     * The dispatcher outlives its programs (built once per boot) and the kernel announces it only
+     * when it builds it: with no XDP program at start it is not synthesized then, but at the first
+     * program loaded while recording, at that program's time and in its round (no out-of-order
+     * event for perf).
+     */
+    @Test
+    void bpfImagesAreSynthesizedAtTheFirstProgramLoadedWhileRecording() throws Exception {
+        Bpf bpf = new Bpf();
+        int[] before = attachXdp(bpf, "jperf_xdp_early");
+        detach(before);
+        // the program goes once its last fd does, after an RCU grace period: none may be loaded at start
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (xdpLoaded(bpf) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(!xdpLoaded(bpf), "an XDP program is still loaded");
+        Path out = dir.resolve("xdp-late.data");
+        Thread recording = new Thread(() -> {
+            try {
+                record(systemWide(out, List.of("sleep", "1"), null));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        recording.start();
+        Thread.sleep(400);
+        int[] xdp = attachXdp(bpf, "jperf_xdp_late");
+        Thread.sleep(100);
+        detach(xdp);
+        recording.join(10_000);
+        Oracle.Result script = Oracle.perf("script", "-i", out.toString(), "--show-bpf-events");
+        assertEquals(0, script.rc());
+        Matcher k = Pattern.compile(" (\\d+\\.\\d+): PERF_RECORD_KSYMBOL addr [0-9a-f]+ len 4096 type 1 flags 0x0 name bpf_dispatcher_xdp")
+                .matcher(script.out());
+        assertTrue(k.find(), "no KSYMBOL of the dispatcher:\n" + head(script.out()));
+        assertTrue(!k.group(1).equals("0.000000"), "synthesized at start, not at the load: " + k.group());
+        assertTrue(script.out().contains(" " + k.group(1) + ": PERF_RECORD_BPF_EVENT type 1, flags 0, id "),
+                "the KSYMBOL is not at a PROG_LOAD's time:\n" + head(script.out()));
+        assertTrue(!script.out().contains("out of order"), script.out());
+    }
+
+    private static boolean xdpLoaded(Bpf bpf) {
+        for (int id = bpf.progGetNextId(0); id != 0; id = bpf.progGetNextId(id)) {
+            int fd;
+            try {
+                fd = bpf.progGetFdById(id);
+            } catch (RuntimeException e) {
+                continue;
+            }
+            try {
+                com.sun.jna.Memory info = new com.sun.jna.Memory(dev.jperf.nativeshim.BpfProgInfoLayout.SIZE);
+                info.clear();
+                bpf.objGetInfoByFd(fd, info, dev.jperf.nativeshim.BpfProgInfoLayout.SIZE);
+                if (info.getInt(dev.jperf.nativeshim.BpfProgInfoLayout.TYPE) == BpfAttrLayout.BPF_PROG_TYPE_XDP) {
+                    return true;
+                }
+            } finally {
+                Fd.close(fd);
+            }
+        }
+        return false;
     }
 
     private static String head(String s) {
