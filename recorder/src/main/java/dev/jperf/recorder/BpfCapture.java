@@ -41,11 +41,12 @@ final class BpfCapture {
      */
     private static final long FETCH_POLL_NS = 1_000_000_000L;
     /**
-     * Enough for tiered compilation's default thresholds (C1 after 200 calls); the launcher has
-     * the pin path compiled after 2. Each iteration is a bpf(2) call and JNA's conversions, ~3 us
-     * of a recording's start (2000 iterations were 7-14 ms of it).
+     * Enough for the JIT's default thresholds to have the pin path compiled before a storm starts
+     * (an embedding JVM, the tests); each iteration is a bpf(2) call through JNA, and 2000 were
+     * 7-14 ms of a recording's start. The launcher compiles the pin path after 2 calls and asks
+     * for 250 ({@code -Djperf.pinWarmUp}).
      */
-    static final int WARM_UP_ITERATIONS = 250;
+    static final int WARM_UP_ITERATIONS = Integer.getInteger("jperf.pinWarmUp", 2000);
     /** Pin-path iterations {@link #warmUp} has left to run in this JVM. */
     private static final AtomicInteger WARM_UP_LEFT = new AtomicInteger(WARM_UP_ITERATIONS);
 
