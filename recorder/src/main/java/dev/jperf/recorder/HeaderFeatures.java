@@ -145,7 +145,7 @@ final class HeaderFeatures {
     /** The file's text, stripped; null if it cannot be read. */
     private static String read(String path) {
         try {
-            return Files.readString(Path.of(path)).strip();
+            return ProcFile.readText(Path.of(path));
         } catch (IOException e) {
             return null;
         }

@@ -59,6 +59,18 @@ final class ProcFile {
         return true;
     }
 
+    /**
+     * A small /proc or /sys file as text without white space at either end: one open and read,
+     * bytes as ISO-8859-1. The header features read ~100 of them at start; through
+     * {@code Files.readString} each took a file channel and a charset decoder, interpreted.
+     */
+    static String readText(Path path) throws IOException {
+        try (FileInputStream in = new FileInputStream(path.toString())) {
+            byte[] b = in.readAllBytes();
+            return text(b, 0, b.length);
+        }
+    }
+
     /** The text between {@code from} and {@code end}, without white space at either end (String.strip's). */
     static String text(byte[] b, int from, int end) {
         while (from < end && blank(b[from])) {

@@ -199,7 +199,7 @@ final class SysfsFeatures {
                 try (DirectoryStream<Path> cs = Files.newDirectoryStream(caps)) {
                     for (Path c : cs) {
                         if (Files.isRegularFile(c)) {
-                            String v = Files.readString(c);
+                            String v = ProcFile.readText(c);
                             int nl = v.indexOf('\n');
                             list.add(new PmuCap(c.getFileName().toString(), nl < 0 ? v : v.substring(0, nl)));
                         }
@@ -220,7 +220,7 @@ final class SysfsFeatures {
     }
 
     private static String read(Path p) throws IOException {
-        return Files.readString(p).strip();
+        return ProcFile.readText(p);
     }
 
     private static int readInt(Path p) throws IOException {
