@@ -342,14 +342,7 @@ public final class Recorder {
 
     private void loop(PerfEvents events, RecordCopier copier, PerfDataOutput writer, BooleanSupplier done)
             throws IOException {
-        RingBuffer[] rings = events.samplingRings().toArray(new RingBuffer[0]);
-        int[] fds = new int[rings.length];
-        for (int i = 0; i < fds.length; i++) {
-            fds[i] = rings[i].fd();
-        }
-        Poll poll = new Poll(fds, Poll.POLLIN);
-        ByteBuffer round = finishedRound();
-        long lastCheckpoint = System.nanoTime();
+        Drain drain = new Drain(events, copier, writer);
         boolean realtime = false;
         try {
             // a busy machine must not keep the rings from being drained (lost samples)
@@ -359,26 +352,56 @@ public final class Recorder {
             // no CAP_SYS_NICE: drain as an ordinary thread
         }
         try {
-            Idle idle = new Idle();
-            boolean targetsOnly = !options.systemWide() && options.command().isEmpty();
-            while (!done.getAsBoolean()) {
-                boolean woken = poll.poll(POLL_MS) > 0;
-                if (woken && targetsOnly && allHungUp(poll, events.samplingRings().size())) {
-                    break; // every -p/-t target is gone: perf record -p stops when its process exits
-                }
-                long before = copier.records() + copier.ownBytes();
-                pass(rings, copier, round);
-                capture.wakeFetcher();
-                idle.after(woken, copier.records() + copier.ownBytes() != before);
-                if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
-                    checkpoint(copier, writer);
-                    lastCheckpoint = System.nanoTime();
-                }
+            // this loop runs once per recording, ~20 rounds a second: it stays interpreted, while
+            // the launcher has Drain.step compiled after two calls (no on-stack replacement of a
+            // method that is also compiled whole and never called again)
+            while (!done.getAsBoolean() && drain.step()) {
+                // step does it all
             }
         } finally {
             if (realtime) {
                 Sched.setNormal();
             }
+        }
+    }
+
+    /** The main loop's state: poll the sampling rings, drain them, checkpoint the file now and then. */
+    private final class Drain {
+        private final RingBuffer[] rings;
+        private final Poll poll;
+        private final ByteBuffer round = finishedRound();
+        private final RecordCopier copier;
+        private final PerfDataOutput writer;
+        private final Idle idle = new Idle();
+        private final boolean targetsOnly = !options.systemWide() && options.command().isEmpty();
+        private long lastCheckpoint = System.nanoTime();
+
+        Drain(PerfEvents events, RecordCopier copier, PerfDataOutput writer) {
+            this.rings = events.samplingRings().toArray(new RingBuffer[0]);
+            int[] fds = new int[rings.length];
+            for (int i = 0; i < fds.length; i++) {
+                fds[i] = rings[i].fd();
+            }
+            this.poll = new Poll(fds, Poll.POLLIN);
+            this.copier = copier;
+            this.writer = writer;
+        }
+
+        /** One round; false once every -p/-t target is gone (perf record -p stops when its process exits). */
+        boolean step() throws IOException {
+            boolean woken = poll.poll(POLL_MS) > 0;
+            if (woken && targetsOnly && allHungUp(poll, rings.length)) {
+                return false;
+            }
+            long before = copier.records() + copier.ownBytes();
+            pass(rings, copier, round);
+            capture.wakeFetcher();
+            idle.after(woken, copier.records() + copier.ownBytes() != before);
+            if (System.nanoTime() - lastCheckpoint >= CHECKPOINT_NS) {
+                checkpoint(copier, writer);
+                lastCheckpoint = System.nanoTime();
+            }
+            return true;
         }
     }
 
