@@ -111,12 +111,8 @@ final class Kallsyms {
         } catch (IOException e) {
             return 0;
         }
-        int line = 0;
-        while (line < b.length) {
-            int end = line;
-            while (end < b.length && b[end] != '\n') {
-                end++;
-            }
+        for (int line = 0, end; line < b.length; line = end + 1) {
+            end = ProcFile.lineEnd(b, line, b.length);
             // "  01000000-022090c7 : Kernel code"
             int p = line;
             while (p < end && b[p] == ' ') {
@@ -135,7 +131,6 @@ final class Kallsyms {
                 long last = hexRange(b, dash + 1, colon);
                 return start >= 0 && last > start ? last - start + 1 : 0;
             }
-            line = end + 1;
         }
         return 0;
     }

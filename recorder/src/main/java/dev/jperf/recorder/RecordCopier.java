@@ -152,8 +152,6 @@ final class RecordCopier implements RingBuffer.Visitor {
      * does, they are never compressed: ring records before them are packed and written first.
      */
     void appendOwn(ByteBuffer records) {
-        endOfBatch();
-        flushCompressor();
         for (int p = records.position(); p + 8 <= records.limit(); ) {
             int size = records.getShort(p + 6) & 0xffff;
             int type = records.getInt(p);
@@ -167,30 +165,22 @@ final class RecordCopier implements RingBuffer.Visitor {
             }
             p += size;
         }
+        appendOwnPlain(records);
+    }
+
+    /**
+     * Appends records the recorder built that change no map (FINISHED_ROUND after each pass):
+     * {@link #appendOwn} without the walk.
+     */
+    void appendOwnPlain(ByteBuffer records) {
+        endOfBatch();
+        flushCompressor();
         ownBytes += records.remaining();
         if (failure != null) {
             return;
         }
         try {
             writer.append(records, records.position(), records.remaining());
-        } catch (IOException e) {
-            failure = e;
-        }
-    }
-
-    /**
-     * Appends a record the recorder built that changes no map (FINISHED_ROUND after each pass):
-     * {@link #appendOwn} without the walk.
-     */
-    void appendOwnPlain(ByteBuffer record) {
-        endOfBatch();
-        flushCompressor();
-        ownBytes += record.remaining();
-        if (failure != null) {
-            return;
-        }
-        try {
-            writer.append(record, record.position(), record.remaining());
         } catch (IOException e) {
             failure = e;
         }

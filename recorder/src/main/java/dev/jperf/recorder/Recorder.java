@@ -312,7 +312,7 @@ public final class Recorder {
             }
         }
         s.empty(SyntheticRecords.PERF_RECORD_FINISHED_INIT);
-        append(copier, s.records());
+        copier.appendOwn(s.records());
     }
 
     private static String comm(int tid) {
@@ -334,10 +334,6 @@ public final class Recorder {
             return -1;
         }
         return -1;
-    }
-
-    private void append(RecordCopier copier, ByteBuffer records) {
-        copier.appendOwn(records);
     }
 
     private void loop(PerfEvents events, RecordCopier copier, PerfDataOutput writer, BooleanSupplier done)
@@ -452,7 +448,7 @@ public final class Recorder {
         SyntheticRecords s = new SyntheticRecords(copier.firstProgLoadTrailer());
         new BpfSynthesizer(capture, s).images(kallsyms, PAGE_SIZE);
         if (s.size() > 0) {
-            append(copier, s.records());
+            copier.appendOwn(s.records());
         }
     }
 
@@ -502,7 +498,7 @@ public final class Recorder {
             s.lostSamples(l.lost(), l.id());
             lostSamples += l.lost();
         }
-        append(copier, s.records());
+        copier.appendOwn(s.records());
     }
 
     /** SAMPLE_TIME always; the BPF sections when a program was captured since the last time. */

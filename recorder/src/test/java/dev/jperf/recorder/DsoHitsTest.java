@@ -26,6 +26,12 @@ class DsoHitsTest {
         return b;
     }
 
+    /** An MMAP2 record of {@code file}, followed by {@code h}. */
+    private static void map(DsoHits h, int pid, long start, long len, int prot, String file) {
+        ByteBuffer b = mmap2(pid, start, len, prot, file);
+        h.mmap2(b, 0, b.capacity());
+    }
+
     private static void sample(DsoHits h, int pid, long ip, int mode) {
         MappedByteBuffer b = RingBuffer.direct(24);
         b.putLong(IP_AT, ip).putInt(PID_AT, pid).putInt(PID_AT + 4, pid);
@@ -35,12 +41,9 @@ class DsoHitsTest {
     @Test
     void marksTheDsoOfEachUserSampleAndFollowsMapChanges() {
         DsoHits h = new DsoHits(IP_AT, PID_AT);
-        ByteBuffer a = mmap2(100, 0x1000, 0x1000, 5, "/a");
-        h.mmap2(a, 0, a.capacity());
-        ByteBuffer b = mmap2(100, 0x3000, 0x1000, 5, "/b");
-        h.mmap2(b, 0, b.capacity());
-        ByteBuffer data = mmap2(100, 0x5000, 0x1000, 3, "/data");
-        h.mmap2(data, 0, data.capacity());
+        map(h, 100, 0x1000, 0x1000, 5, "/a");
+        map(h, 100, 0x3000, 0x1000, 5, "/b");
+        map(h, 100, 0x5000, 0x1000, 3, "/data");
         sample(h, 100, 0x1500, PERF_RECORD_MISC_USER);
         sample(h, 100, 0x1600, PERF_RECORD_MISC_USER);
         sample(h, 100, 0x2500, PERF_RECORD_MISC_USER); // between maps
@@ -55,15 +58,13 @@ class DsoHitsTest {
         // exec replaces the maps; the same range is now another file (the last hit must not stick)
         ByteBuffer comm = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 100).putInt(12, 100);
         h.comm(comm, 0, PERF_RECORD_MISC_COMM_EXEC);
-        ByteBuffer c = mmap2(100, 0x3000, 0x1000, 5, "/c");
-        h.mmap2(c, 0, c.capacity());
+        map(h, 100, 0x3000, 0x1000, 5, "/c");
         sample(h, 100, 0x3500, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/a", "/b", "/c"), List.copyOf(h.userDsos()));
         // a fork inherits the parent's maps
         ByteBuffer fork = ByteBuffer.allocate(40).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 300).putInt(12, 100);
         h.fork(fork, 0);
-        ByteBuffer d = mmap2(100, 0x3000, 0x1000, 5, "/d");
-        h.mmap2(d, 0, d.capacity());
+        map(h, 100, 0x3000, 0x1000, 5, "/d");
         sample(h, 300, 0x3500, PERF_RECORD_MISC_USER);
         sample(h, 100, 0x3500, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/a", "/b", "/c", "/d"), List.copyOf(h.userDsos()));
@@ -73,17 +74,14 @@ class DsoHitsTest {
     @Test
     void aMapStartingInsideTheLastHitOneEndsTheQuietRange() {
         DsoHits h = new DsoHits(IP_AT, PID_AT);
-        ByteBuffer x = mmap2(100, 0x10000, 0x10000, 5, "/x");
-        h.mmap2(x, 0, x.capacity());
-        ByteBuffer y = mmap2(100, 0x18000, 0x1000, 5, "/y");
-        h.mmap2(y, 0, y.capacity());
+        map(h, 100, 0x10000, 0x10000, 5, "/x");
+        map(h, 100, 0x18000, 0x1000, 5, "/y");
         sample(h, 100, 0x11000, PERF_RECORD_MISC_USER);
         sample(h, 100, 0x18500, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/x", "/y"), List.copyOf(h.userDsos()));
         // and a process without maps stays quiet until it gets one
         sample(h, 400, 0x11000, PERF_RECORD_MISC_USER);
-        ByteBuffer z = mmap2(400, 0x10000, 0x10000, 5, "/z");
-        h.mmap2(z, 0, z.capacity());
+        map(h, 400, 0x10000, 0x10000, 5, "/z");
         sample(h, 400, 0x11000, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/x", "/y", "/z"), List.copyOf(h.userDsos()));
     }
@@ -93,10 +91,8 @@ class DsoHitsTest {
     void samplesMovingBetweenGapsAndMapsOfSeveralProcessesFindTheirMaps() {
         DsoHits h = new DsoHits(IP_AT, PID_AT);
         for (int pid : new int[] {100, 200}) {
-            ByteBuffer a = mmap2(pid, 0x10000, 0x1000, 5, "/a" + pid);
-            h.mmap2(a, 0, a.capacity());
-            ByteBuffer b = mmap2(pid, 0x20000, 0x1000, 5, "/b" + pid);
-            h.mmap2(b, 0, b.capacity());
+            map(h, pid, 0x10000, 0x1000, 5, "/a" + pid);
+            map(h, pid, 0x20000, 0x1000, 5, "/b" + pid);
         }
         sample(h, 100, 0x800, PERF_RECORD_MISC_USER); // below every map
         sample(h, 200, 0x18000, PERF_RECORD_MISC_USER); // between the two
@@ -108,14 +104,12 @@ class DsoHitsTest {
         sample(h, 100, 0x10000, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/b200", "/a100"), List.copyOf(h.userDsos()));
         // a map in the gap the last lookup of 200 found
-        ByteBuffer c = mmap2(200, 0x18000, 0x1000, 5, "/c");
-        h.mmap2(c, 0, c.capacity());
+        map(h, 200, 0x18000, 0x1000, 5, "/c");
         sample(h, 200, 0x18000, PERF_RECORD_MISC_USER);
         // a child's own map changes nothing in its parent's
         ByteBuffer fork = ByteBuffer.allocate(40).order(ByteOrder.LITTLE_ENDIAN).putInt(8, 300).putInt(12, 100);
         h.fork(fork, 0);
-        ByteBuffer e = mmap2(300, 0x800, 0x1000, 5, "/e");
-        h.mmap2(e, 0, e.capacity());
+        map(h, 300, 0x800, 0x1000, 5, "/e");
         sample(h, 100, 0x800, PERF_RECORD_MISC_USER);
         assertEquals(List.of("/b200", "/a100", "/c"), List.copyOf(h.userDsos()));
         sample(h, 300, 0x800, PERF_RECORD_MISC_USER);
