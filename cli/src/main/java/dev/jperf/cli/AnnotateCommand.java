@@ -10,6 +10,7 @@ import java.util.List;
 
 /** {@code jperf annotate}: samples of JITed BPF functions per BPF source line (perf annotate's options). */
 final class AnnotateCommand implements Subcommand {
+    private Path buildIdDir;
     private String input;
     private boolean stdio;
     private boolean json;
@@ -34,12 +35,19 @@ final class AnnotateCommand implements Subcommand {
                 .value('i', "input", "file", Input.HELP)
                 .flag('\0', "stdio", "use the stdio interface (the default)")
                 .flag('\0', "json", "print JSON instead")
-                .value('\0', "kallsyms", "file", "kallsyms pathname");
+                .value('\0', "kallsyms", "file", "kallsyms pathname")
+                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
+    }
+
+    @Override
+    public void buildIdDir(Path dir) {
+        buildIdDir = dir;
     }
 
     @Override
     public void set(String name, OptionValue v) {
         switch (name) {
+            case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
             case "stdio" -> stdio = v.on();
             case "json" -> json = v.on();
@@ -62,7 +70,7 @@ final class AnnotateCommand implements Subcommand {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }
         try (PerfDataFile file = Input.open(input)) {
-            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms), System.out, System.err);
+            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir), System.out, System.err);
             Input.printWarnings(file, System.err);
         }
         return 0;

@@ -13,6 +13,8 @@ import java.util.List;
 public final class Main {
     /** perf's exit code for a command line it cannot parse. */
     static final int USAGE_ERROR = 129;
+    /** perf's global option naming the build-id cache for the command after it. */
+    private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
     private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject");
@@ -21,7 +23,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("record")) {
+        if (args.length > globalOptions(args) && args[globalOptions(args)].equals("record")) {
             JnaBoot.prepare();
         }
         int code = run(args);
@@ -46,10 +48,34 @@ public final class Main {
         }
     }
 
+    /**
+     * How many leading arguments are perf's options before the command: {@code --buildid-dir DIR}
+     * or {@code --buildid-dir=DIR}.
+     */
+    static int globalOptions(String[] args) {
+        int i = 0;
+        while (i < args.length) {
+            if (args[i].equals(BUILDID_DIR) && i + 1 < args.length) {
+                i += 2;
+            } else if (args[i].startsWith(BUILDID_DIR + "=")) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
     /** Runs the command line and returns the exit code; bad input is one line on stderr, never a stack trace. */
     public static int run(String... args) {
         PrintStream out = System.out;
         PrintStream err = System.err;
+        int skip = globalOptions(args);
+        Path buildIdDir = null;
+        for (int i = 0; i < skip; i++) {
+            buildIdDir = Path.of(args[i].equals(BUILDID_DIR) ? args[++i] : args[i].substring(BUILDID_DIR.length() + 1));
+        }
+        args = Arrays.copyOfRange(args, skip, args.length);
         String first = args.length > 0 ? args[0] : "--help";
         switch (first) {
             case "--help", "-h" -> {
@@ -74,7 +100,13 @@ public final class Main {
             }
             default -> {
                 Subcommand c = find(first);
-                return c == null ? unknown(first, err) : run(c, Arrays.asList(args).subList(1, args.length), out, err);
+                if (c == null) {
+                    return unknown(first, err);
+                }
+                if (buildIdDir != null) {
+                    c.buildIdDir(buildIdDir);
+                }
+                return run(c, Arrays.asList(args).subList(1, args.length), out, err);
             }
         }
     }
@@ -129,7 +161,7 @@ public final class Main {
     /** perf's main usage: the commands with a line each. */
     private static void usage(PrintStream out) {
         StringBuilder b = new StringBuilder();
-        b.append("\n usage: jperf [--version] [--help] COMMAND [ARGS]\n\n");
+        b.append("\n usage: jperf [--version] [--help] [--buildid-dir DIR] COMMAND [ARGS]\n\n");
         b.append(" Records and reports perf.data files; understands BPF programs.\n\n");
         b.append(" The most commonly used jperf commands are:\n");
         for (String name : COMMANDS) {

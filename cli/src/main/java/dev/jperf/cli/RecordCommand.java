@@ -15,6 +15,7 @@ import java.util.List;
 
 /** {@code jperf record}: perf record's options, same spellings. */
 final class RecordCommand implements Subcommand {
+    private Path buildIdDir;
     private boolean allCpus;
     private String cpus;
     private String pids;
@@ -62,12 +63,19 @@ final class RecordCommand implements Subcommand {
                         + " (PERF_RECORD_COMPRESSED); n as perf takes it (default 1, 0 means 1, above 22 means 22), but"
                         + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1")
                 .flag('q', "quiet", "don't print any message")
-                .value('\0', "duration", "seconds", "stop after this many seconds (jperf)");
+                .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
+                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
+    }
+
+    @Override
+    public void buildIdDir(Path dir) {
+        buildIdDir = dir;
     }
 
     @Override
     public void set(String name, OptionValue v) {
         switch (name) {
+            case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "event" -> events.add(v.text());
             case "all-cpus" -> allCpus = v.on();
             case "cpu" -> cpus = v.text();
@@ -108,7 +116,7 @@ final class RecordCommand implements Subcommand {
                 duration == null ? null : Duration.ofMillis((long) (duration * 1000)), quiet, cmdline,
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
                 compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
-                        : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL));
+                        : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL), buildIdDir);
         Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
         return r.writeFailure() != null ? 1 : 0;
     }

@@ -20,6 +20,7 @@ import java.util.Set;
 
 /** {@code jperf report}: perf report's options, spelled as perf spells them. */
 final class ReportCommand implements Subcommand {
+    private Path buildIdDir;
     private String input;
     private boolean stats;
     private boolean dumpRawTrace;
@@ -88,12 +89,19 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "header-only", "show only data header (all of it with -I)")
                 .flag('\0', "header", "show data header (all of it with -I), then the report")
                 .flag('I', "show-info", "display extended information about perf.data file")
-                .flag('n', "show-nr-samples", "show a column with the number of samples");
+                .flag('n', "show-nr-samples", "show a column with the number of samples")
+                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
+    }
+
+    @Override
+    public void buildIdDir(Path dir) {
+        buildIdDir = dir;
     }
 
     @Override
     public void set(String name, OptionValue v) {
         switch (name) {
+            case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
             case "stats" -> stats = v.on();
             case "dump-raw-trace" -> dumpRawTrace = v.on();
@@ -173,7 +181,7 @@ final class ReportCommand implements Subcommand {
         SampleFilter filter = SampleFilter.tasks(CommaList.strings(comms), asSet(CommaList.ints("--pid", pids)),
                 asSet(CommaList.ints("--tid", tids)))
                 .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols));
-        Report.Options o = Report.Options.defaults(input).withSort(SortKey.parse(sort)).withChildren(children)
+        Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 
 /** {@code jperf script}: perf script's options, spelled as perf spells them. */
 final class ScriptCommand implements Subcommand {
+    private Path buildIdDir;
     private String input;
     private String fields;
     private Path kallsyms;
@@ -53,12 +54,19 @@ final class ScriptCommand implements Subcommand {
                 .flag('\0', "show-bpf-events", "show bpf related events (KSYMBOL, BPF_EVENT)")
                 .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
-                .flag('\0', "json", "one JSON object per line instead of text");
+                .flag('\0', "json", "one JSON object per line instead of text")
+                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
+    }
+
+    @Override
+    public void buildIdDir(Path dir) {
+        buildIdDir = dir;
     }
 
     @Override
     public void set(String name, OptionValue v) {
         switch (name) {
+            case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
             case "fields" -> fields = v.text();
             case "kallsyms" -> kallsyms = Path.of(v.text());
@@ -82,7 +90,7 @@ final class ScriptCommand implements Subcommand {
     public int call() {
         try (PerfDataFile file = Input.open(input)) {
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
-            Script.run(file, Script.Options.defaults().withSymbols(kallsyms, symfs).withFields(fields)
+            Script.run(file, Script.Options.defaults().withBuildIdDir(buildIdDir).withSymbols(kallsyms, symfs).withFields(fields)
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle)
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
                     .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)

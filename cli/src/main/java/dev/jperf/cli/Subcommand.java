@@ -3,6 +3,7 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionSink;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import java.nio.file.Path;
 import java.util.List;
 
 /** One {@code jperf} command: its option table, the options given set into its fields ({@link #set}), then its work. */
@@ -23,6 +24,13 @@ interface Subcommand extends OptionSink {
         if (!positional.isEmpty()) {
             throw new UsageException("unexpected argument '" + positional.get(0) + "'");
         }
+    }
+
+    /**
+     * perf's global {@code jperf --buildid-dir DIR COMMAND}: the build-id cache for commands that
+     * use one (the command's own {@code --buildid-dir} given after it wins); others ignore it.
+     */
+    default void buildIdDir(Path dir) {
     }
 
     /** Runs the command; the exit code. */

@@ -32,6 +32,7 @@ public final class Corpus {
 
     private static final Pattern LINE = Pattern.compile("^\\s*([A-Z_0-9]+) events:\\s+(\\d+)");
     private static Path kallsyms;
+    private static Path buildIdDir;
     private static boolean installed;
 
     private Corpus() {
@@ -102,6 +103,53 @@ public final class Corpus {
             }
         }
         return kallsyms;
+    }
+
+    /**
+     * A build-id cache of this test run's own, laid out as perf's, holding the recording VM's vdso
+     * (corpus/vdso, named by its build-id): {@code [vdso]/BID/vdso} and {@code .build-id/XX/REST}
+     * linking to it. Golden tests hand it to jperf ({@code withBuildIdDir}) and to perf
+     * ({@code --buildid-dir}) so [vdso] rows are named whatever the user's ~/.debug holds.
+     */
+    public static synchronized Path buildIdDir() {
+        if (buildIdDir == null) {
+            Path vdsoDir = CORPUS.resolve("vdso");
+            Assumptions.assumeTrue(Files.isDirectory(vdsoDir), "no corpus vdso at " + vdsoDir);
+            try {
+                Path dir = Files.createTempDirectory("jperf-buildid");
+                try (Stream<Path> s = Files.list(vdsoDir)) {
+                    for (Path so : s.filter(f -> f.getFileName().toString().endsWith(".so")).toList()) {
+                        String bid = so.getFileName().toString().replace(".so", "");
+                        installVdso(dir, bid, Files.readAllBytes(so));
+                    }
+                }
+                buildIdDir = dir;
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return buildIdDir;
+    }
+
+    /** Puts a vdso image into the build-id cache {@code dir} as perf's build_id_cache__add does. */
+    public static void installVdso(Path dir, String bid, byte[] image) throws IOException {
+        Path entry = dir.resolve("[vdso]").resolve(bid);
+        Files.createDirectories(entry);
+        Files.write(entry.resolve("vdso"), image);
+        Path link = dir.resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2));
+        Files.createDirectories(link.getParent());
+        Files.createSymbolicLink(link, Path.of("../../[vdso]").resolve(bid));
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
+        }
     }
 
     /**

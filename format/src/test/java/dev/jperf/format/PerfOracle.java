@@ -39,6 +39,9 @@ public final class PerfOracle {
     public static Result perf(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add("perf");
+        // the recording VM's vdso, as the goldens were made, and never the user's ~/.debug
+        cmd.add("--buildid-dir");
+        cmd.add(Corpus.buildIdDir().toString());
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile("jperf-perf", ".out");
         Path err = Files.createTempFile("jperf-perf", ".err");

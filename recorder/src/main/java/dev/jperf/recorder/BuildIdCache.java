@@ -9,15 +9,19 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * HEADER_BUILD_ID entries for the DSOs with samples, and perf's build-id cache under
- * {@code ~/.debug} so the file can be reported after the binaries change or the machine reboots:
+ * HEADER_BUILD_ID entries for the DSOs with samples, and perf's build-id cache ({@code --buildid-dir},
+ * else {@code ~/.debug}: written {@code ~/.debug} below) so the file can be reported after the binaries change or the machine reboots:
  * {@code ~/.debug/PATH/BUILD_ID/elf} (a hard link, else a copy), the kernel's symbols as
  * {@code ~/.debug/[kernel.kallsyms]/BUILD_ID/kallsyms}, and the index
  * {@code ~/.debug/.build-id/XX/REST -> ../../PATH/BUILD_ID}. A DSO that cannot be read or cached
@@ -28,14 +32,23 @@ final class BuildIdCache {
     private static final int MISC_KERNEL = 1;
     private static final int MISC_USER = 2;
 
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_DIR =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+
     private final Path root;
 
     BuildIdCache(Path root) {
         this.root = root;
     }
 
-    static BuildIdCache forUser() {
-        return new BuildIdCache(Path.of(System.getProperty("user.home"), ".debug"));
+    /** The cache at {@code root} (resolved by {@link dev.jperf.format.BuildIdDir}). */
+    static BuildIdCache at(Path root) {
+        return new BuildIdCache(root);
+    }
+
+    /** Directories the cache creates are the owner's only (0700), as its files are (0600). */
+    private static void mkdirs(Path dir) throws IOException {
+        Files.createDirectories(dir, OWNER_ONLY_DIR);
     }
 
     /** Entries for the kernel (when hit) and every user DSO with samples that has a build-id; caches each. */
@@ -73,7 +86,7 @@ final class BuildIdCache {
             Path target = dir.resolve("kallsyms");
             if (!Files.exists(target)) {
                 byte[] content = kallsyms.bytes();
-                Files.createDirectories(dir);
+                mkdirs(dir);
                 Path tmp = Files.createTempFile(dir, "kallsyms", ".tmp");
                 Files.write(tmp, content);
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -89,12 +102,15 @@ final class BuildIdCache {
             Path dir = dir(name, bid);
             Path target = dir.resolve("elf");
             if (!Files.exists(target)) {
-                Files.createDirectories(dir);
+                mkdirs(dir);
                 try {
                     Files.createLink(target, file);
                 } catch (IOException | UnsupportedOperationException e) {
                     Path tmp = Files.createTempFile(dir, "elf", ".tmp");
-                    Files.copy(file, tmp, StandardCopyOption.REPLACE_EXISTING);
+                    // into the 0600 temporary file itself: a copy by path would create a 0644 one
+                    try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
+                        Files.copy(file, out);
+                    }
                     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
                 }
             }
@@ -114,7 +130,7 @@ final class BuildIdCache {
         if (Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        Files.createDirectories(link.getParent());
+        mkdirs(link.getParent());
         try {
             Files.createSymbolicLink(link, Path.of("../..").resolve(name.startsWith("/") ? name.substring(1) : name).resolve(hex));
         } catch (FileAlreadyExistsException e) {

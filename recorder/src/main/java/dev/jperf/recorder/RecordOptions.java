@@ -24,10 +24,12 @@ import java.util.List;
  * @param cmdline    the whole command line, for HEADER_CMDLINE
  * @param compressionLevel {@code -z} / {@code --compression-level=n}: zstd level asked, 1 to 22
  *     (0: no compression)
+ * @param buildIdDir {@code --buildid-dir}: the build-id cache to fill (null: {@code PERF_BUILDID_DIR},
+ *     else {@code ~/.debug})
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
-        Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel) {
+        Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -41,7 +43,13 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
             Path output, Duration duration, boolean quiet, List<String> cmdline) {
         this(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages, output, duration, quiet,
-                cmdline, 0);
+                cmdline, 0, null);
+    }
+
+    /** These options with the build-id cache at {@code dir} ({@code --buildid-dir}). */
+    public RecordOptions withBuildIdDir(Path dir) {
+        return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
+                output, duration, quiet, cmdline, compressionLevel, dir);
     }
 
     public RecordOptions {

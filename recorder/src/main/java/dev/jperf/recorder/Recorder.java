@@ -2,6 +2,7 @@ package dev.jperf.recorder;
 
 import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
 
+import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.feature.BuildIds;
 import dev.jperf.format.feature.Feature;
 import dev.jperf.format.feature.SampleTime;
@@ -471,7 +472,7 @@ public final class Recorder {
         copier.flushCompressor();
         capture.stopFetcher();
         List<BuildIds.Entry> buildIds = kallsyms == null ? List.of()
-                : BuildIdCache.forUser().entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
+                : BuildIdCache.at(BuildIdDir.resolve(options.buildIdDir())).entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
         try {
             updateFeatures(copier, writer);
             writer.setFeature(Feature.BUILD_ID.bit(), new BuildIds(buildIds).encode());

@@ -33,6 +33,7 @@ public final class Report {
         private SampleFilter filter = SampleFilter.NONE;
         private Path kallsyms;
         private Path symfs;
+        private Path buildIdDir;
         private boolean json;
         private boolean demangle = true;
         private boolean showSamples;
@@ -59,6 +60,7 @@ public final class Report {
             o.filter = filter;
             o.kallsyms = kallsyms;
             o.symfs = symfs;
+            o.buildIdDir = buildIdDir;
             o.json = json;
             o.demangle = demangle;
             o.showSamples = showSamples;
@@ -109,6 +111,13 @@ public final class Report {
             Options o = copy();
             o.kallsyms = kallsyms;
             o.symfs = symfs;
+            return o;
+        }
+
+        /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
+        public Options withBuildIdDir(Path buildIdDir) {
+            Options o = copy();
+            o.buildIdDir = buildIdDir;
             return o;
         }
 
@@ -178,6 +187,10 @@ public final class Report {
             return symfs;
         }
 
+        public Path buildIdDir() {
+            return buildIdDir;
+        }
+
         public boolean json() {
             return json;
         }
@@ -217,7 +230,7 @@ public final class Report {
         CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains
                 ? o.callGraph().effectiveOrder(children) : null;
         SymbolResolver resolver = new SymbolResolver(
-                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
+                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
         Session session = new Session(file, resolver,
                 new Session.Options(children || graph != null, o.filter()));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();

@@ -253,7 +253,7 @@ class CallGraphReportTest {
             g = new CallchainParams(g.mode(), g.minPercent(), g.printLimit(), CallchainParams.Order.CALLER, true,
                     g.value());
         }
-        return Report.Options.defaults(dir.resolve("perf.data")).withSort(SortKey.parse(sort)).withChildren(children)
+        return Report.Options.defaults(dir.resolve("perf.data")).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(g).withPercent(0, relative)
                 .withFilter(SampleFilter.tasks(comms, pids, tids).withCpus(cpus))
                 .withSymbols(CorpusFixture.kallsyms(), null);

@@ -29,6 +29,11 @@ public final class CorpusFixture {
         return Corpus.kallsyms();
     }
 
+    /** {@link Corpus#buildIdDir()}: a private build-id cache holding the corpus vdso. */
+    public static Path buildIdDir() {
+        return Corpus.buildIdDir();
+    }
+
     /** {@link Corpus#installBinaries()}: corpus/src and corpus/scripts under /tmp/corpus. */
     public static void installBinaries() {
         Corpus.installBinaries();

@@ -63,7 +63,7 @@ class CorpusReportTest {
     @ParameterizedTest(name = "{0} --sort {1} graph={2}")
     @MethodSource("cases")
     void rowsEqualPerfs(String name, String sort, boolean callGraph, Path golden) throws Exception {
-        Report.Options o = Report.Options.defaults(CorpusFixture.data(name)).withSort(SortKey.parse(sort))
+        Report.Options o = Report.Options.defaults(CorpusFixture.data(name)).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort))
                 .withCallGraph(callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH)
                 .withSymbols(CorpusFixture.kallsyms(), null);
         List<String> ours = report(o);

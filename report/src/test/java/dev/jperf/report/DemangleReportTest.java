@@ -37,7 +37,7 @@ class DemangleReportTest {
     }
 
     private static List<String> report(boolean demangle) {
-        Report.Options o = Report.Options.defaults(dir.resolve("perf.data")).withSort(SortKey.parse("dso,sym"))
+        Report.Options o = Report.Options.defaults(dir.resolve("perf.data")).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse("dso,sym"))
                 .withChildren(false).withCallGraph(CallchainParams.NO_GRAPH).withSymbols(null, symfs)
                 .withDemangle(demangle);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -48,7 +48,7 @@ class DemangleReportTest {
     private static List<String> script(boolean demangle) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(dir.resolve("perf.data"))) {
-            Script.run(f, Script.Options.defaults().withSymbols(null, symfs).withFields("ip,sym,dso")
+            Script.run(f, Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withSymbols(null, symfs).withFields("ip,sym,dso")
                     .withDemangle(demangle), out);
         }
         return out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("(" + DSO + ")")).distinct().toList();

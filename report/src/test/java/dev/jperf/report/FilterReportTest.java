@@ -58,7 +58,7 @@ class FilterReportTest {
             case "-S" -> SampleFilter.NONE.withSymbols(values);
             default -> SampleFilter.tasks(values, null, null);
         };
-        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse(sort)).withFilter(f)
+        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withFilter(f)
                 .withPercent(0, relative).withSymbols(kallsyms, null);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));

@@ -22,7 +22,8 @@ public final class PerfOracle {
 
     /** What {@code perf ARGS} prints on stdout (its stderr dropped); the test fails unless perf exits 0 within 120 s. */
     public static String run(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("perf"));
+        // the recording VM's vdso, as the goldens were made, and never the user's ~/.debug
+        List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", CorpusFixture.buildIdDir().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("PAGER", "cat");
@@ -55,7 +56,8 @@ public final class PerfOracle {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
                 "perf record of kernel samples and -a need root (perf_event_paranoid)");
         Path data = dir.resolve(name);
-        List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-o", data.toString()));
+        List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", dir.resolve("buildid").toString(),
+                "record", "-q", "-o", data.toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();

@@ -31,7 +31,7 @@ class SamplesColumnTest {
         List<String> theirs = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort", sort, "-n",
                 children ? "--children" : "--no-children", "-g", graph ? "graph,0.5,caller" : "none",
                 "--kallsyms", kallsyms.toString()));
-        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse(sort)).withChildren(children)
+        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph ? CallchainParams.parse("graph,0.5,caller") : CallchainParams.NO_GRAPH)
                 .withSymbols(kallsyms, null).withShowSamples(true);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -50,7 +50,7 @@ class SamplesColumnTest {
         Path kallsyms = CorpusFixture.kallsyms();
         List<String> theirs = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort",
                 "dso,sym", "-n", "-d", "workload", "--kallsyms", kallsyms.toString()));
-        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse("dso,sym"))
+        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse("dso,sym"))
                 .withFilter(SampleFilter.NONE.withDsos(Set.of("workload"))).withSymbols(kallsyms, null)
                 .withShowSamples(true);
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -16,7 +16,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Writes a file-mode perf.data that Linux perf 6.1 reads as its own, and that stays readable at
@@ -120,6 +124,9 @@ public final class PerfDataWriter implements PerfDataOutput {
         this.buffer = ByteBuffer.allocateDirect(bufferSize).order(ByteOrder.LITTLE_ENDIAN);
     }
 
+    private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+
     /** {@link #create(Path, List, int)} with {@link #DEFAULT_BUFFER_SIZE}. */
     public static PerfDataWriter create(Path path, List<EventAttr> events) throws IOException {
         return create(path, events, DEFAULT_BUFFER_SIZE);
@@ -167,8 +174,10 @@ public final class PerfDataWriter implements PerfDataOutput {
         }
         FileChannel ch;
         try {
-            ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
+            // 0600 as perf's open(..., S_IRUSR | S_IWUSR): the file holds kernel addresses, command
+            // lines and process names of the whole machine; an existing file keeps its owner and mode
+            ch = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING), OWNER_ONLY);
         } catch (IOException e) {
             throw new IOException(path + ": cannot create: " + describe(e), e);
         }

@@ -26,8 +26,9 @@ public final class Annotate {
      * @param symbol only this function (KSYMBOL name, BTF function name) or program (name); null for all
      * @param json JSON instead of perf annotate's stdio layout
      * @param kallsyms --kallsyms (kernel symbols; they tell BPF programs from kernel functions), or null
+     * @param buildIdDir --buildid-dir, or null for PERF_BUILDID_DIR or ~/.debug
      */
-    public record Options(String symbol, boolean json, Path kallsyms) {
+    public record Options(String symbol, boolean json, Path kallsyms, Path buildIdDir) {
     }
 
     /** A JITed BPF function's kernel name (a KSYMBOL that landed in the kernel map has a kernel DSO). */
@@ -40,9 +41,9 @@ public final class Annotate {
      * Reads {@code file} through the report session (records in time order, KSYMBOL state) and
      * counts its samples in JITed BPF code by the symbol the session gives them, as perf names them.
      */
-    public static BpfAnnotation annotate(PerfDataFile file, Path kallsyms) {
+    public static BpfAnnotation annotate(PerfDataFile file, Path kallsyms, Path buildIdDir) {
         BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
-        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null));
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null, buildIdDir));
         Session session = new Session(file, resolver, new Session.Options(false, SampleFilter.NONE));
         session.run(s -> {
             Frame f = s.frame();
@@ -60,7 +61,7 @@ public final class Annotate {
      * said on {@code err}. The file's warnings stay on it for the caller to print.
      */
     public static void run(PerfDataFile file, Options o, OutputStream stdout, PrintStream err) {
-        BpfAnnotation a = annotate(file, o.kallsyms());
+        BpfAnnotation a = annotate(file, o.kallsyms(), o.buildIdDir());
         Selection sel = new Selection(o.symbol());
         PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);
         if (o.json()) {

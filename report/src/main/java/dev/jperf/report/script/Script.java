@@ -36,42 +36,48 @@ public final class Script {
      * perf script's options, named as perf names them: {@link #defaults()} and the with* methods
      * set one each.
      *
+     * @param buildIdDir --buildid-dir, or null for PERF_BUILDID_DIR or ~/.debug
      * @param fields -F, or null for perf's defaults
      * @param hideCallGraph -G: no callchains even when the file has them
      * @param json one JSON object per line instead of text
      * @param demangle user-space names demangled (perf script's default)
      * @param shown the --show-*-events given
      */
-    public record Options(Path kallsyms, Path symfs, String fields, boolean hideCallGraph, boolean json,
-            boolean demangle, Set<Show> shown) {
+    public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
+            boolean json, boolean demangle, Set<Show> shown) {
         public Options {
             shown = Set.copyOf(shown);
         }
 
         /** perf script without options. */
         public static Options defaults() {
-            return new Options(null, null, null, false, false, true, Set.of());
+            return new Options(null, null, null, null, false, false, true, Set.of());
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
+        }
+
+        /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
+        public Options withBuildIdDir(Path buildIdDir) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -83,7 +89,7 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, fields, hideCallGraph, json, demangle, s);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, s);
         }
 
         public boolean shows(Show kind) {
@@ -122,7 +128,7 @@ public final class Script {
                 useCallchain |= !o.hideCallGraph() && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
             }
             SymbolResolver resolver = new SymbolResolver(
-                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle()));
+                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
             Session session = new Session(file, resolver, new Session.Options(useCallchain, SampleFilter.NONE));
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();

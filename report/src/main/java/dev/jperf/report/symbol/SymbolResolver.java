@@ -1,7 +1,9 @@
 package dev.jperf.report.symbol;
 
+import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.elf.ElfDebugLink;
 import dev.jperf.format.elf.ElfFile;
+import dev.jperf.format.elf.ElfSection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,9 +66,12 @@ public final class SymbolResolver {
             this(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir, Demangler.PERF);
         }
 
-        public static Options defaults(Path kallsyms, Path symfs) {
-            String home = System.getProperty("user.home", "/root");
-            return new Options(kallsyms, symfs, Path.of(home, ".debug"), Path.of("/usr/lib/debug"),
+        /**
+         * perf's places: the build-id cache is {@code buildIdDir} ({@code --buildid-dir}, may be null:
+         * then {@code PERF_BUILDID_DIR} or {@code ~/.debug}, as {@link BuildIdDir} resolves it).
+         */
+        public static Options defaults(Path kallsyms, Path symfs, Path buildIdDir) {
+            return new Options(kallsyms, symfs, BuildIdDir.resolve(buildIdDir), Path.of("/usr/lib/debug"),
                     Path.of("/proc/kallsyms"), Path.of("/sys/kernel/notes"), Path.of("/tmp"));
         }
 
@@ -350,10 +355,12 @@ public final class SymbolResolver {
             if (f == null) {
                 continue;
             }
-            if (syms == null && f.section(".symtab").isPresent()) {
+            // a detached debug file (libc6-dbg's) keeps .dynsym as SHT_NOBITS: its tables are not there,
+            // and the runtime image is the one further down the list whose tables are
+            if (syms == null && hasTable(f, ".symtab")) {
                 syms = f;
             }
-            if (runtime == null && f.section(".dynsym").isPresent()) {
+            if (runtime == null && hasTable(f, ".dynsym")) {
                 runtime = f;
             }
             if (syms != null && runtime != null) {
@@ -367,6 +374,11 @@ public final class SymbolResolver {
             return SymbolTable.EMPTY;
         }
         return ElfSymbols.load(syms, runtime != null ? runtime : syms, options.demangler());
+    }
+
+    private static boolean hasTable(ElfFile f, String name) {
+        Optional<ElfSection> s = f.section(name);
+        return s.isPresent() && s.get().type() != ElfSection.SHT_NOBITS;
     }
 
     /** Candidate images for a user DSO, in perf's binary_type_symtab order. */

@@ -64,7 +64,7 @@ class SortCollapseTest {
                 for (String sort : SORTS) {
                     List<String> lines = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio",
                             "--sort", sort));
-                    assertLines(lines, PerfOracle.withoutTip(report(Report.Options.defaults(data).withSort(SortKey.parse(sort)))),
+                    assertLines(lines, PerfOracle.withoutTip(report(Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)))),
                             data.getFileName() + " --sort " + sort);
                     theirs.put(sort, rows(lines));
                 }
@@ -112,7 +112,7 @@ class SortCollapseTest {
         Path data = CorpusFixture.data(kase);
         List<String> args = new ArrayList<>(List.of("report", "-i", data.toString(), "--stdio", "--sort", sort,
                 "--kallsyms", kallsyms.toString()));
-        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse(sort)).withSymbols(kallsyms, null);
+        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withSymbols(kallsyms, null);
         if (extra != null) {
             String[] w = extra.split(" ");
             args.addAll(List.of(w));

@@ -1,5 +1,6 @@
 package dev.jperf.report.aggregate;
 
+import dev.jperf.report.CorpusFixture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,7 +61,7 @@ class SymSortSplitTest {
     }
 
     private static String report(Path data, String sort) {
-        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse(sort)).withChildren(false)
+        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(false)
                 .withCallGraph(CallchainParams.NO_GRAPH);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));

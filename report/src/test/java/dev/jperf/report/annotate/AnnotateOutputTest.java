@@ -18,7 +18,7 @@ class AnnotateOutputTest {
     private static String run(String kase, String symbol, boolean json, ByteArrayOutputStream err) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data(kase))) {
-            Annotate.run(f, new Annotate.Options(symbol, json, CorpusFixture.kallsyms()), out,
+            Annotate.run(f, new Annotate.Options(symbol, json, CorpusFixture.kallsyms(), CorpusFixture.buildIdDir()), out,
                     new PrintStream(err, true, StandardCharsets.UTF_8));
         }
         return out.toString(StandardCharsets.UTF_8);

@@ -42,7 +42,7 @@ class BpfAnnotationCorpusTest {
     void agreesWithGolden(Path dir) throws IOException {
         JsonNode golden = new ObjectMapper().readTree(dir.resolve("bpf-lines.json").toFile());
         try (PerfDataFile f = PerfDataFile.open(dir.resolve("perf.data"))) {
-            BpfAnnotation a = Annotate.annotate(f, CorpusFixture.kallsyms());
+            BpfAnnotation a = Annotate.annotate(f, CorpusFixture.kallsyms(), CorpusFixture.buildIdDir());
             if (f.isPipe()) {
                 pipe(f, a, golden);
             } else {
@@ -56,7 +56,7 @@ class BpfAnnotationCorpusTest {
     @org.junit.jupiter.api.Test
     void kernelFunctionsNamedBpfProgAreNotPrograms() {
         try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data("d-bpf-storm"))) {
-            assertTrue(Annotate.annotate(f, CorpusFixture.kallsyms()).events().isEmpty());
+            assertTrue(Annotate.annotate(f, CorpusFixture.kallsyms(), CorpusFixture.buildIdDir()).events().isEmpty());
         }
     }
 

@@ -143,7 +143,7 @@ class JsonCallGraphTest {
     }
 
     private static String run(String sort, CallchainParams graph, boolean children, boolean json) {
-        Report.Options o = Report.Options.defaults(CASE).withSort(SortKey.parse(sort)).withChildren(children)
+        Report.Options o = Report.Options.defaults(CASE).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph).withSymbols(CorpusFixture.kallsyms(), null).withJson(json);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));

@@ -48,7 +48,7 @@ class ScriptCorpusTest {
     }
 
     static String run(Path dir, String fields, boolean json) {
-        return run(dir, Script.Options.defaults().withSymbols(CorpusFixture.kallsyms(), null).withFields(fields)
+        return run(dir, Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withSymbols(CorpusFixture.kallsyms(), null).withFields(fields)
                 .withShow(Script.Show.BPF, true).withJson(json));
     }
 
@@ -129,7 +129,7 @@ class ScriptCorpusTest {
         Path dir = CORPUS.resolve("c-process");
         String want = PerfOracle.run("script", "-i", dir.resolve("perf.data").toString(), "--kallsyms",
                 CorpusFixture.kallsyms().toString(), "--show-task-events", "--show-mmap-events");
-        String got = run(dir, Script.Options.defaults().withSymbols(CorpusFixture.kallsyms(), null)
+        String got = run(dir, Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withSymbols(CorpusFixture.kallsyms(), null)
                 .withShow(Script.Show.MMAP, true).withShow(Script.Show.TASK, true));
         assertTrue(want.contains("PERF_RECORD_MMAP2") && want.contains("PERF_RECORD_FORK"), want);
         assertEquals(want, got);

@@ -55,7 +55,7 @@ class ScriptExternalTest {
         List<String> want = Files.readAllLines(EXTERNAL.resolve("golden").resolve(name + ".samples.txt"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(file)) {
-            Script.run(f, Script.Options.defaults().withFields("pid,tid,time,ip"), out);
+            Script.run(f, Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withFields("pid,tid,time,ip"), out);
         }
         List<String> got = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertTrue(got.size() >= want.size(), got.size() + " lines, perf printed " + want.size());

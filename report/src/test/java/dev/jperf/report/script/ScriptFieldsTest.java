@@ -150,7 +150,7 @@ class ScriptFieldsTest {
         List<String> text = jperf(file, fields, false).lines().toList();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(file)) {
-            Script.run(f, Script.Options.defaults().withFields(fields).withJson(true), out);
+            Script.run(f, Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withFields(fields).withJson(true), out);
         }
         List<String> json = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(text.size(), json.size(), fields);
@@ -172,7 +172,7 @@ class ScriptFieldsTest {
     static String jperf(Path file, String fields, boolean hideCallGraph) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(file)) {
-            Script.run(f, Script.Options.defaults().withFields(fields).withHideCallGraph(hideCallGraph), out);
+            Script.run(f, Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withFields(fields).withHideCallGraph(hideCallGraph), out);
         }
         return out.toString(StandardCharsets.UTF_8);
     }

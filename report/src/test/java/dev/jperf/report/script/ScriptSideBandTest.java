@@ -1,5 +1,6 @@
 package dev.jperf.report.script;
 
+import dev.jperf.report.CorpusFixture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,7 +81,7 @@ class ScriptSideBandTest {
 
     private static String jperf(Path data, String fields, String opts) {
         List<String> o = List.of(opts.split(","));
-        Script.Options options = Script.Options.defaults().withFields(fields)
+        Script.Options options = Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withFields(fields)
                 .withShow(Script.Show.TASK, o.contains("--show-task-events"))
                 .withShow(Script.Show.LOST, o.contains("--show-lost-events"))
                 .withShow(Script.Show.SWITCH, o.contains("--show-switch-events"))

@@ -1,5 +1,6 @@
 package dev.jperf.report.symbol;
 
+import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.aggregate.CallchainParams;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,7 +59,7 @@ class PerfMapDsoTest {
     }
 
     private static String report(Path data) {
-        Report.Options o = Report.Options.defaults(data).withSort(SortKey.parse("dso,sym")).withChildren(false)
+        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse("dso,sym")).withChildren(false)
                 .withCallGraph(CallchainParams.NO_GRAPH);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
