@@ -194,16 +194,14 @@ final class ReportCommand implements Subcommand {
                 PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
                 Report.run(f, o, rest);
                 rest.flush();
+                Input.printWarnings(f, System.err);
             }
             return 0;
         }
-        if (stdin) {
-            try (PerfDataFile f = Input.open(this.input)) {
-                Report.run(f, o, System.out);
-                Input.printWarnings(f, System.err);
-            }
-        } else {
-            Report.run(o, System.out);
+        try (PerfDataFile f = Input.open(this.input)) {
+            Report.run(f, o, System.out);
+            // damage is said after the report, once the records were read (where reading stopped)
+            Input.printWarnings(f, System.err);
         }
         return 0;
     }

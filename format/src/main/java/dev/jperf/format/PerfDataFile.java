@@ -62,6 +62,10 @@ public final class PerfDataFile implements AutoCloseable {
     private Features decodedFeatures;
     private final long dataStart;
     private final long dataEnd;
+    /** A data section past the end of the file: {claimed size, file size}; null when whole. */
+    private long[] truncation;
+    /** Where the records of a truncated file stopped (-1: not read yet). */
+    private long truncatedAt = -1;
     /** Pipe mode: where the records after the leading HEADER_ATTR / HEADER_FEATURE ones start. */
     private long prefixEnd;
     private boolean streamTaken;
@@ -207,20 +211,73 @@ public final class PerfDataFile implements AutoCloseable {
             early.add(name + ": data size is 0 (the recording was not finished?): reading records up to the end of the file, no features");
             dataEnd = s.size();
         } else if (!data.within(s.size())) {
-            early.add(name + ": data section (0x" + Long.toHexString(data.offset()) + " + " + data.size()
-                    + ") runs past the end of the file (" + s.size() + " bytes): the file is truncated");
             dataEnd = s.size();
         } else {
             dataEnd = data.end();
+            long table = featureTableBefore(s, data, bitCount(bits));
+            if (table != dataEnd) {
+                early.add(name + ": data section claims " + data.size() + " bytes but the feature index table starts at 0x"
+                        + Long.toHexString(table) + ", " + (dataEnd - table) + " bytes earlier: records read up to there,"
+                        + " features from that table (damaged data.size?)");
+                dataEnd = table;
+            }
         }
         PerfDataFile f = new PerfDataFile(name, h, s, null, data.offset(), dataEnd);
+        if (data.size() != 0 && !data.within(s.size())) {
+            f.truncation = new long[] {data.size(), s.size()};
+        }
         f.warnings.addAll(early);
         f.readAttrs();
-        if (data.size() != 0 && dataEnd == data.end()) {
+        if (data.size() != 0 && data.within(s.size())) {
             f.readFeatureTable();
         }
         f.applyEventDescNames();
         return f;
+    }
+
+    private static int bitCount(long[] bits) {
+        int n = 0;
+        for (long b : bits) {
+            n += Long.bitCount(b);
+        }
+        return n;
+    }
+
+    /**
+     * Where the feature index table of {@code n} entries is: right after the data section, unless
+     * the table there is unsound (most sections outside the file or inside the data) and a sound
+     * one starts a few 8-byte steps earlier, as when data.size was written too large (the last
+     * "records" would be the table itself).
+     */
+    private static long featureTableBefore(ByteSource s, PerfFileSection data, int n) {
+        long end = data.end();
+        if (n == 0 || badSections(s, data.offset(), end, n) <= 2) {
+            return end;
+        }
+        for (long t = end - 8; t > data.offset() && end - t <= MAX_TABLE_SHIFT; t -= 8) {
+            if (badSections(s, data.offset(), t, n) == 0) {
+                return t;
+            }
+        }
+        return end;
+    }
+
+    /** How far back {@link #featureTableBefore} looks for the table: one page. */
+    private static final long MAX_TABLE_SHIFT = 4096;
+
+    /** Sections of the table at {@code table} that are outside the file, inside the data or before the table's end. */
+    private static int badSections(ByteSource s, long dataStart, long table, int n) {
+        if (!s.contains(table, 16L * n)) {
+            return n;
+        }
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            PerfFileSection sec = new PerfFileSection(s.u64(table + 16L * i), s.u64(table + 16L * i + 8));
+            if (!sec.within(s.size()) || Long.compareUnsigned(sec.offset(), table + 16L * n) < 0) {
+                bad++;
+            }
+        }
+        return bad;
     }
 
     private void readAttrs() {
@@ -446,9 +503,31 @@ public final class PerfDataFile implements AutoCloseable {
         return new PerfFileSection(dataStart, dataEnd == Long.MAX_VALUE ? -1 : dataEnd - dataStart);
     }
 
-    /** Problems found so far (one line each); reading records may add more. */
+    /**
+     * Problems found so far (one line each); reading records may add more. A truncated file's data
+     * section is one line: once the records were read, with the offset where the last whole one ends.
+     */
     public List<String> warnings() {
-        return List.copyOf(warnings);
+        if (truncation == null) {
+            return List.copyOf(warnings);
+        }
+        List<String> out = new ArrayList<>();
+        out.add(name + ": data section claims " + truncation[0] + " bytes but the file ends at " + truncation[1]
+                + (truncatedAt < 0 ? ": the records past the end are missing"
+                        : ": records after 0x" + Long.toHexString(truncatedAt) + " are missing")
+                + " (truncated file?)");
+        out.addAll(warnings);
+        return out;
+    }
+
+    /** The record stream of a truncated file stopped at {@code offset}, the end of the last whole record. */
+    void truncatedAt(long offset) {
+        truncatedAt = offset;
+    }
+
+    /** Whether the data section runs past the end of the file. */
+    boolean truncated() {
+        return truncation != null;
     }
 
     void warn(String w) {

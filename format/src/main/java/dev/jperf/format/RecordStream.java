@@ -190,7 +190,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             s = src;
             at = p;
             if (end - p < PERF_RECORD_HEADER_SIZE) {
-                if (p < end) {
+                if (p < end && file.truncated()) {
+                    file.truncatedAt(p);
+                } else if (p < end) {
                     file.warn(file.name() + ": " + (end - p) + " stray bytes at the end of the data (offset 0x"
                             + Long.toHexString(p) + ")");
                 }
@@ -218,15 +220,21 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         if (stream != null) {
             if (!stream.ensure(p, size)) {
                 file.warn(file.name() + ": the stream ends inside a record (offset 0x" + Long.toHexString(p) + ", "
-                        + RecordType.name(type) + ", size " + size + "): stopping there");
+                        + RecordType.name(type) + ", size " + size + "): the records from there on are missing"
+                        + " (truncated stream?)");
                 topDone = true;
                 return null;
             }
             s = stream.view().withOrder(file.header().order());
             at = p - stream.base();
         } else if (size > end - p) {
-            file.warn(file.name() + ": record at offset 0x" + Long.toHexString(p) + " (" + RecordType.name(type) + ", size "
-                    + size + ") runs past the end of the data (0x" + Long.toHexString(end) + "): the file is truncated, stopping there");
+            if (file.truncated()) {
+                file.truncatedAt(p); // one line for the whole damage (PerfDataFile.warnings)
+            } else {
+                file.warn(file.name() + ": record at offset 0x" + Long.toHexString(p) + " (" + RecordType.name(type)
+                        + ", size " + size + ") runs past the end of the data (0x" + Long.toHexString(end)
+                        + "): the records from there on are missing (truncated file?)");
+            }
             topDone = true;
             return null;
         } else if (chunks != null) {

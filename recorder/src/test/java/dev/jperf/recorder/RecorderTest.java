@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +36,10 @@ class RecorderTest {
     }
 
     private static RecordOptions systemWide(Path out, List<String> command, Duration duration) {
+        // the build-id cache of the test's own temporary directory, never the user's ~/.debug
         return new RecordOptions(true, List.of(), List.of(), List.of(), command, List.of(), 0, 0, false,
-                RecordOptions.DEFAULT_MMAP_PAGES, out, duration, true, List.of("jperf", "record", "-a"));
+                RecordOptions.DEFAULT_MMAP_PAGES, out, duration, true, List.of("jperf", "record", "-a"))
+                .withBuildIdDir(out.resolveSibling("buildid"));
     }
 
     private static Recorder.Result record(RecordOptions o) throws IOException, InterruptedException {
@@ -244,7 +247,7 @@ class RecorderTest {
         Path out = dir.resolve("wl.data");
         RecordOptions o = new RecordOptions(false, List.of(), List.of(), List.of(),
                 List.of(Oracle.CORPUS_BIN.resolve("workload").toString(), "1", "cpu"), List.of(), 999, 0, true,
-                RecordOptions.DEFAULT_MMAP_PAGES, out, null, true, List.of("jperf", "record"));
+                RecordOptions.DEFAULT_MMAP_PAGES, out, null, true, List.of("jperf", "record")).withBuildIdDir(dir.resolve("buildid"));
         Recorder.Result r = record(o);
         assertEquals(0, r.workloadExit());
         assertTrue(r.samples() > 50, "samples " + r.samples()); // cpu-clock follows the CPU time it gets on a busy machine
@@ -263,14 +266,21 @@ class RecorderTest {
         // the corpus README gives the workload's build-id
         assertTrue(Pattern.compile("(?m)^5d58802d[0-9a-f]{32} /tmp/corpus/src/workload$").matcher(list.out()).find(), list.out());
         assertTrue(list.out().contains(" [kernel.kallsyms]"), list.out());
-        Path cache = Path.of(System.getProperty("user.home"), ".debug");
+        Path cache = dir.resolve("buildid");
         String bid = list.out().lines().filter(l -> l.endsWith(" /tmp/corpus/src/workload")).findFirst().orElseThrow()
                 .substring(0, 40);
         Path link = cache.resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2));
         assertTrue(Files.isRegularFile(link.resolve("elf")), "no cached ELF behind " + link);
         String kernel = list.out().lines().filter(l -> l.endsWith(" [kernel.kallsyms]")).findFirst().orElseThrow()
                 .substring(0, 40);
-        assertTrue(Files.size(cache.resolve("[kernel.kallsyms]").resolve(kernel).resolve("kallsyms")) > 0);
+        Path kallsyms = cache.resolve("[kernel.kallsyms]").resolve(kernel).resolve("kallsyms");
+        assertTrue(Files.size(kallsyms) > 0);
+        // as perf's: the cache is the owner's only (it holds kernel addresses)
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(kallsyms)));
+        for (Path d : List.of(cache, cache.resolve("[kernel.kallsyms]"), kallsyms.getParent(), cache.resolve(".build-id"))) {
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(d)), d.toString());
+        }
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
     }
 
     @Test
@@ -308,7 +318,7 @@ class RecorderTest {
             Path ours = dir.resolve("jperf-event.data");
             record(new RecordOptions(true, List.of(), List.of(), List.of(), List.of(),
                     event == null ? List.of() : List.of(event), 0, 0, false, RecordOptions.DEFAULT_MMAP_PAGES, ours,
-                    Duration.ofMillis(100), true, List.of("jperf", "record")));
+                    Duration.ofMillis(100), true, List.of("jperf", "record")).withBuildIdDir(dir.resolve("buildid")));
             assertEquals(eventLine(theirs), eventLine(ours), "event " + (event == null ? "(default)" : event));
         }
     }
@@ -375,7 +385,7 @@ class RecorderTest {
         try {
             Path out = mnt.resolve("perf.data");
             RecordOptions o = new RecordOptions(true, List.of(), List.of(), List.of(), List.of(), List.of(), 20000, 0, true,
-                    RecordOptions.DEFAULT_MMAP_PAGES, out, Duration.ofSeconds(60), true, List.of("jperf", "record"));
+                    RecordOptions.DEFAULT_MMAP_PAGES, out, Duration.ofSeconds(60), true, List.of("jperf", "record")).withBuildIdDir(dir.resolve("buildid"));
             long t0 = System.nanoTime();
             Recorder.Result r = record(o);
             assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(50), "did not stop on the full disk");

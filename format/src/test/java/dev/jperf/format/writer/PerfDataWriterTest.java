@@ -94,6 +94,26 @@ class PerfDataWriterTest {
         assertEquals(0x5a, b.get(416 + 23));
     }
 
+    /**
+     * perf.data is the owner's only, as perf creates it (it holds kernel addresses, command lines and
+     * process names); the backup perf.data.old is the old file renamed: its mode and owner stay.
+     */
+    @Test
+    void newFilesAreOwnerOnlyAndTheBackupKeepsItsMode() throws Exception {
+        Path f = tmp.resolve("perf.data");
+        List<PerfDataWriter.EventAttr> events = List.of(new PerfDataWriter.EventAttr(attr(128), new long[0]));
+        PerfDataWriter.create(f, events).close();
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+        Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        Object owner = Files.getOwner(f);
+        Path old = PerfDataWriter.backupExisting(f);
+        PerfDataWriter.create(f, events).close();
+        assertEquals(tmp.resolve("perf.data.old"), old);
+        assertEquals("rw-r-----", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(old)));
+        assertEquals(owner, Files.getOwner(old));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+    }
+
     @Test
     void appendTakesWholeRecordsOnly() throws Exception {
         Path f = tmp.resolve("perf.data");
