@@ -407,8 +407,29 @@ public final class PerfDataFile implements AutoCloseable {
                 ByteSource body = hf.body();
                 // a stream's buffer is reused: keep a copy
                 features.put(bit, stream == null ? body : ByteSource.wrap(name, body.bytes(0, (int) body.size())).withOrder(header.order()));
+            } else if (present && (bit == Feature.BPF_PROG_INFO.bit() || bit == Feature.BPF_BTF.bit())) {
+                mergeCounted(bit, hf.body());
             }
         }
+    }
+
+    /**
+     * A later BPF_PROG_INFO or BPF_BTF record of a stream (jperf writes one as each program is
+     * captured): both bodies are a u32 count and that many entries, so the feature becomes the
+     * sum of the counts and the entries of both, and is decoded again when next asked for.
+     */
+    private synchronized void mergeCounted(int bit, ByteSource more) {
+        ByteSource have = features.get(bit);
+        if (have.size() < 4 || more.size() < 4 || have.size() + more.size() > Integer.MAX_VALUE - 8) {
+            return;
+        }
+        byte[] a = have.bytes(0, (int) have.size());
+        byte[] b = more.bytes(0, (int) more.size());
+        ByteBuffer m = ByteBuffer.allocate(a.length + b.length - 4).order(header.order());
+        m.putInt(ByteBuffer.wrap(a).order(header.order()).getInt(0) + ByteBuffer.wrap(b).order(header.order()).getInt(0));
+        m.put(a, 4, a.length - 4).put(b, 4, b.length - 4);
+        features.put(bit, ByteSource.wrap(name, m.array()).withOrder(header.order()));
+        decodedFeatures = null;
     }
 
     /** Names from HEADER_EVENT_DESC, matched to the events by position as perf does. */
@@ -493,7 +514,11 @@ public final class PerfDataFile implements AutoCloseable {
                 }
             });
             decodedFeatures = Features.decode(bodies);
-            decodedFeatures.warnings().forEach(w -> warnings.add(name + ": " + w));
+            for (String w : decodedFeatures.warnings()) {
+                if (!warnings.contains(name + ": " + w)) { // a stream's BPF features may be decoded again
+                    warnings.add(name + ": " + w);
+                }
+            }
         }
         return decodedFeatures;
     }

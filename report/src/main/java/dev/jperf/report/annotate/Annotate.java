@@ -2,7 +2,9 @@ package dev.jperf.report.annotate;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.header.EventDesc;
 import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.ResolvedSample;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.Dso;
@@ -14,6 +16,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -42,18 +46,36 @@ public final class Annotate {
      * counts its samples in JITed BPF code by the symbol the session gives them, as perf names them.
      */
     public static BpfAnnotation annotate(PerfDataFile file, Path kallsyms, Path buildIdDir) {
-        BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
         SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null, buildIdDir));
         Session session = new Session(file, resolver, new Session.Options(false, SampleFilter.NONE));
-        session.run(s -> {
-            Frame f = s.frame();
-            if (s.cpumode() == PerfRecord.PERF_RECORD_MISC_KERNEL && f.symbol() != null && f.dso() != null) {
-                String name = f.symbol().name();
-                a.add(s.event(), s.record().ip(), s.period(), name,
-                        f.dso().kind() == Dso.Kind.BPF || BPF_PROG_NAME.matcher(name).matches());
-            }
-        });
+        if (!file.isPipe()) {
+            BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
+            session.run(s -> count(s, a::add));
+            return a;
+        }
+        // a stream's BPF_PROG_INFO / BPF_BTF may come as programs are captured (jperf record -o -):
+        // the line table is complete only at its end, so the samples in the kernel are kept till then
+        List<Object[]> kept = new ArrayList<>();
+        session.run(s -> count(s, (event, ip, period, ksym, bpf) -> kept.add(new Object[] {event, ip, period, ksym, bpf})));
+        BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
+        for (Object[] k : kept) {
+            a.add((EventDesc) k[0], (Long) k[1], (Long) k[2], (String) k[3], (Boolean) k[4]);
+        }
         return a;
+    }
+
+    /** Where a sample in the kernel goes: BpfAnnotation.add's arguments. */
+    private interface KernelSample {
+        void add(EventDesc event, long ip, long period, String ksym, boolean bpf);
+    }
+
+    private static void count(ResolvedSample s, KernelSample to) {
+        Frame f = s.frame();
+        if (s.cpumode() == PerfRecord.PERF_RECORD_MISC_KERNEL && f.symbol() != null && f.dso() != null) {
+            String name = f.symbol().name();
+            to.add(s.event(), s.record().ip(), s.period(), name,
+                    f.dso().kind() == Dso.Kind.BPF || BPF_PROG_NAME.matcher(name).matches());
+        }
     }
 
     /**
@@ -88,8 +110,8 @@ public final class Annotate {
             return null;
         }
         if (file.isPipe()) {
-            return "no BPF line info in " + file.name() + ": it was recorded in pipe mode, where perf writes"
-                    + " HEADER_BPF_PROG_INFO and HEADER_BPF_BTF empty; per-function counts only";
+            return "no BPF line info in " + file.name() + ": a stream without BPF_PROG_INFO / BPF_BTF records"
+                    + " (perf writes them empty in pipe mode; jperf record -o - writes them); per-function counts only";
         }
         return "no BPF line info in " + file.name() + ": HEADER_BPF_PROG_INFO is missing or empty; per-function counts only";
     }
