@@ -241,6 +241,38 @@ class RecordTest {
     }
 
     /**
+     * Pipe mode keeps BPF metadata: a program loaded while {@code jperf record -a -o -} streams has
+     * its BPF_PROG_INFO and BPF_BTF in the stream as feature records, so {@code | jperf annotate -i -}
+     * prints the per-line table, the same as for the file {@code jperf inject} makes of the same
+     * stream; perf reads the stream too.
+     */
+    @Test
+    void pipeModeCarriesBpfLineInfo() throws Exception {
+        CorpusFixture.installBinaries();
+        Path stream = dir.resolve("bpf.stream");
+        Process rec = jperf("record", "-q", "-o", "-", "-a", "--buildid-dir", dir.resolve("bid").toString(), "--",
+                "/tmp/corpus/scripts/scenario.sh", "bpf", "subprogs.bpf.o", "1")
+                .redirectOutput(stream.toFile()).redirectError(dir.resolve("bpf.err").toFile()).start();
+        assertTrue(rec.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, rec.exitValue(), Files.readString(dir.resolve("bpf.err")));
+        String fromPipe = pipeline(new ProcessBuilder("cat", stream.toString()), jperf("annotate", "-i", "-"), "annotate-pipe");
+        assertTrue(fromPipe.contains("Source code of bpf_prog_904d8356ffe3e4ed_mix_a"), fromPipe);
+        assertTrue(fromPipe.contains("x = (x ^ (x >> 31)) * 0x9e3779b97f4a7c15ULL;"), fromPipe);
+        Path file = dir.resolve("bpf.data");
+        Process inject = jperf("inject", "-i", stream.toString(), "-o", file.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("inject.log").toFile()).start();
+        assertTrue(inject.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, inject.exitValue(), Files.readString(dir.resolve("inject.log")));
+        Process ann = jperf("annotate", "-i", file.toString()).redirectOutput(dir.resolve("annotate-file.out").toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(ann.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(fromPipe, Files.readString(dir.resolve("annotate-file.out")));
+        String perfRows = pipeline(new ProcessBuilder("cat", stream.toString()), new ProcessBuilder(perf.toString(),
+                "--buildid-dir", dir.resolve("bid").toString(), "report", "-i", "-", "--stdio", "--sort", "sym"), "perf-bpf");
+        assertTrue(perfRows.contains("bpf_prog_904d8356ffe3e4ed_mix_a"), perfRows);
+    }
+
+    /**
      * perf's pipe mode: {@code jperf record -o - | perf report -i -} and {@code | jperf report -i -}
      * through real pipes, and without -o when stdout is a pipe (perf's rule); the same stream's
      * report is the same from perf and jperf, its header is what perf prints for a pipe.

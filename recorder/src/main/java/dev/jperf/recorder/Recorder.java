@@ -60,6 +60,8 @@ public final class Recorder {
     private final BpfCapture capture = new BpfCapture();
     private volatile boolean stopRequested;
     private long bpfVersion = -1;
+    /** Pipe mode: the BPF programs and BTFs the stream carries so far. */
+    private StreamedBpf streamedBpf;
     /** Sum of the LOST_SAMPLES counts written at the end. */
     private long lostSamples;
     /** {@code -z}: packs ring records into COMPRESSED records; null without. */
@@ -503,7 +505,7 @@ public final class Recorder {
     }
 
     /** SAMPLE_TIME always; the BPF sections when a program was captured since the last time. */
-    private void updateFeatures(RecordCopier copier, PerfDataOutput writer) {
+    private void updateFeatures(RecordCopier copier, PerfDataOutput writer) throws IOException {
         writer.setFeature(Feature.SAMPLE_TIME.bit(),
                 new SampleTime(copier.firstSampleTime(), copier.lastSampleTime()).encode());
         if (compressor != null) {
@@ -511,7 +513,15 @@ public final class Recorder {
         }
         long v = capture.version();
         if (v != bpfVersion) {
-            HeaderFeatures.setBpf(writer, capture.programs(), capture.btfs());
+            if (writer instanceof PerfPipeWriter pipe && streamedBpf != null) {
+                streamedBpf.send(pipe, capture.programs(), capture.btfs());
+            } else {
+                HeaderFeatures.setBpf(writer, capture.programs(), capture.btfs());
+                if (writer instanceof PerfPipeWriter) {
+                    // what the stream's leading records carry; later programs go as records of their own
+                    streamedBpf = new StreamedBpf(capture.programs().keySet(), capture.btfs().keySet());
+                }
+            }
             bpfVersion = v;
         }
     }
@@ -530,6 +540,10 @@ public final class Recorder {
                 + compressed + " ]");
         err.println("[ jperf record: " + r.lost() + " lost samples; BPF programs: " + r.bpfCaptured() + " captured, "
                 + r.bpfMissed() + " missed ]");
+        if (streamedBpf != null && streamedBpf.tooLarge() > 0) {
+            err.println("jperf record: " + streamedBpf.tooLarge() + " BPF program infos or BTFs are larger than one stream"
+                    + " record (64 KiB) and are not in the stream: record to a file to keep them");
+        }
     }
 
     /** Bytes of the sample_id trailer for these sample_type bits (perf-data-format.md §8). */

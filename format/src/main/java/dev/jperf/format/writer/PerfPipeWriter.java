@@ -105,6 +105,27 @@ public final class PerfPipeWriter implements PerfDataOutput {
         put(src.slice(offset, length));
     }
 
+    /**
+     * Appends one HEADER_FEATURE record now, among the records (after the leading ones): how a
+     * stream carries what is learnt while recording, e.g. a BPF program's info and BTF once captured.
+     *
+     * @return false when the body does not fit one record (64 KiB): nothing was written
+     */
+    public boolean appendFeature(int bit, byte[] body) throws IOException {
+        ensureWritable();
+        sendFeatures();
+        if (FEATURE_RECORD_HEADER + body.length > MAX_RECORD) {
+            return false;
+        }
+        put(featureRecord(bit, body));
+        return true;
+    }
+
+    /** The largest feature body one HEADER_FEATURE record carries. */
+    public static int maxFeatureBody() {
+        return MAX_RECORD - FEATURE_RECORD_HEADER;
+    }
+
     /** The HEADER_FEATURE records and the end mark, once, before the first record. */
     private void sendFeatures() throws IOException {
         if (featuresSent) {
