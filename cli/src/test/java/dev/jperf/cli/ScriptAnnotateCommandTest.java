@@ -46,13 +46,15 @@ class ScriptAnnotateCommandTest {
         Run r = Run.of("script", "-i", t.toString(), "-F", "pid,tid,time,ip");
         assertEquals(0, r.rc(), r.err());
         assertEquals(11027, r.out().lines().count());
-        assertEquals(2, r.err().lines().count(), r.err());
-        r.err().lines().forEach(l -> assertTrue(l.startsWith("warning: " + t), l));
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("warning: " + t + ": data section claims 1307504 bytes"), r.err());
     }
 
     @Test
     void annotatePrintsTheSubprogramBreakdown() {
-        Run r = Run.of("annotate", "-i", corpus("a-system-wide-bpf"), "mix_a");
+        // the corpus kallsyms: the running kernel's may name BPF programs loaded here meanwhile
+        Run r = Run.of("annotate", "-i", corpus("a-system-wide-bpf"), "--kallsyms", CorpusFixture.kallsyms().toString(),
+                "mix_a");
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("       3588   49.97%  mix_a             bpf_prog_904d8356ffe3e4ed_mix_a"), r.out());
         assertTrue(r.out().contains("Source code of bpf_prog_904d8356ffe3e4ed_mix_a for cpu-clock:ppp (3588 samples"),

@@ -532,12 +532,32 @@ public final class BpfProgInfo {
         if (jitedLines.length != lines.size()) {
             return new int[0];
         }
-        return java.util.stream.IntStream.range(0, jitedLines.length).boxed()
-                .sorted((a, b) -> {
-                    int c = Long.compareUnsigned(jitedLines[a], jitedLines[b]);
-                    return c != 0 ? c : Integer.compare(a, b);
-                })
-                .mapToInt(Integer::intValue).toArray();
+        // no lambda: the recorder builds these as programs load, and its path links no invokedynamic
+        Integer[] idx = new Integer[jitedLines.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+        }
+        java.util.Arrays.sort(idx, new ByAddress(jitedLines));
+        int[] out = new int[idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            out[i] = idx[i];
+        }
+        return out;
+    }
+
+    /** Line record indexes by JIT address, then by index. */
+    private static final class ByAddress implements java.util.Comparator<Integer> {
+        private final long[] addresses;
+
+        ByAddress(long[] addresses) {
+            this.addresses = addresses;
+        }
+
+        @Override
+        public int compare(Integer a, Integer b) {
+            int c = Long.compareUnsigned(addresses[a], addresses[b]);
+            return c != 0 ? c : Integer.compare(a, b);
+        }
     }
 
     /** The source line of {@code ip} resolved with the program's BTF, if there is one. */
