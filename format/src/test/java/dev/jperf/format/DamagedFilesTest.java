@@ -110,6 +110,31 @@ class DamagedFilesTest {
         }
     }
 
+    /** A stream cut mid-record: the same counts as its intact prefix (the bytes before the cut record). */
+    @Test
+    void pipeTruncatedCountsEqualTheIntactPrefix(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path p = damaged("pipe-truncated.data");
+        Path prefix = dir.resolve("prefix.data");
+        Files.write(prefix, java.util.Arrays.copyOf(Files.readAllBytes(p), 0x55d54));
+        try (PerfDataFile f = PerfDataFile.open(p); PerfDataFile intact = PerfDataFile.open(prefix)) {
+            assertEquals(RecordCountsTest.count(intact), RecordCountsTest.count(f));
+            assertEquals(List.of(), intact.warnings());
+            assertEquals(1, f.warnings().size(), f.warnings().toString());
+        }
+    }
+
+    /** A feature section pointing into the data loses that feature only: every record is counted. */
+    @Test
+    void featureOffsetIntoDataKeepsEveryRecord() {
+        for (String[] c : new String[][] {{"bpf-prog-info-offset-into-data.data", "d-bpf-storm"},
+            {"cpu-topology-offset-into-data.data", "c-process"}}) {
+            try (PerfDataFile f = PerfDataFile.open(damaged(c[0]));
+                    PerfDataFile o = PerfDataFile.open(Corpus.CORPUS.resolve(c[1]).resolve("perf.data"))) {
+                assertEquals(RecordCountsTest.count(o), RecordCountsTest.count(f), c[0]);
+            }
+        }
+    }
+
     /** data.size 8 bytes too large: the feature table is found where it is, every record and feature read. */
     @Test
     void dataSizeTooBigFindsTheFeatureTable() {
