@@ -17,7 +17,7 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject");
+    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject", "bpf");
 
     private Main() {
     }
@@ -147,6 +147,8 @@ public final class Main {
                 return new DumpCommand();
             case "inject":
                 return new InjectCommand();
+            case "bpf":
+                return new BpfCommand();
             default:
                 return null;
         }

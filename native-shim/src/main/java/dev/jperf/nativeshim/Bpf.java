@@ -59,6 +59,40 @@ public final class Bpf {
         return getFdById(BpfAttrLayout.BPF_BTF_GET_FD_BY_ID, id, "BPF_BTF_GET_FD_BY_ID");
     }
 
+    /** Next map id after {@code startId}, or 0 when there is none. */
+    public int mapGetNextId(int startId) {
+        return getNextId(BpfAttrLayout.BPF_MAP_GET_NEXT_ID, startId, "BPF_MAP_GET_NEXT_ID");
+    }
+
+    /** An fd for map {@code id}; ENOENT (as a {@link NativeException}) when there is none. */
+    public int mapGetFdById(int id) {
+        return getFdById(BpfAttrLayout.BPF_MAP_GET_FD_BY_ID, id, "BPF_MAP_GET_FD_BY_ID");
+    }
+
+    /**
+     * BPF_MAP_LOOKUP_ELEM: the value of {@code key} into {@code value} (per-CPU maps: one
+     * 8-byte-aligned slot per possible CPU). Returns 0, or the errno (ENOENT: no such element).
+     */
+    public int mapLookupElem(int fd, Pointer key, Pointer value) {
+        return mapElem(BpfAttrLayout.BPF_MAP_LOOKUP_ELEM, fd, key, value);
+    }
+
+    /**
+     * BPF_MAP_GET_NEXT_KEY: the key after {@code key} (null: the first key) into {@code nextKey}.
+     * Returns 0, or the errno (ENOENT after the last key).
+     */
+    public int mapGetNextKey(int fd, Pointer key, Pointer nextKey) {
+        return mapElem(BpfMapElemLayout.BPF_MAP_GET_NEXT_KEY, fd, key, nextKey);
+    }
+
+    private int mapElem(int cmd, int fd, Pointer key, Pointer value) {
+        attr.clear(BpfMapElemLayout.SIZE);
+        attr.setInt(BpfMapElemLayout.MAP_FD, fd);
+        attr.setLong(BpfMapElemLayout.KEY, Pointer.nativeValue(key));
+        attr.setLong(BpfMapElemLayout.VALUE, Pointer.nativeValue(value));
+        return sys(cmd, BpfMapElemLayout.SIZE) < 0 ? Errno.last() : 0;
+    }
+
     private int getFdById(int cmd, int id, String name) {
         attr.clear(12);
         attr.setInt(BpfAttrLayout.GET_FD_ID, id);

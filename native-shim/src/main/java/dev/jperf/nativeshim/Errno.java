@@ -44,6 +44,11 @@ public final class Errno {
         return Native.getLastError();
     }
 
+    /** strerror(3): "Permission denied", "Unknown error 524" (the text bpftool prints). */
+    public static String strerror(int errno) {
+        return LibC.strerror(errno);
+    }
+
     /** "Permission denied (EACCES)". */
     public static String describe(int errno) {
         String text;

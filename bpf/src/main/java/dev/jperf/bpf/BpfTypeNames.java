@@ -1,0 +1,47 @@
+package dev.jperf.bpf;
+
+/**
+ * enum bpf_map_type and enum bpf_prog_type as libbpf 1.1 names them (libbpf_bpf_map_type_str,
+ * libbpf_bpf_prog_type_str), the names bpftool 7.1 prints; null for a number past its tables,
+ * which bpftool prints as the number.
+ */
+public final class BpfTypeNames {
+    private static final String[] MAP_TYPES = {"unspec", "hash", "array", "prog_array", "perf_event_array",
+        "percpu_hash", "percpu_array", "stack_trace", "cgroup_array", "lru_hash", "lru_percpu_hash", "lpm_trie",
+        "array_of_maps", "hash_of_maps", "devmap", "sockmap", "cpumap", "xskmap", "sockhash", "cgroup_storage",
+        "reuseport_sockarray", "percpu_cgroup_storage", "queue", "stack", "sk_storage", "devmap_hash",
+        "struct_ops", "ringbuf", "inode_storage", "task_storage", "bloom_filter", "user_ringbuf", "cgrp_storage"};
+
+    private static final String[] PROG_TYPES = {"unspec", "socket_filter", "kprobe", "sched_cls", "sched_act",
+        "tracepoint", "xdp", "perf_event", "cgroup_skb", "cgroup_sock", "lwt_in", "lwt_out", "lwt_xmit",
+        "sock_ops", "sk_skb", "cgroup_device", "sk_msg", "raw_tracepoint", "cgroup_sock_addr", "lwt_seg6local",
+        "lirc_mode2", "sk_reuseport", "flow_dissector", "cgroup_sysctl", "raw_tracepoint_writable",
+        "cgroup_sockopt", "tracing", "struct_ops", "ext", "lsm", "sk_lookup", "syscall"};
+
+    // enum bpf_map_type values bpftool treats specially
+    public static final int BPF_MAP_TYPE_ARRAY = 2;
+    public static final int BPF_MAP_TYPE_PROG_ARRAY = 3;
+    public static final int BPF_MAP_TYPE_PERCPU_HASH = 5;
+    public static final int BPF_MAP_TYPE_PERCPU_ARRAY = 6;
+    public static final int BPF_MAP_TYPE_LRU_PERCPU_HASH = 10;
+    public static final int BPF_MAP_TYPE_ARRAY_OF_MAPS = 12;
+    public static final int BPF_MAP_TYPE_HASH_OF_MAPS = 13;
+    public static final int BPF_MAP_TYPE_REUSEPORT_SOCKARRAY = 20;
+    public static final int BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE = 21;
+
+    private BpfTypeNames() {}
+
+    public static String mapType(int type) {
+        return type >= 0 && type < MAP_TYPES.length ? MAP_TYPES[type] : null;
+    }
+
+    public static String progType(int type) {
+        return type >= 0 && type < PROG_TYPES.length ? PROG_TYPES[type] : null;
+    }
+
+    /** map_is_per_cpu: the value is one 8-byte-aligned slot per possible CPU. */
+    public static boolean isPerCpu(int mapType) {
+        return mapType == BPF_MAP_TYPE_PERCPU_HASH || mapType == BPF_MAP_TYPE_PERCPU_ARRAY
+                || mapType == BPF_MAP_TYPE_LRU_PERCPU_HASH || mapType == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+    }
+}

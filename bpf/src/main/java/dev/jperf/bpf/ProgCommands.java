@@ -1,0 +1,364 @@
+package dev.jperf.bpf;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.btf.Btf;
+import dev.jperf.format.btf.BtfDumper;
+import dev.jperf.format.btf.BtfException;
+import dev.jperf.format.btf.BtfKind;
+import dev.jperf.format.btf.BtfType;
+import dev.jperf.format.json.JsonWriter;
+import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.nativeshim.Clocks;
+import dev.jperf.nativeshim.Errno;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+
+/** {@code bpftool prog show|list} (prog.c of bpftool 7.1): the same lines and the same JSON. */
+public final class ProgCommands {
+    private static final String BPF_METADATA_PREFIX = "bpf_metadata_";
+    private static final DateTimeFormatter LOADED_AT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
+
+    private final KernelObjects kernel = new KernelObjects();
+    private final Output o;
+
+    public ProgCommands(Output output) {
+        this.o = output;
+    }
+
+    /** {@code bpftool prog list}. */
+    public void list() {
+        if (o.json()) {
+            o.jw().startArray();
+        }
+        int id = 0;
+        try {
+            while (true) {
+                try {
+                    id = kernel.bpf.progGetNextId(id);
+                } catch (NativeException e) {
+                    throw new BpftoolException("can't get next program: " + KernelObjects.strerror(e)
+                            + (e.errno() == Errno.EINVAL ? " -- kernel too old?" : ""));
+                }
+                if (id == 0) {
+                    break;
+                }
+                int fd;
+                try {
+                    fd = kernel.bpf.progGetFdById(id);
+                } catch (NativeException e) {
+                    if (e.errno() == Errno.ENOENT) {
+                        continue; // unloaded since GET_NEXT_ID
+                    }
+                    throw new BpftoolException("can't get prog by id (" + Integer.toUnsignedString(id) + "): "
+                            + KernelObjects.strerror(e));
+                }
+                try {
+                    showFd(fd);
+                } finally {
+                    Fd.close(fd);
+                }
+            }
+        } catch (BpftoolException e) {
+            throw o.inline(e);
+        } finally {
+            if (o.json()) {
+                o.jw().endArray();
+            }
+        }
+    }
+
+    /** {@code bpftool prog show id ID}. */
+    public void show(int id) {
+        int fd = open(kernel, id);
+        try {
+            showFd(fd);
+        } finally {
+            Fd.close(fd);
+        }
+    }
+
+    /** prog_parse_fds for {@code id ID}. */
+    static int open(KernelObjects kernel, int id) {
+        try {
+            return kernel.bpf.progGetFdById(id);
+        } catch (NativeException e) {
+            throw new BpftoolException("get by id (" + Integer.toUnsignedString(id) + "): " + KernelObjects.strerror(e));
+        }
+    }
+
+    /** The program's bpf_prog_info without arrays. */
+    static BpfProgInfo info(KernelObjects kernel, int fd) {
+        try {
+            return BpfProgInfo.fromKernel(kernel.info(fd, new Memory(BpfProgInfoLayout.SIZE), BpfProgInfoLayout.SIZE,
+                    true), Map.of());
+        } catch (NativeException e) {
+            throw new BpftoolException("can't get prog info: " + KernelObjects.strerror(e));
+        }
+    }
+
+    private void showFd(int fd) {
+        BpfProgInfo info = info(kernel, fd);
+        if (o.json()) {
+            showJson(info, fd);
+        } else {
+            showPlain(info, fd);
+        }
+    }
+
+    private void showJson(BpfProgInfo info, int fd) {
+        JsonWriter jw = o.jw();
+        jw.startObject();
+        jw.uintField("id", Integer.toUnsignedLong(info.id()));
+        String type = BpfTypeNames.progType(info.type());
+        if (type != null) {
+            jw.stringField("type", type);
+        } else {
+            jw.uintField("type", Integer.toUnsignedLong(info.type()));
+        }
+        if (!info.name().isEmpty()) {
+            jw.stringField("name", fullName(kernel, info, fd));
+        }
+        jw.name("tag");
+        jw.raw("\"" + info.tagHex() + "\"");
+        jw.boolField("gpl_compatible", info.gplCompatible());
+        if (info.runTimeNs() != 0) {
+            jw.uintField("run_time_ns", info.runTimeNs());
+            jw.uintField("run_cnt", info.runCnt());
+        }
+        if (info.recursionMisses() != 0) {
+            jw.uintField("recursion_misses", info.recursionMisses());
+        }
+        Device.json(jw, info.ifindex(), info.netnsDev(), info.netnsIno());
+        if (info.loadTime() != 0) {
+            jw.name("loaded_at");
+            jw.raw(Long.toString(loadedAtSeconds(info.loadTime())));
+            jw.uintField("uid", Integer.toUnsignedLong(info.createdByUid()));
+        }
+        jw.uintField("bytes_xlated", Integer.toUnsignedLong(info.xlatedProgLen()));
+        if (info.jitedProgLen() != 0) {
+            jw.boolField("jited", true);
+            jw.uintField("bytes_jited", Integer.toUnsignedLong(info.jitedProgLen()));
+        } else {
+            jw.boolField("jited", false);
+        }
+        String memlock = FdInfo.of(fd).get("memlock");
+        if (memlock != null) {
+            jw.intField("bytes_memlock", FdInfo.atol(memlock));
+        }
+        if (info.nrMapIds() != 0) {
+            int[] ids = mapIds(fd, info.nrMapIds());
+            if (ids.length != 0) {
+                jw.name("map_ids");
+                jw.startArray();
+                for (int id : ids) {
+                    jw.uint(Integer.toUnsignedLong(id));
+                }
+                jw.endArray();
+            }
+        }
+        if (info.btfId() != 0) {
+            jw.intField("btf_id", Integer.toUnsignedLong(info.btfId()));
+        }
+        metadata(fd, info.nrMapIds());
+        jw.endObject();
+    }
+
+    private void showPlain(BpfProgInfo info, int fd) {
+        StringBuilder out = o.out();
+        out.append(Integer.toUnsignedString(info.id())).append(": ");
+        String type = BpfTypeNames.progType(info.type());
+        out.append(type != null ? type : "type " + Integer.toUnsignedString(info.type())).append("  ");
+        if (!info.name().isEmpty()) {
+            out.append("name ").append(fullName(kernel, info, fd)).append("  ");
+        }
+        out.append("tag ").append(info.tagHex());
+        Device.plain(out, info.ifindex(), info.netnsDev(), info.netnsIno());
+        out.append(info.gplCompatible() ? "  gpl" : "");
+        if (info.runTimeNs() != 0) {
+            out.append(" run_time_ns ").append(info.runTimeNs()).append(" run_cnt ").append(info.runCnt());
+        }
+        if (info.recursionMisses() != 0) {
+            out.append(" recursion_misses ").append(info.recursionMisses());
+        }
+        out.append('\n');
+        if (info.loadTime() != 0) {
+            Instant at = Instant.ofEpochSecond(loadedAtSeconds(info.loadTime()));
+            out.append("\tloaded_at ").append(LOADED_AT.format(at.atZone(ZoneId.systemDefault())))
+                    .append("  uid ").append(Integer.toUnsignedString(info.createdByUid())).append('\n');
+        }
+        out.append("\txlated ").append(Integer.toUnsignedString(info.xlatedProgLen())).append('B');
+        if (info.jitedProgLen() != 0) {
+            out.append("  jited ").append(Integer.toUnsignedString(info.jitedProgLen())).append('B');
+        } else {
+            out.append("  not jited");
+        }
+        String memlock = FdInfo.of(fd).get("memlock");
+        if (memlock != null) {
+            out.append("  memlock ").append(memlock).append('B');
+        }
+        if (info.nrMapIds() != 0) {
+            int[] ids = mapIds(fd, info.nrMapIds());
+            if (ids.length != 0) {
+                out.append("  map_ids ");
+                for (int i = 0; i < ids.length; i++) {
+                    out.append(Integer.toUnsignedString(ids[i])).append(i == ids.length - 1 ? "" : ",");
+                }
+            }
+        }
+        if (info.btfId() != 0) {
+            out.append("\n\tbtf_id ").append(info.btfId());
+        }
+        out.append('\n');
+        metadata(fd, info.nrMapIds());
+    }
+
+    /**
+     * print_boot_time: load_time counts nanoseconds from boot; the wall clock of then, in seconds,
+     * computed from CLOCK_REALTIME and CLOCK_BOOTTIME as bpftool computes it.
+     */
+    static long loadedAtSeconds(long loadTimeNs) {
+        long[] real = Clocks.get(Clocks.CLOCK_REALTIME);
+        long[] boot = Clocks.get(Clocks.CLOCK_BOOTTIME);
+        return (real[0] - boot[0]) + Long.divideUnsigned(real[1] - boot[1] + loadTimeNs, 1_000_000_000L);
+    }
+
+    /** show_prog_maps: the ids of the maps the program uses ({@code count} from the first info call). */
+    private int[] mapIds(int fd, int count) {
+        if (count < 0 || count > 1 << 16) {
+            throw new BpftoolException("program claims " + Integer.toUnsignedString(count) + " maps");
+        }
+        Memory ids = new Memory(4L * count);
+        Memory info = new Memory(BpfProgInfoLayout.SIZE);
+        info.clear();
+        info.setInt(BpfProgInfoLayout.NR_MAP_IDS, count);
+        info.setLong(BpfProgInfoLayout.MAP_IDS, Pointer.nativeValue(ids));
+        try {
+            kernel.bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.SIZE);
+        } catch (NativeException e) {
+            return new int[0]; // bpftool prints no map_ids then
+        }
+        int n = Math.min(count, info.getInt(BpfProgInfoLayout.NR_MAP_IDS));
+        return ids.getIntArray(0, Math.max(0, n));
+    }
+
+    /**
+     * get_prog_full_name: a name cut at 15 characters is completed from the BTF name of the
+     * program's first function.
+     */
+    static String fullName(KernelObjects kernel, BpfProgInfo info, int fd) {
+        String name = info.name();
+        if (name.length() < BpfProgInfo.NAME_LEN - 1 || info.btfId() == 0 || info.nrFuncInfo() == 0) {
+            return name;
+        }
+        Memory finfo = new Memory(8);
+        finfo.clear();
+        Memory q = new Memory(BpfProgInfoLayout.SIZE);
+        q.clear();
+        q.setInt(BpfProgInfoLayout.NR_FUNC_INFO, 1);
+        q.setInt(BpfProgInfoLayout.FUNC_INFO_REC_SIZE, Math.min(info.funcInfoRecSize(), 8));
+        q.setLong(BpfProgInfoLayout.FUNC_INFO, Pointer.nativeValue(finfo));
+        try {
+            kernel.bpf.objGetInfoByFd(fd, q, BpfProgInfoLayout.SIZE);
+            Btf btf = kernel.btf(q.getInt(BpfProgInfoLayout.BTF_ID));
+            int typeId = finfo.getInt(4);
+            if (typeId > 0 && typeId <= btf.lastId() && btf.kind(typeId) == BtfKind.FUNC) {
+                return btf.name(typeId);
+            }
+        } catch (NativeException | BtfException | BpftoolException e) {
+            // bpftool keeps the kernel's name when the BTF cannot be had
+        }
+        return name;
+    }
+
+    /** show_prog_metadata: the bpf_metadata_* variables of the program's .rodata map. */
+    private void metadata(int progFd, int nrMaps) {
+        if (nrMaps == 0) {
+            return;
+        }
+        int[] ids = mapIds(progFd, nrMaps);
+        for (int id : ids) {
+            int fd;
+            try {
+                fd = kernel.bpf.mapGetFdById(id);
+            } catch (NativeException e) {
+                return;
+            }
+            try {
+                BpfMapInfo m = BpfMapInfo.decode(kernel.info(fd, new Memory(BpfMapInfoLayout.SIZE),
+                        BpfMapInfoLayout.SIZE, true));
+                if (m.type() != BpfTypeNames.BPF_MAP_TYPE_ARRAY || m.keySize() != 4 || m.maxEntries() != 1 || m.btfValueTypeId() == 0
+                        || !m.name().contains(".rodata")) {
+                    continue;
+                }
+                Memory key = new Memory(4);
+                key.clear();
+                Memory value = new Memory(Math.max(1, Integer.toUnsignedLong(m.valueSize())));
+                if (kernel.bpf.mapLookupElem(fd, key, value) != 0) {
+                    return;
+                }
+                printMetadata(m, value.getByteArray(0, m.valueSize()));
+                return;
+            } catch (NativeException | BtfException e) {
+                return;
+            } finally {
+                Fd.close(fd);
+            }
+        }
+    }
+
+    private void printMetadata(BpfMapInfo m, byte[] value) {
+        Btf btf = kernel.btf(m.btfId());
+        if (m.btfValueTypeId() > btf.lastId() || btf.kind(m.btfValueTypeId()) != BtfKind.DATASEC) {
+            return;
+        }
+        BtfType.DataSec sec = (BtfType.DataSec) btf.type(m.btfValueTypeId());
+        boolean header = false;
+        JsonWriter plain = null;
+        BtfDumper dumper = null;
+        for (BtfType.VarSecInfo v : sec.vars()) {
+            BtfType t = btf.type(v.type());
+            String name = t.name();
+            if (!name.startsWith(BPF_METADATA_PREFIX) || !(t instanceof BtfType.Var var)) {
+                continue;
+            }
+            if (o.json()) {
+                if (!header) {
+                    o.jw().name("metadata");
+                    o.jw().startObject();
+                    header = true;
+                    dumper = new BtfDumper(btf, o.jw(), false);
+                }
+                o.jw().name(name.substring(BPF_METADATA_PREFIX.length()));
+                if (dumper.dump(var.type(), value, v.offset()) != 0) {
+                    break;
+                }
+            } else {
+                if (!header) {
+                    o.out().append("\tmetadata:");
+                    plain = new JsonWriter(o.out());
+                    dumper = new BtfDumper(btf, plain, true);
+                    header = true;
+                }
+                o.out().append("\n\t\t").append(name.substring(BPF_METADATA_PREFIX.length())).append(" = ");
+                plain.reset();
+                if (dumper.dump(var.type(), value, v.offset()) != 0) {
+                    break;
+                }
+            }
+        }
+        if (header) {
+            if (o.json()) {
+                o.jw().endObject();
+            } else {
+                plain.finish();
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.jperf.format.json;
+
+/**
+ * bpftool's json_writer (tools/bpf/bpftool/json_writer.c) in Java: the same separators, the same
+ * pretty layout (a newline and four spaces per level before each name and closing bracket, values
+ * of an array on one line) and the same string escapes, including its quirks as Debian's bpftool
+ * 7.1 prints them, so that {@code jperf bpf ... --json} equals {@code bpftool -j ...} byte for
+ * byte. Appends to a {@link StringBuilder}; not thread-safe.
+ */
+public final class JsonWriter {
+    private final StringBuilder out;
+    private boolean pretty;
+    private int depth;
+    /** The separator due before the next element: ',' or none. */
+    private boolean comma;
+
+    public JsonWriter(StringBuilder out) {
+        this.out = out;
+    }
+
+    public StringBuilder out() {
+        return out;
+    }
+
+    /** jsonw_pretty. */
+    public JsonWriter pretty(boolean on) {
+        pretty = on;
+        return this;
+    }
+
+    /** jsonw_reset: a new top-level value starts without a separator. */
+    public void reset() {
+        comma = false;
+    }
+
+    /** jsonw_destroy's output: the closing newline. */
+    public void finish() {
+        out.append('\n');
+    }
+
+    private void eol() {
+        if (pretty) {
+            out.append('\n');
+            for (int i = 0; i < depth; i++) {
+                out.append("    ");
+            }
+        }
+    }
+
+    private void eor() {
+        if (comma) {
+            out.append(',');
+        }
+        comma = true;
+    }
+
+    private void puts(String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\t' -> out.append("\\t");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\f' -> out.append("\\f");
+                case '\b' -> out.append("\\b");
+                case '\\' -> out.append("\\n"); // json_writer.c's typo, still in bpftool 7.1
+                case '"' -> out.append("\\\"");
+                case '\'' -> out.append("\\'"); // not a JSON escape; bpftool 7.1 writes it
+                default -> out.append(c);
+            }
+        }
+        out.append('"');
+    }
+
+    private void begin(char c) {
+        eor();
+        out.append(c);
+        depth++;
+        comma = false;
+    }
+
+    private void end(char c) {
+        depth--;
+        if (comma) {
+            eol();
+        }
+        out.append(c);
+        comma = true;
+    }
+
+    public void startObject() {
+        begin('{');
+    }
+
+    public void endObject() {
+        end('}');
+    }
+
+    public void startArray() {
+        begin('[');
+    }
+
+    public void endArray() {
+        end(']');
+    }
+
+    /** jsonw_name. */
+    public void name(String name) {
+        eor();
+        eol();
+        comma = false;
+        puts(name);
+        out.append(':');
+        if (pretty) {
+            out.append(' ');
+        }
+    }
+
+    /** jsonw_printf: {@code text} as it is, after a separator. */
+    public void raw(String text) {
+        eor();
+        out.append(text);
+    }
+
+    public void string(String value) {
+        eor();
+        puts(value);
+    }
+
+    public void bool(boolean value) {
+        raw(value ? "true" : "false");
+    }
+
+    public void nul() {
+        raw("null");
+    }
+
+    /** jsonw_uint: {@code value} as an unsigned 64-bit number. */
+    public void uint(long value) {
+        raw(Long.toUnsignedString(value));
+    }
+
+    /** jsonw_int. */
+    public void integer(long value) {
+        raw(Long.toString(value));
+    }
+
+    public void stringField(String name, String value) {
+        name(name);
+        string(value);
+    }
+
+    public void boolField(String name, boolean value) {
+        name(name);
+        bool(value);
+    }
+
+    public void uintField(String name, long value) {
+        name(name);
+        uint(value);
+    }
+
+    public void intField(String name, long value) {
+        name(name);
+        integer(value);
+    }
+}

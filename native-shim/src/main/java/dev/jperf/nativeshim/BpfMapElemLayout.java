@@ -1,0 +1,17 @@
+package dev.jperf.nativeshim;
+
+/** union bpf_attr for the map-element commands (uapi bpf.h: map_fd, key, value / next_key, flags). */
+public final class BpfMapElemLayout {
+    private BpfMapElemLayout() {}
+
+    // enum bpf_cmd (those not in BpfAttrLayout)
+    public static final int BPF_MAP_GET_NEXT_KEY = 4;
+
+    /** Bytes of bpf_attr the element commands use. */
+    public static final int SIZE = 32;
+    public static final int MAP_FD = 0;
+    public static final int KEY = 8;
+    public static final int VALUE = 16;
+    public static final int NEXT_KEY = 16;
+    public static final int FLAGS = 24;
+}
