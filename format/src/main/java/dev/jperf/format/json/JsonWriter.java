@@ -64,9 +64,8 @@ public final class JsonWriter {
                 case '\r' -> out.append("\\r");
                 case '\f' -> out.append("\\f");
                 case '\b' -> out.append("\\b");
-                case '\\' -> out.append("\\n"); // json_writer.c's typo, still in bpftool 7.1
+                case '\\' -> out.append("\\n"); // json_writer.c's typo, still in Debian's bpftool 7.1
                 case '"' -> out.append("\\\"");
-                case '\'' -> out.append("\\'"); // not a JSON escape; bpftool 7.1 writes it
                 default -> out.append(c);
             }
         }
