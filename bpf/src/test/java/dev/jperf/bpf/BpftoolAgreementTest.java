@@ -201,6 +201,22 @@ class BpftoolAgreementTest {
     }
 
     @Test
+    void xlatedDumpAgrees() throws Exception {
+        String id = Integer.toString(progId(progFd));
+        for (String[] mode : MODES) {
+            for (String extra : new String[] {null, "opcodes", "linum"}) {
+                String[] args = extra == null ? new String[] {"prog", "dump", "xlated", "id", id}
+                        : new String[] {"prog", "dump", "xlated", "id", id, extra};
+                Output o = new Output(mode.length > 0, mode.length > 0 && mode[0].equals("-p"));
+                new XlatedDump(o).dump(Integer.parseInt(id), "opcodes".equals(extra), "linum".equals(extra));
+                String actual = o.finish();
+                assertEquals(bpftool(mode, args), actual, "bpftool " + String.join(" ", mode) + " " + String.join(" ", args));
+                assertTrue(actual.contains("map[id:" + mapId(maps.get("t.rodata")) + "]"), actual);
+            }
+        }
+    }
+
+    @Test
     void listsAgree() throws Exception {
         // other tests may load or unload objects meanwhile: compare runs that saw the same objects
         for (String object : new String[] {"map", "prog"}) {

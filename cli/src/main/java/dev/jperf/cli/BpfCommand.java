@@ -4,10 +4,12 @@ import dev.jperf.bpf.BpftoolException;
 import dev.jperf.bpf.MapCommands;
 import dev.jperf.bpf.Output;
 import dev.jperf.bpf.ProgCommands;
+import dev.jperf.bpf.XlatedDump;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,7 +34,7 @@ final class BpfCommand implements Subcommand {
 
     @Override
     public Options options() {
-        return new Options("jperf bpf prog { list | show [id] ID } [<options>]",
+        return new Options("jperf bpf prog { list | show [id] ID | dump xlated [id] ID [opcodes] [linum] } [<options>]",
                 "jperf bpf map { list | show [id] ID | dump [id] ID } [<options>]")
                 .flag('j', "json", "print bpftool's JSON (bpftool -j)")
                 .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)");
@@ -92,7 +94,18 @@ final class BpfCommand implements Subcommand {
                             c.show(id(rest));
                         }
                     }
-                    default -> throw new UsageException("unknown 'prog' command '" + verb + "': list or show");
+                    case "dump" -> {
+                        if (rest.isEmpty() || !rest.get(0).equals("xlated")) {
+                            throw new UsageException("expected 'xlated', got: " + (rest.isEmpty() ? "nothing" : rest.get(0))
+                                    + (rest.isEmpty() || !rest.get(0).equals("jited") ? ""
+                                    : " (jperf has no disassembler for JITed code)"));
+                        }
+                        List<String> args = new ArrayList<>(rest.subList(1, rest.size()));
+                        boolean opcodes = args.remove("opcodes");
+                        boolean linum = args.remove("linum");
+                        new XlatedDump(output).dump(id(args), opcodes, linum);
+                    }
+                    default -> throw new UsageException("unknown 'prog' command '" + verb + "': list, show or dump");
                 }
             }
             case "map" -> {
