@@ -32,7 +32,9 @@ import org.junit.jupiter.api.Test;
  */
 class BpftoolAgreementTest {
     static final int HASH = 1, ARRAY = 2, PROG_ARRAY = 3, PERF_EVENT_ARRAY = 4, PERCPU_HASH = 5, PERCPU_ARRAY = 6,
-            RINGBUF = 27;
+            STACK_TRACE = 7, LRU_HASH = 9, LPM_TRIE = 11, ARRAY_OF_MAPS = 12, HASH_OF_MAPS = 13, QUEUE = 22,
+            RINGBUF = 27, BLOOM_FILTER = 30;
+    static final int BPF_F_NO_PREALLOC = 1;
     private static final String[][] MODES = {{}, {"-j"}, {"-p"}};
 
     private static String bpftool;
@@ -121,7 +123,7 @@ class BpftoolAgreementTest {
         Sys.update(rawArr, le(4).putInt(1).array(), seq(8));
         int rawPcpu = map(PERCPU_HASH, "raw_pcpu", 4, 20, 2, 0, 0, 0);
         Sys.update(rawPcpu, le(4).putInt(5).array(), perCpu(cpus, 20, c -> seq(20)));
-        map(PROG_ARRAY, "t_progs", 4, 4, 2, 0, 0, 0);
+        int progs = map(PROG_ARRAY, "t_progs", 4, 4, 2, 0, 0, 0);
         int ro = map(ARRAY, "t.rodata", 4, 12, 1, btf, 0, rodata);
         Sys.update(ro, new byte[4], le(12).put(ascii("jperf", 8)).putInt(77).array());
         int fm = map(HASH, "t_float", 4, 8, 2, btf, u32, withFloat);
@@ -136,6 +138,27 @@ class BpftoolAgreementTest {
         progFd = new Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, insns.array(), "GPL",
                 "jperf_agreement_test");
         fds.add(progFd);
+        Sys.update(progs, le(4).putInt(1).array(), le(4).putInt(progFd).array());
+
+        // maps of maps (value: an inner map's fd in, its id out), and kinds without keys or with odd ones
+        int aom = Sys.mapCreate(ARRAY_OF_MAPS, "t_aom", 4, 4, 3, 0, 0, 0, 0, rawArr);
+        fds.add(aom);
+        maps.put("t_aom", aom);
+        Sys.update(aom, le(4).putInt(1).array(), le(4).putInt(rawArr).array());
+        int hom = Sys.mapCreate(HASH_OF_MAPS, "t_hom", 4, 4, 3, 0, 0, 0, 0, rawArr);
+        fds.add(hom);
+        maps.put("t_hom", hom);
+        Sys.update(hom, le(4).putInt(5).array(), le(4).putInt(rawArr).array());
+        map(STACK_TRACE, "t_stacks", 4, 16, 4, 0, 0, 0);
+        int lru = map(LRU_HASH, "t_lru", 4, 4, 16, 0, 0, 0);
+        Sys.update(lru, le(4).putInt(2).array(), le(4).putInt(20).array());
+        int lpm = Sys.mapCreate(LPM_TRIE, "t_lpm", 8, 4, 4, BPF_F_NO_PREALLOC, 0, 0, 0, 0);
+        fds.add(lpm);
+        maps.put("t_lpm", lpm);
+        Sys.update(lpm, le(8).putInt(24).put(new byte[] {10, 1, 2, 0}).array(), le(4).putInt(7).array());
+        int q = map(QUEUE, "t_queue", 0, 4, 4, 0, 0, 0);
+        Sys.update(q, new byte[0], le(4).putInt(1).array());
+        map(BLOOM_FILTER, "t_bloom", 0, 4, 4, 0, 0, 0);
     }
 
     @AfterAll

@@ -23,6 +23,12 @@ final class Sys {
     /** BPF_MAP_CREATE; btf 0 for none. */
     static int mapCreate(int type, String name, int keySize, int valueSize, int maxEntries, int flags, int btfFd,
             int keyTypeId, int valueTypeId) {
+        return mapCreate(type, name, keySize, valueSize, maxEntries, flags, btfFd, keyTypeId, valueTypeId, 0);
+    }
+
+    /** BPF_MAP_CREATE of a map of maps: {@code innerMapFd} is the template of the maps it holds. */
+    static int mapCreate(int type, String name, int keySize, int valueSize, int maxEntries, int flags, int btfFd,
+            int keyTypeId, int valueTypeId, int innerMapFd) {
         Memory a = new Memory(72);
         a.clear();
         a.setInt(0, type);
@@ -30,6 +36,7 @@ final class Sys {
         a.setInt(8, valueSize);
         a.setInt(12, maxEntries);
         a.setInt(16, flags);
+        a.setInt(20, innerMapFd);
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         a.write(28, n, 0, Math.min(15, n.length));
         if (btfFd > 0) {
@@ -44,7 +51,7 @@ final class Sys {
         return (int) fd;
     }
 
-    /** BPF_MAP_UPDATE_ELEM (BPF_ANY). */
+    /** BPF_MAP_UPDATE_ELEM (BPF_ANY); an empty key is NULL (queues, stacks, bloom filters). */
     static void update(int fd, byte[] key, byte[] value) {
         Memory k = new Memory(Math.max(1, key.length));
         k.write(0, key, 0, key.length);
@@ -53,7 +60,7 @@ final class Sys {
         Memory a = new Memory(32);
         a.clear();
         a.setInt(0, fd);
-        a.setLong(8, Pointer.nativeValue(k));
+        a.setLong(8, key.length == 0 ? 0 : Pointer.nativeValue(k)); // maps without keys want NULL
         a.setLong(16, Pointer.nativeValue(v));
         if (bpf(2, a) < 0) {
             throw new IllegalStateException("BPF_MAP_UPDATE_ELEM: errno " + Native.getLastError());
