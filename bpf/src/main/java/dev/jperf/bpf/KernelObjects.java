@@ -9,6 +9,7 @@ import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The kernel's BPF objects through bpf(2): fds by id, their info structs, a BTF object by id. */
@@ -52,6 +53,62 @@ final class KernelObjects {
             return Btf.parse(blob.getByteArray(0, (int) Math.min(size, got)));
         } finally {
             Fd.close(fd);
+        }
+    }
+
+    /**
+     * open_obj_pinned_any: an fd for the object pinned at {@code path}, which must be a
+     * {@code expected} ("prog" or "map"); bpftool's messages otherwise.
+     */
+    int pinned(String path, String expected) {
+        int fd;
+        try {
+            fd = bpf.objGet(path);
+        } catch (NativeException e) {
+            // bpftool's dirname() rewrites the path it then prints, in the EACCES case
+            String dir = dirname(path);
+            throw new BpftoolException(e.errno() == Errno.EACCES && !isBpffs(dir)
+                    ? "bpf obj get (" + dir + "): directory not in bpf file system (bpffs)"
+                    : "bpf obj get (" + path + "): " + strerror(e));
+        }
+        String type;
+        try {
+            String link = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+            type = link.contains("bpf-map") ? "map" : link.contains("bpf-prog") ? "prog"
+                    : link.contains("bpf-link") ? "link" : "unknown";
+        } catch (IOException e) {
+            Fd.close(fd);
+            throw new BpftoolException("can't read link type: " + e.getMessage());
+        }
+        if (!type.equals(expected)) {
+            Fd.close(fd);
+            throw new BpftoolException("incorrect object type: " + type);
+        }
+        return fd;
+    }
+
+    /** dirname(3). */
+    static String dirname(String path) {
+        String p = path;
+        while (p.length() > 1 && p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        int slash = p.lastIndexOf('/');
+        if (slash < 0) {
+            return ".";
+        }
+        while (slash > 0 && p.charAt(slash - 1) == '/') {
+            slash--;
+        }
+        return slash == 0 ? "/" : p.substring(0, slash);
+    }
+
+    /** is_bpffs: statfs's f_type is BPF_FS_MAGIC. */
+    private static boolean isBpffs(String dir) {
+        try {
+            return Files.getFileStore(Path.of(dir)).type().equals("bpf");
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

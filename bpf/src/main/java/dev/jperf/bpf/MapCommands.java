@@ -9,6 +9,8 @@ import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code bpftool map show|list|dump} (map.c of bpftool 7.1): the same lines, the same JSON, the
@@ -73,12 +75,106 @@ public final class MapCommands {
 
     /** {@code bpftool map show id ID}. */
     public void show(int id) {
-        int fd = open(id);
+        show(BpfHandle.id(id));
+    }
+
+    /** {@code bpftool map show HANDLE}: several maps (a name) in a JSON array. */
+    public void show(BpfHandle h) {
+        int[] fds = open(h);
+        boolean array = o.json() && fds.length > 1;
+        // one bpf_map_info for all, as do_show_subset
+        Memory info = new Memory(BpfMapInfoLayout.SIZE);
+        info.clear();
         try {
-            show(fd, infoOf(fd, new Memory(BpfMapInfoLayout.SIZE), true));
+            if (fds.length == 0) {
+                throw new BpftoolException("no map matches " + h, true); // bpftool prints nothing
+            }
+            if (array) {
+                o.jw().startArray();
+            }
+            for (int fd : fds) {
+                show(fd, infoOf(fd, info, false));
+            }
+        } catch (BpftoolException e) {
+            throw array ? o.inline(e) : e;
         } finally {
-            Fd.close(fd);
+            if (array) {
+                o.jw().endArray();
+            }
+            for (int fd : fds) {
+                Fd.close(fd);
+            }
         }
+    }
+
+    /** map_parse_fds: the maps {@code h} names, maybe several (a name), maybe none. */
+    private int[] open(BpfHandle h) {
+        switch (h.kind()) {
+            case ID:
+                return new int[] {open(h.id())};
+            case PINNED:
+                return new int[] {kernel.pinned(h.text(), "map")};
+            case NAME:
+                if (h.text().length() > BpfMapInfoLayout.BPF_OBJ_NAME_LEN - 1) {
+                    throw new BpftoolException("can't parse name");
+                }
+                return byName(h.text());
+            default:
+                throw new BpftoolException("expected 'id', 'name' or 'pinned', got: '" + h.kind().name().toLowerCase()
+                        + "'?");
+        }
+    }
+
+    /** map_fd_by_name. */
+    private int[] byName(String name) {
+        List<Integer> fds = new ArrayList<>();
+        boolean done = false;
+        try {
+            int id = 0;
+            while (true) {
+                try {
+                    id = kernel.bpf.mapGetNextId(id);
+                } catch (NativeException e) {
+                    throw new BpftoolException(KernelObjects.strerror(e));
+                }
+                if (id == 0) {
+                    break;
+                }
+                int fd;
+                try {
+                    fd = kernel.bpf.mapGetFdById(id);
+                } catch (NativeException e) {
+                    throw new BpftoolException("can't get map by id (" + Integer.toUnsignedString(id) + "): "
+                            + KernelObjects.strerror(e));
+                }
+                BpfMapInfo info;
+                try {
+                    info = BpfMapInfo.decode(kernel.info(fd, new Memory(BpfMapInfoLayout.SIZE), BpfMapInfoLayout.SIZE,
+                            true));
+                } catch (NativeException e) {
+                    Fd.close(fd);
+                    throw new BpftoolException("can't get map info (" + Integer.toUnsignedString(id) + "): "
+                            + KernelObjects.strerror(e));
+                }
+                if (info.name().equals(name)) {
+                    fds.add(fd);
+                } else {
+                    Fd.close(fd);
+                }
+            }
+            done = true;
+        } finally {
+            if (!done) {
+                for (int fd : fds) {
+                    Fd.close(fd);
+                }
+            }
+        }
+        int[] out = new int[fds.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = fds.get(i);
+        }
+        return out;
     }
 
     /** map_parse_fds for {@code id ID}. */
@@ -107,8 +203,7 @@ public final class MapCommands {
         }
     }
 
-    private void headerJson(BpfMapInfo info) {
-        JsonWriter jw = o.jw();
+    private static void headerJson(JsonWriter jw, BpfMapInfo info) {
         jw.uintField("id", Integer.toUnsignedLong(info.id()));
         String type = BpfTypeNames.mapType(info.type());
         if (type != null) {
@@ -128,7 +223,7 @@ public final class MapCommands {
         String memlock = fdinfo.get("memlock");
         String frozen = fdinfo.get("frozen");
         jw.startObject();
-        headerJson(info);
+        headerJson(jw, info);
         Device.json(jw, info.ifindex(), info.netnsDev(), info.netnsIno());
         jw.uintField("bytes_key", Integer.toUnsignedLong(info.keySize()));
         jw.uintField("bytes_value", Integer.toUnsignedLong(info.valueSize()));
@@ -211,37 +306,77 @@ public final class MapCommands {
         out.append('\n');
     }
 
-    /**
-     * {@code bpftool map dump id ID}. Plain output of a map with BTF is bpftool's pretty JSON of the
-     * typed entries; without BTF, hex lines and "Found N elements". When the map's keys cannot
-     * be walked (ring buffers: ENOTSUPP), what bpftool prints, then a {@link BpftoolException}.
-     */
+    /** {@code bpftool map dump id ID}. */
     public void dump(int id) {
-        int fd = open(id);
+        dump(BpfHandle.id(id));
+    }
+
+    /**
+     * {@code bpftool map dump HANDLE}. Plain output of maps that all have BTF is bpftool's pretty
+     * JSON of the typed entries; otherwise hex lines and "Found N elements". Several maps (a name)
+     * each come with their header. When a map's keys cannot be walked (ring buffers: ENOTSUPP),
+     * what bpftool prints, then a {@link BpftoolException}.
+     */
+    public void dump(BpfHandle h) {
+        int[] fds = open(h);
+        boolean several = fds.length > 1;
+        JsonWriter wtr = null;
+        boolean plainBtf = false;
         try {
-            JsonWriter wtr = null;
-            BpfMapInfo info = infoOf(fd, new Memory(BpfMapInfoLayout.SIZE), true);
+            if (fds.length == 0) {
+                throw new BpftoolException("no map matches " + h, true); // bpftool prints nothing
+            }
             if (o.json()) {
                 wtr = o.jw();
-            } else if (info.btfId() != 0) {
+            } else if (allHaveBtf(fds)) {
                 wtr = new JsonWriter(o.out()).pretty(true); // bpftool's get_btf_writer
+                plainBtf = true;
             }
-            int err = dump(fd, info, wtr);
-            if (wtr != null && !o.json()) {
-                wtr.finish();
+            if (wtr != null && several) {
+                wtr.startArray();
             }
-            if (err != 0) {
-                // bpftool prints nothing more and exits non-zero; jperf says why on stderr
-                throw new BpftoolException("can't walk the keys of map " + Integer.toUnsignedString(id) + ": "
-                        + Errno.strerror(err), true);
+            // one bpf_map_info for all, as do_dump
+            Memory infoMem = new Memory(BpfMapInfoLayout.SIZE);
+            infoMem.clear();
+            for (int i = 0; i < fds.length; i++) {
+                BpfMapInfo info = infoOf(fds[i], infoMem, false);
+                int err = dump(fds[i], info, wtr, several);
+                if (wtr == null && i != fds.length - 1) {
+                    o.out().append('\n');
+                }
+                if (err != 0) {
+                    // bpftool prints nothing more and exits non-zero; jperf says why on stderr
+                    throw new BpftoolException("can't walk the keys of map " + Integer.toUnsignedString(info.id())
+                            + ": " + Errno.strerror(err), true);
+                }
             }
         } finally {
-            Fd.close(fd);
+            if (wtr != null && several) {
+                wtr.endArray();
+            }
+            if (plainBtf) {
+                wtr.finish();
+            }
+            for (int fd : fds) {
+                Fd.close(fd);
+            }
         }
     }
 
+    /** maps_have_btf. */
+    private boolean allHaveBtf(int[] fds) {
+        Memory info = new Memory(BpfMapInfoLayout.SIZE);
+        info.clear();
+        for (int fd : fds) {
+            if (infoOf(fd, info, false).btfId() == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** map_dump: every element; 0, or the errno that ended the walk of the keys. */
-    private int dump(int fd, BpfMapInfo info, JsonWriter wtr) {
+    private int dump(int fd, BpfMapInfo info, JsonWriter wtr, boolean showHeader) {
         boolean perCpu = BpfTypeNames.isPerCpu(info.type());
         int cpus = perCpu ? PossibleCpus.count() : 1;
         long step = (Integer.toUnsignedLong(info.valueSize()) + 7) & ~7L;
@@ -256,7 +391,14 @@ public final class MapCommands {
         Btf btf = null;
         if (wtr != null) {
             btf = keyValueBtf(info);
+            if (showHeader) {
+                wtr.startObject();
+                headerJson(wtr, info);
+                wtr.name("elements");
+            }
             wtr.startArray();
+        } else if (showHeader) {
+            headerPlain(info);
         }
         int count = 0;
         int err = 0;
@@ -274,6 +416,9 @@ public final class MapCommands {
         }
         if (wtr != null) {
             wtr.endArray();
+            if (showHeader) {
+                wtr.endObject();
+            }
         } else {
             o.out().append("Found ").append(count).append(" element").append(count != 1 ? "s" : "").append('\n');
         }

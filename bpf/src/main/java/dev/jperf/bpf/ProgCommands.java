@@ -18,11 +18,16 @@ import dev.jperf.nativeshim.NativeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /** {@code bpftool prog show|list} (prog.c of bpftool 7.1): the same lines and the same JSON. */
 public final class ProgCommands {
     private static final String BPF_METADATA_PREFIX = "bpf_metadata_";
+    /** MAX_PROG_FULL_NAME: the longest name bpftool matches. */
+    private static final int MAX_PROG_FULL_NAME = 128;
     private static final DateTimeFormatter LOADED_AT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxx");
 
     private final KernelObjects kernel = new KernelObjects();
@@ -76,12 +81,104 @@ public final class ProgCommands {
 
     /** {@code bpftool prog show id ID}. */
     public void show(int id) {
-        int fd = open(kernel, id);
+        show(BpfHandle.id(id));
+    }
+
+    /** {@code bpftool prog show HANDLE}: several programs (a name or tag) in a JSON array. */
+    public void show(BpfHandle h) {
+        int[] fds = open(kernel, h);
+        boolean array = o.json() && fds.length > 1;
         try {
-            showFd(fd);
+            if (fds.length == 0) {
+                throw new BpftoolException("no program matches " + h, true); // bpftool prints nothing
+            }
+            if (array) {
+                o.jw().startArray();
+            }
+            for (int fd : fds) {
+                showFd(fd);
+            }
+        } catch (BpftoolException e) {
+            throw array ? o.inline(e) : e;
         } finally {
-            Fd.close(fd);
+            if (array) {
+                o.jw().endArray();
+            }
+            for (int fd : fds) {
+                Fd.close(fd);
+            }
         }
+    }
+
+    /** prog_parse_fds: the programs {@code h} names, maybe several (a name, a tag), maybe none. */
+    static int[] open(KernelObjects kernel, BpfHandle h) {
+        switch (h.kind()) {
+            case ID:
+                return new int[] {open(kernel, h.id())};
+            case PINNED:
+                return new int[] {kernel.pinned(h.text(), "prog")};
+            case NAME:
+                if (h.text().length() > MAX_PROG_FULL_NAME - 1) {
+                    throw new BpftoolException("can't parse name");
+                }
+                return byNameOrTag(kernel, h);
+            default:
+                return byNameOrTag(kernel, h);
+        }
+    }
+
+    /** prog_fd_by_nametag: every program whose full name, or tag, is {@code h}'s. */
+    private static int[] byNameOrTag(KernelObjects kernel, BpfHandle h) {
+        List<Integer> fds = new ArrayList<>();
+        boolean done = false;
+        try {
+            int id = 0;
+            while (true) {
+                try {
+                    id = kernel.bpf.progGetNextId(id);
+                } catch (NativeException e) {
+                    throw new BpftoolException(KernelObjects.strerror(e));
+                }
+                if (id == 0) {
+                    break;
+                }
+                int fd;
+                try {
+                    fd = kernel.bpf.progGetFdById(id);
+                } catch (NativeException e) {
+                    throw new BpftoolException("can't get prog by id (" + Integer.toUnsignedString(id) + "): "
+                            + KernelObjects.strerror(e));
+                }
+                BpfProgInfo info;
+                try {
+                    info = BpfProgInfo.fromKernel(kernel.info(fd, new Memory(BpfProgInfoLayout.SIZE),
+                            BpfProgInfoLayout.SIZE, true), Map.of());
+                } catch (NativeException e) {
+                    Fd.close(fd);
+                    throw new BpftoolException("can't get prog info (" + Integer.toUnsignedString(id) + "): "
+                            + KernelObjects.strerror(e));
+                }
+                boolean match = h.kind() == BpfHandle.Kind.TAG ? Arrays.equals(h.tag(), info.tag())
+                        : h.text().equals(fullName(kernel, info, fd));
+                if (match) {
+                    fds.add(fd);
+                } else {
+                    Fd.close(fd);
+                }
+            }
+            done = true;
+        } finally {
+            if (!done) {
+                for (int fd : fds) {
+                    Fd.close(fd);
+                }
+            }
+        }
+        int[] out = new int[fds.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = fds.get(i);
+        }
+        return out;
     }
 
     /** prog_parse_fds for {@code id ID}. */
@@ -115,26 +212,7 @@ public final class ProgCommands {
     private void showJson(BpfProgInfo info, int fd) {
         JsonWriter jw = o.jw();
         jw.startObject();
-        jw.uintField("id", Integer.toUnsignedLong(info.id()));
-        String type = BpfTypeNames.progType(info.type());
-        if (type != null) {
-            jw.stringField("type", type);
-        } else {
-            jw.uintField("type", Integer.toUnsignedLong(info.type()));
-        }
-        if (!info.name().isEmpty()) {
-            jw.stringField("name", fullName(kernel, info, fd));
-        }
-        jw.name("tag");
-        jw.raw("\"" + info.tagHex() + "\"");
-        jw.boolField("gpl_compatible", info.gplCompatible());
-        if (info.runTimeNs() != 0) {
-            jw.uintField("run_time_ns", info.runTimeNs());
-            jw.uintField("run_cnt", info.runCnt());
-        }
-        if (info.recursionMisses() != 0) {
-            jw.uintField("recursion_misses", info.recursionMisses());
-        }
+        headerJson(kernel, jw, info, fd);
         Device.json(jw, info.ifindex(), info.netnsDev(), info.netnsIno());
         if (info.loadTime() != 0) {
             jw.name("loaded_at");
@@ -170,8 +248,32 @@ public final class ProgCommands {
         jw.endObject();
     }
 
-    private void showPlain(BpfProgInfo info, int fd) {
-        StringBuilder out = o.out();
+    /** print_prog_header_json. */
+    static void headerJson(KernelObjects kernel, JsonWriter jw, BpfProgInfo info, int fd) {
+        jw.uintField("id", Integer.toUnsignedLong(info.id()));
+        String type = BpfTypeNames.progType(info.type());
+        if (type != null) {
+            jw.stringField("type", type);
+        } else {
+            jw.uintField("type", Integer.toUnsignedLong(info.type()));
+        }
+        if (!info.name().isEmpty()) {
+            jw.stringField("name", fullName(kernel, info, fd));
+        }
+        jw.name("tag");
+        jw.raw("\"" + info.tagHex() + "\"");
+        jw.boolField("gpl_compatible", info.gplCompatible());
+        if (info.runTimeNs() != 0) {
+            jw.uintField("run_time_ns", info.runTimeNs());
+            jw.uintField("run_cnt", info.runCnt());
+        }
+        if (info.recursionMisses() != 0) {
+            jw.uintField("recursion_misses", info.recursionMisses());
+        }
+    }
+
+    /** print_prog_header_plain: the first line. */
+    static void headerPlain(KernelObjects kernel, StringBuilder out, BpfProgInfo info, int fd) {
         out.append(Integer.toUnsignedString(info.id())).append(": ");
         String type = BpfTypeNames.progType(info.type());
         out.append(type != null ? type : "type " + Integer.toUnsignedString(info.type())).append("  ");
@@ -188,6 +290,11 @@ public final class ProgCommands {
             out.append(" recursion_misses ").append(info.recursionMisses());
         }
         out.append('\n');
+    }
+
+    private void showPlain(BpfProgInfo info, int fd) {
+        StringBuilder out = o.out();
+        headerPlain(kernel, out, info, fd);
         if (info.loadTime() != 0) {
             Instant at = Instant.ofEpochSecond(loadedAtSeconds(info.loadTime()));
             out.append("\tloaded_at ").append(LOADED_AT.format(at.atZone(ZoneId.systemDefault())))

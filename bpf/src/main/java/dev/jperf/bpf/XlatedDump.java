@@ -33,11 +33,49 @@ public final class XlatedDump {
     }
 
     public void dump(int id, boolean opcodes, boolean linum) {
-        int fd = ProgCommands.open(kernel, id);
+        dump(BpfHandle.id(id), opcodes, linum);
+    }
+
+    /**
+     * Every program {@code h} names; several (a name or tag) each under its header line, or in JSON
+     * each as {@code {header fields, "insns": [...]}} of an array, as bpftool prints them.
+     */
+    public void dump(BpfHandle h, boolean opcodes, boolean linum) {
+        int[] fds = ProgCommands.open(kernel, h);
+        boolean several = fds.length > 1;
+        boolean array = o.json() && several;
         try {
-            dump(fd, ProgCommands.info(kernel, fd), opcodes, linum);
+            if (fds.length == 0) {
+                throw new BpftoolException("no program matches " + h, true); // bpftool prints nothing
+            }
+            if (array) {
+                o.jw().startArray();
+            }
+            for (int i = 0; i < fds.length; i++) {
+                BpfProgInfo info = ProgCommands.info(kernel, fds[i]);
+                if (array) {
+                    o.jw().startObject();
+                    ProgCommands.headerJson(kernel, o.jw(), info, fds[i]);
+                    o.jw().name("insns");
+                } else if (several) {
+                    ProgCommands.headerPlain(kernel, o.out(), info, fds[i]);
+                }
+                dump(fds[i], info, opcodes, linum);
+                if (array) {
+                    o.jw().endObject();
+                } else if (several && i != fds.length - 1) {
+                    o.out().append('\n');
+                }
+            }
+        } catch (BpftoolException e) {
+            throw array ? o.inline(e) : e;
         } finally {
-            Fd.close(fd);
+            if (array) {
+                o.jw().endArray();
+            }
+            for (int fd : fds) {
+                Fd.close(fd);
+            }
         }
     }
 

@@ -159,6 +159,16 @@ class BpftoolAgreementTest {
         int q = map(QUEUE, "t_queue", 0, 4, 4, 0, 0, 0);
         Sys.update(q, new byte[0], le(4).putInt(1).array());
         map(BLOOM_FILTER, "t_bloom", 0, 4, 4, 0, 0, 0);
+        // two maps of one name: bpftool's name handle shows both
+        for (int i = 0; i < 2; i++) {
+            int dup = Sys.mapCreate(HASH, "jperf_dup", 4, 12, 2, 0, btf, u32, small);
+            fds.add(dup);
+            Sys.update(dup, le(4).putInt(i).array(), le(12).putInt(i).put(ascii("dup" + i, 8)).array());
+        }
+        int rawDup = Sys.mapCreate(HASH, "jperf_rawdup", 4, 4, 2, 0, 0, 0, 0);
+        fds.add(rawDup);
+        Sys.update(rawDup, le(4).putInt(1).array(), le(4).putInt(2).array());
+        fds.add(Sys.mapCreate(HASH, "jperf_rawdup", 4, 4, 2, 0, 0, 0, 0));
     }
 
     @AfterAll
@@ -256,6 +266,50 @@ class BpftoolAgreementTest {
                 assertEquals(expected, actual, "bpftool " + String.join(" ", mode) + " " + object + " list");
             }
         }
+    }
+
+    @Test
+    void handlesNamingSeveralObjectsAgree() throws Exception {
+        String tag = bpftool(new String[] {"-j"}, "prog", "show", "id", Integer.toString(progId(progFd)))
+                .replaceAll(".*\"tag\":\"([0-9a-f]{16})\".*\n", "$1");
+        for (String[] mode : MODES) {
+            for (String name : new String[] {"jperf_dup", "jperf_rawdup", "no_such_map"}) {
+                for (String verb : new String[] {"show", "dump"}) {
+                    assertEquals(bpftool(mode, "map", verb, "name", name), jperf(mode, "map", verb, BpfHandle.name(name)),
+                            "bpftool " + String.join(" ", mode) + " map " + verb + " name " + name);
+                }
+            }
+            assertEquals(bpftool(mode, "prog", "show", "name", "jperf_agreement"),
+                    jperf(mode, "prog", "show", BpfHandle.name("jperf_agreement")));
+            assertEquals(bpftool(mode, "prog", "show", "tag", tag), jperf(mode, "prog", "show", BpfHandle.tag(tag)));
+            assertEquals(bpftool(mode, "prog", "dump", "xlated", "tag", tag),
+                    jperf(mode, "prog", "xlated", BpfHandle.tag(tag)));
+        }
+        assertTrue(jperf(new String[] {"-j"}, "map", "dump", BpfHandle.name("jperf_dup")).startsWith("[{\"id\":"));
+    }
+
+    /** What jperf prints on stdout for {@code bpf OBJECT VERB HANDLE}. */
+    static String jperf(String[] mode, String object, String verb, BpfHandle h) {
+        boolean json = mode.length > 0;
+        Output o = new Output(json, json && mode[0].equals("-p"));
+        try {
+            if (object.equals("map")) {
+                if (verb.equals("show")) {
+                    new MapCommands(o).show(h);
+                } else {
+                    new MapCommands(o).dump(h);
+                }
+            } else if (verb.equals("show")) {
+                new ProgCommands(o).show(h);
+            } else {
+                new XlatedDump(o).dump(h, false, false);
+            }
+        } catch (BpftoolException e) {
+            if (json && !e.onStdout()) {
+                o.error(e.getMessage());
+            }
+        }
+        return o.finish();
     }
 
     /** What jperf prints on stdout for {@code bpf OBJECT VERB [ID]}. */

@@ -17,7 +17,7 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject", "bpf");
+    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject");
 
     private Main() {
     }
@@ -98,6 +98,9 @@ public final class Main {
                 c.options().usage(out);
                 return 0;
             }
+            case "bpf" -> {
+                return bpf(Arrays.asList(args).subList(1, args.length), out, err);
+            }
             default -> {
                 Subcommand c = find(first);
                 if (c == null) {
@@ -147,10 +150,23 @@ public final class Main {
                 return new DumpCommand();
             case "inject":
                 return new InjectCommand();
-            case "bpf":
-                return new BpfCommand();
             default:
                 return null;
+        }
+    }
+
+    /** {@code jperf bpf OBJECT ...}: the BPF commands, bpftool's way (a noun, then a verb). */
+    private static int bpf(List<String> args, PrintStream out, PrintStream err) {
+        String sub = args.isEmpty() ? "" : args.get(0);
+        switch (sub) {
+            case "prog":
+            case "map":
+                return run(new BpfProgMapCommand(sub), args.subList(1, args.size()), out, err);
+            default:
+                err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
+                        + "; usage: jperf bpf {prog|map} {list|show|dump} ...");
+                err.flush();
+                return USAGE_ERROR;
         }
     }
 

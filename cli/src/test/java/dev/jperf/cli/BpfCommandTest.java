@@ -34,11 +34,11 @@ class BpfCommandTest {
         Run r = Run.of("bpf", "map", "dump", "id", DEAD);
         assertEquals(1, r.rc());
         assertEquals("", r.out());
-        assertEquals("jperf bpf: get map by id (" + DEAD + "): No such file or directory\n", r.err());
+        assertEquals("jperf bpf map: get map by id (" + DEAD + "): No such file or directory\n", r.err());
 
         r = Run.of("bpf", "prog", "show", DEAD);
         assertEquals(1, r.rc());
-        assertEquals("jperf bpf: get by id (" + DEAD + "): No such file or directory\n", r.err());
+        assertEquals("jperf bpf prog: get by id (" + DEAD + "): No such file or directory\n", r.err());
 
         r = Run.of("bpf", "prog", "dump", "xlated", DEAD, "--json");
         assertEquals(1, r.rc());
@@ -50,7 +50,7 @@ class BpfCommandTest {
     void badIdIsOneLine() {
         Run r = Run.of("bpf", "map", "show", "12x");
         assertEquals(1, r.rc());
-        assertEquals("jperf bpf: can't parse 12x as ID\n", r.err());
+        assertEquals("jperf bpf map: can't parse 12x as ID\n", r.err());
         r = Run.of("bpf", "prog", "show", "-p", "99999999999");
         assertEquals(1, r.rc());
         assertEquals("{\n    \"error\": \"can't parse 99999999999 as ID\"\n}\n", r.out());
@@ -63,7 +63,7 @@ class BpfCommandTest {
             Run r = Run.of(args);
             assertEquals(Main.USAGE_ERROR, r.rc(), String.join(" ", args));
             assertEquals(1, r.err().lines().count(), r.err());
-            assertTrue(r.err().startsWith("jperf bpf: "), r.err());
+            assertTrue(r.err().startsWith("jperf bpf"), r.err());
         }
     }
 
@@ -98,7 +98,7 @@ class BpfCommandTest {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             assertEquals(1, p.exitValue(), err);
             String what = c[0].equals("prog") ? "program" : "map";
-            assertEquals("jperf bpf: can't get next " + what + ": Operation not permitted\n", err);
+            assertEquals("jperf bpf " + c[0] + ": can't get next " + what + ": Operation not permitted\n", err);
             assertEquals(c.length == 3 ? "[{\"error\":\"can't get next map: Operation not permitted\"}]\n" : "", out);
         }
     }

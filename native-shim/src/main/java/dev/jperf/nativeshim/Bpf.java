@@ -85,6 +85,18 @@ public final class Bpf {
         return mapElem(BpfMapElemLayout.BPF_MAP_GET_NEXT_KEY, fd, key, nextKey);
     }
 
+    /** BPF_OBJ_GET: an fd for the object pinned at {@code path} in a bpf file system. */
+    public int objGet(String path) {
+        Memory p = cString(path);
+        attr.clear(16);
+        attr.setLong(BpfMapElemLayout.OBJ_PATHNAME, Pointer.nativeValue(p));
+        long fd = sys(BpfAttrLayout.BPF_OBJ_GET, 16);
+        if (fd < 0) {
+            throw new NativeException("bpf(BPF_OBJ_GET, " + path + ")", Errno.last());
+        }
+        return (int) fd;
+    }
+
     private int mapElem(int cmd, int fd, Pointer key, Pointer value) {
         attr.clear(BpfMapElemLayout.SIZE);
         attr.setInt(BpfMapElemLayout.MAP_FD, fd);

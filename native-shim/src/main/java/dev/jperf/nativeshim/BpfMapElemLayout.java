@@ -1,6 +1,9 @@
 package dev.jperf.nativeshim;
 
-/** union bpf_attr for the map-element commands (uapi bpf.h: map_fd, key, value / next_key, flags). */
+/**
+ * union bpf_attr for the map-element commands (uapi bpf.h: map_fd, key, value / next_key, flags)
+ * and for BPF_OBJ_GET (pathname, bpf_fd, file_flags), the commands {@code jperf bpf map} uses.
+ */
 public final class BpfMapElemLayout {
     private BpfMapElemLayout() {}
 
@@ -14,4 +17,6 @@ public final class BpfMapElemLayout {
     public static final int VALUE = 16;
     public static final int NEXT_KEY = 16;
     public static final int FLAGS = 24;
+    // BPF_OBJ_GET
+    public static final int OBJ_PATHNAME = 0;
 }

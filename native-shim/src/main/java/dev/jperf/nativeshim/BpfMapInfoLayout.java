@@ -25,4 +25,7 @@ public final class BpfMapInfoLayout {
     public static final int BTF_KEY_TYPE_ID = 68;
     public static final int BTF_VALUE_TYPE_ID = 72;
     public static final int MAP_EXTRA = 80;
+
+    /** BPF_OBJ_NAME_LEN: a map's name holds at most 15 characters and a NUL. */
+    public static final int BPF_OBJ_NAME_LEN = 16;
 }

@@ -1,0 +1,176 @@
+package dev.jperf.cli;
+
+import dev.jperf.bpf.BpfHandle;
+import dev.jperf.bpf.BpftoolException;
+import dev.jperf.bpf.MapCommands;
+import dev.jperf.bpf.Output;
+import dev.jperf.bpf.ProgCommands;
+import dev.jperf.bpf.XlatedDump;
+import dev.jperf.cli.options.OptionValue;
+import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code jperf bpf prog ...} and {@code jperf bpf map ...}: the kernel's BPF programs and maps as
+ * bpftool shows them ({@code bpftool [-j] prog list}, {@code map dump id 7}, ...): the same lines,
+ * and with {@code --json} the same JSON.
+ */
+final class BpfProgMapCommand implements Subcommand {
+    /** "prog" or "map". */
+    private final String object;
+    private boolean json;
+    private boolean pretty;
+    private List<String> words = List.of();
+
+    BpfProgMapCommand(String object) {
+        this.object = object;
+    }
+
+    @Override
+    public String name() {
+        return "bpf " + object;
+    }
+
+    @Override
+    public String summary() {
+        return "List, show and dump the kernel's BPF programs and maps, as bpftool does";
+    }
+
+    @Override
+    public Options options() {
+        return new Options(object.equals("prog")
+                ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] } [<options>]",
+                    "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }"}
+                : new String[] {"jperf bpf map { list | show MAP | dump MAP } [<options>]",
+                    "MAP := { [id] ID | name NAME | pinned PATH }"})
+                .flag('j', "json", "print bpftool's JSON (bpftool -j)")
+                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "json" -> json = v.on();
+            case "pretty" -> {
+                pretty = v.on();
+                json |= pretty;
+            }
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
+    }
+
+    @Override
+    public void arguments(List<String> positional, List<String> all) {
+        words = List.copyOf(positional);
+    }
+
+    @Override
+    public int call() {
+        Output output = new Output(json, pretty);
+        PrintStream out = System.out;
+        try {
+            run(output);
+        } catch (BpftoolException e) {
+            if (json && !e.onStdout()) {
+                output.error(e.getMessage());
+            }
+            out.print(output.finish());
+            out.flush();
+            throw e;
+        }
+        out.print(output.finish());
+        out.flush();
+        return 0;
+    }
+
+    private void run(Output output) {
+        String verb = words.isEmpty() ? "show" : words.get(0);
+        List<String> rest = words.subList(Math.min(1, words.size()), words.size());
+        boolean prog = object.equals("prog");
+        switch (verb) {
+            case "list", "show" -> {
+                if (rest.isEmpty()) {
+                    if (prog) {
+                        new ProgCommands(output).list();
+                    } else {
+                        new MapCommands(output).list();
+                    }
+                } else if (prog) {
+                    new ProgCommands(output).show(handle(rest, true));
+                } else {
+                    new MapCommands(output).show(handle(rest, false));
+                }
+            }
+            case "dump" -> {
+                if (!prog) {
+                    new MapCommands(output).dump(handle(rest, false));
+                    return;
+                }
+                if (rest.isEmpty() || !rest.get(0).equals("xlated")) {
+                    throw new UsageException("expected 'xlated', got: " + (rest.isEmpty() ? "nothing" : rest.get(0))
+                            + (rest.isEmpty() || !rest.get(0).equals("jited") ? ""
+                            : " (jperf has no disassembler for JITed code)"));
+                }
+                List<String> args = new ArrayList<>(rest.subList(1, rest.size()));
+                boolean opcodes = args.remove("opcodes");
+                boolean linum = args.remove("linum");
+                new XlatedDump(output).dump(handle(args, true), opcodes, linum);
+            }
+            default -> throw new UsageException("unknown '" + object + "' command '" + verb + "': list, show or dump");
+        }
+    }
+
+    /**
+     * bpftool's {@code id ID}, {@code name NAME}, {@code tag TAG} (programs), {@code pinned PATH};
+     * a bare ID is {@code id ID}.
+     */
+    private static BpfHandle handle(List<String> rest, boolean prog) {
+        if (rest.isEmpty()) {
+            throw new UsageException("expected an id");
+        }
+        String kind = rest.size() == 1 ? "id" : rest.get(0);
+        List<String> r = rest.size() == 1 ? rest : rest.subList(1, rest.size());
+        if (r.size() != 1) {
+            throw new UsageException("unexpected argument '" + r.get(1) + "'");
+        }
+        switch (kind) {
+            case "id":
+                return BpfHandle.id(id(r.get(0)));
+            case "name":
+                return BpfHandle.name(r.get(0));
+            case "pinned":
+                return BpfHandle.pinned(r.get(0));
+            case "tag":
+                if (prog) {
+                    return BpfHandle.tag(r.get(0));
+                }
+                // a map has no tag
+            default:
+                throw new UsageException(prog ? "expected 'id', 'tag', 'name' or 'pinned', got: '" + kind + "'"
+                        : "expected 'id', 'name' or 'pinned', got: '" + kind + "'");
+        }
+    }
+
+    /** An id parsed as strtoul(s, 0) does (0x.. hex, 0.. octal). */
+    private static int id(String s) {
+        try {
+            long v;
+            if (s.startsWith("0x") || s.startsWith("0X")) {
+                v = Long.parseLong(s.substring(2), 16);
+            } else if (s.length() > 1 && s.startsWith("0")) {
+                v = Long.parseLong(s.substring(1), 8);
+            } else {
+                v = Long.parseLong(s);
+            }
+            if (v < 0 || v > 0xffffffffL) {
+                throw new NumberFormatException();
+            }
+            return (int) v;
+        } catch (NumberFormatException e) {
+            throw new BpftoolException("can't parse " + s + " as ID");
+        }
+    }
+}
