@@ -42,6 +42,8 @@ class BpftoolAgreementTest {
     /** map name -> fd, in creation order. */
     private static final Map<String, Integer> maps = new LinkedHashMap<>();
     private static int progFd = -1;
+    /** A program with a helper call and a bpf-to-bpf call: two JITed functions. */
+    private static int callsFd = -1;
 
     @BeforeAll
     static void createObjects() throws IOException {
@@ -139,6 +141,15 @@ class BpftoolAgreementTest {
                 "jperf_agreement_test");
         fds.add(progFd);
         Sys.update(progs, le(4).putInt(1).array(), le(4).putInt(progFd).array());
+        ByteBuffer calls = le(48);
+        calls.put((byte) 0x85).put((byte) 0).putShort((short) 0).putInt(7); // call bpf_get_prandom_u32
+        calls.put((byte) 0x85).put((byte) 0x10).putShort((short) 0).putInt(2); // call pc+2 (BPF_PSEUDO_CALL)
+        calls.put((byte) 0xb7).put((byte) 0).putShort((short) 0).putInt(0); // r0 = 0
+        calls.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
+        calls.put((byte) 0xb7).put((byte) 0).putShort((short) 0).putInt(1); // subprogram: r0 = 1
+        calls.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
+        callsFd = new Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, calls.array(), "GPL", "jperf_calls");
+        fds.add(callsFd);
 
         // maps of maps (value: an inner map's fd in, its id out), and kinds without keys or with odd ones
         int aom = Sys.mapCreate(ARRAY_OF_MAPS, "t_aom", 4, 4, 3, 0, 0, 0, 0, rawArr);
@@ -231,6 +242,20 @@ class BpftoolAgreementTest {
                     "bpftool " + String.join(" ", mode) + " prog show id " + id);
         }
         assertTrue(jperf(new String[] {"-j"}, "prog", "show", id).contains("\"metadata\":{\"name\":\"jperf\"}"));
+    }
+
+    @Test
+    void xlatedDumpOfCallsAgrees() throws Exception {
+        String id = Integer.toString(progId(callsFd));
+        for (String[] mode : MODES) {
+            Output o = new Output(mode.length > 0, mode.length > 0 && mode[0].equals("-p"));
+            new XlatedDump(o).dump(Integer.parseInt(id), false, false);
+            String actual = o.finish();
+            assertEquals(bpftool(mode, "prog", "dump", "xlated", "id", id), actual);
+            // the helper by its kernel symbol (bpf_user_rnd_u32 here), not an address
+            assertTrue(actual.matches("(?s).*\\(85\\) call [a-z_0-9]+#-?\\d+.*"), actual);
+            assertTrue(actual.contains("call pc+2#bpf_prog_"), actual);
+        }
     }
 
     @Test
