@@ -60,6 +60,7 @@ public final class MapCommands {
                 }
                 try {
                     show(fd, infoOf(fd, info, false));
+                    o.flushSome();
                 } finally {
                     Fd.close(fd);
                 }
@@ -410,6 +411,7 @@ public final class MapCommands {
                 break;
             }
             first = false;
+            o.flushSome();
             if (element(fd, info, key, value, (int) keyBytes, (int) valueBytes, cpus, (int) step, btf, wtr)) {
                 count++;
             }

@@ -1,19 +1,40 @@
 package dev.jperf.bpf;
 
 import dev.jperf.format.json.JsonWriter;
+import java.io.PrintStream;
 
 /**
  * Where a bpftool-style command writes: its text, and in JSON mode bpftool's json_wtr over the
  * same text (compact, or pretty with {@code -p}). {@link #finish} ends it as bpftool's exit does.
+ * With a sink, the text goes out in pieces as it grows (a dump of a large map is not held whole).
  */
 public final class Output {
+    /** Text held before it goes to the sink. */
+    private static final int FLUSH_AT = 64 * 1024;
+
     private final StringBuilder out = new StringBuilder();
     private final boolean json;
     private final JsonWriter jw;
+    private final PrintStream sink;
 
+    /** Text kept until {@link #finish}. */
     public Output(boolean json, boolean pretty) {
+        this(json, pretty, null);
+    }
+
+    /** Text written to {@code sink} as it grows; {@link #finish} returns the rest. */
+    public Output(boolean json, boolean pretty, PrintStream sink) {
         this.json = json;
         this.jw = new JsonWriter(out).pretty(pretty);
+        this.sink = sink;
+    }
+
+    /** Called between elements: hands the text so far to the sink once there is enough of it. */
+    void flushSome() {
+        if (sink != null && out.length() >= FLUSH_AT) {
+            sink.print(out);
+            out.setLength(0);
+        }
     }
 
     public boolean json() {
@@ -45,7 +66,7 @@ public final class Output {
         jw.endObject();
     }
 
-    /** The text so far, and in JSON mode the newline bpftool's writer ends with. */
+    /** The text not yet handed to the sink, and in JSON mode the newline bpftool's writer ends with. */
     public String finish() {
         if (json) {
             jw.finish();

@@ -66,6 +66,7 @@ public final class ProgCommands {
                 }
                 try {
                     showFd(fd);
+                    o.flushSome();
                 } finally {
                     Fd.close(fd);
                 }

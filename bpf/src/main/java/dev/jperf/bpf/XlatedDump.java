@@ -225,6 +225,7 @@ public final class XlatedDump {
                 jw.startArray();
             }
             for (int i = 0; i < n; i++) {
+                o.flushSome();
                 if (doubleInsn) {
                     doubleInsn = false;
                     continue;

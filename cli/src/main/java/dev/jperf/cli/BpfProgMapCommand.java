@@ -69,8 +69,8 @@ final class BpfProgMapCommand implements Subcommand {
 
     @Override
     public int call() {
-        Output output = new Output(json, pretty);
         PrintStream out = System.out;
+        Output output = new Output(json, pretty, out);
         try {
             run(output);
         } catch (BpftoolException e) {
