@@ -140,6 +140,15 @@ class BpftoolAgreementTest {
         progFd = new Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, insns.array(), "GPL",
                 "jperf_agreement_test");
         fds.add(progFd);
+        // run it with the kernel's statistics on: run_time_ns and run_cnt in prog show
+        int stats = new Bpf().enableStats(BpfAttrLayout.BPF_STATS_RUN_TIME);
+        try {
+            for (int i = 0; i < 3; i++) {
+                Sys.testRun(progFd, new byte[64]);
+            }
+        } finally {
+            Fd.close(stats);
+        }
         Sys.update(progs, le(4).putInt(1).array(), le(4).putInt(progFd).array());
         ByteBuffer calls = le(48);
         calls.put((byte) 0x85).put((byte) 0).putShort((short) 0).putInt(7); // call bpf_get_prandom_u32
@@ -241,7 +250,9 @@ class BpftoolAgreementTest {
             assertEquals(bpftool(mode, "prog", "show", "id", id), jperf(mode, "prog", "show", id),
                     "bpftool " + String.join(" ", mode) + " prog show id " + id);
         }
-        assertTrue(jperf(new String[] {"-j"}, "prog", "show", id).contains("\"metadata\":{\"name\":\"jperf\"}"));
+        String json = jperf(new String[] {"-j"}, "prog", "show", id);
+        assertTrue(json.contains("\"metadata\":{\"name\":\"jperf\"}"), json);
+        assertTrue(json.contains("\"run_cnt\":3"), json);
     }
 
     @Test

@@ -67,6 +67,22 @@ final class Sys {
         }
     }
 
+    /** BPF_PROG_TEST_RUN of {@code data} once; the program's return value. */
+    static int testRun(int progFd, byte[] data) {
+        Memory in = new Memory(data.length);
+        in.write(0, data, 0, data.length);
+        Memory a = new Memory(80);
+        a.clear();
+        a.setInt(0, progFd);
+        a.setInt(8, data.length);
+        a.setLong(16, Pointer.nativeValue(in));
+        a.setInt(32, 1);
+        if (bpf(10, a) < 0) {
+            throw new IllegalStateException("BPF_PROG_TEST_RUN: errno " + Native.getLastError());
+        }
+        return a.getInt(4);
+    }
+
     /** BPF_BTF_LOAD; the kernel's log in the exception when it refuses the blob. */
     static int btfLoad(byte[] btf) {
         Memory blob = new Memory(btf.length);
