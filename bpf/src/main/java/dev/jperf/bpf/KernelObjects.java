@@ -71,20 +71,27 @@ final class KernelObjects {
                     ? "bpf obj get (" + dir + "): directory not in bpf file system (bpffs)"
                     : "bpf obj get (" + path + "): " + strerror(e));
         }
-        String type;
-        try {
-            String link = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
-            type = link.contains("bpf-map") ? "map" : link.contains("bpf-prog") ? "prog"
-                    : link.contains("bpf-link") ? "link" : "unknown";
-        } catch (IOException e) {
+        String type = fdType(fd);
+        if (type == null) {
             Fd.close(fd);
-            throw new BpftoolException("can't read link type: " + e.getMessage());
+            throw new BpftoolException("can't read link type of fd " + fd);
         }
         if (!type.equals(expected)) {
             Fd.close(fd);
             throw new BpftoolException("incorrect object type: " + type);
         }
         return fd;
+    }
+
+    /** get_fd_type: "prog", "map", "link" or "unknown" from the fd's /proc link; null when unreadable. */
+    static String fdType(int fd) {
+        try {
+            String link = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+            return link.contains("bpf-map") ? "map" : link.contains("bpf-prog") ? "prog"
+                    : link.contains("bpf-link") ? "link" : "unknown";
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** dirname(3). */

@@ -23,12 +23,35 @@ public final class MapCommands {
     private final KernelObjects kernel = new KernelObjects();
     private final Output o;
 
+    /** bpftool's {@code -f}: pinned paths shown, from a walk of every bpf file system. */
+    private final boolean bpffs;
+    /** The pins, once a show or list starts; null without {@code -f}. */
+    private PinnedPaths pins;
+
     public MapCommands(Output output) {
+        this(output, false);
+    }
+
+    /** {@code bpffs}: bpftool's {@code -f}, the paths where each object is pinned. */
+    public MapCommands(Output output, boolean bpffs) {
         this.o = output;
+        this.bpffs = bpffs;
+    }
+
+    private void buildPins() {
+        if (bpffs && pins == null) {
+            pins = PinnedPaths.build(kernel, "map");
+        }
+    }
+
+    /** The object's pins when bpftool shows them (-f and a pin anywhere), else null. */
+    private List<String> pinsOf(int id) {
+        return pins == null || pins.isEmpty() ? null : pins.paths(id);
     }
 
     /** {@code bpftool map list}. */
     public void list() {
+        buildPins();
         if (o.json()) {
             o.jw().startArray();
         }
@@ -81,6 +104,7 @@ public final class MapCommands {
 
     /** {@code bpftool map show HANDLE}: several maps (a name) in a JSON array. */
     public void show(BpfHandle h) {
+        buildPins();
         int[] fds = open(h);
         boolean array = o.json() && fds.length > 1;
         // one bpf_map_info for all, as do_show_subset
@@ -252,6 +276,15 @@ public final class MapCommands {
         if (info.btfId() != 0) {
             jw.intField("btf_id", Integer.toUnsignedLong(info.btfId()));
         }
+        List<String> pinned = pinsOf(info.id());
+        if (pinned != null) {
+            jw.name("pinned");
+            jw.startArray();
+            for (String p : pinned) {
+                jw.string(p);
+            }
+            jw.endArray();
+        }
         jw.endObject();
     }
 
@@ -292,6 +325,12 @@ public final class MapCommands {
             }
             if (ownerJited != null) {
                 out.append("owner").append(FdInfo.atol(ownerJited) != 0 ? "" : " not").append(" jited");
+            }
+        }
+        List<String> pinned = pinsOf(info.id());
+        if (pinned != null) {
+            for (String p : pinned) {
+                out.append("\n\tpinned ").append(p);
             }
         }
         int frozen = frozenText == null ? 0 : (int) FdInfo.atol(frozenText);

@@ -33,12 +33,35 @@ public final class ProgCommands {
     private final KernelObjects kernel = new KernelObjects();
     private final Output o;
 
+    /** bpftool's {@code -f}: pinned paths shown, from a walk of every bpf file system. */
+    private final boolean bpffs;
+    /** The pins, once a show or list starts; null without {@code -f}. */
+    private PinnedPaths pins;
+
     public ProgCommands(Output output) {
+        this(output, false);
+    }
+
+    /** {@code bpffs}: bpftool's {@code -f}, the paths where each object is pinned. */
+    public ProgCommands(Output output, boolean bpffs) {
         this.o = output;
+        this.bpffs = bpffs;
+    }
+
+    private void buildPins() {
+        if (bpffs && pins == null) {
+            pins = PinnedPaths.build(kernel, "prog");
+        }
+    }
+
+    /** The object's pins when bpftool shows them (-f and a pin anywhere), else null. */
+    private List<String> pinsOf(int id) {
+        return pins == null || pins.isEmpty() ? null : pins.paths(id);
     }
 
     /** {@code bpftool prog list}. */
     public void list() {
+        buildPins();
         if (o.json()) {
             o.jw().startArray();
         }
@@ -87,6 +110,7 @@ public final class ProgCommands {
 
     /** {@code bpftool prog show HANDLE}: several programs (a name or tag) in a JSON array. */
     public void show(BpfHandle h) {
+        buildPins();
         int[] fds = open(kernel, h);
         boolean array = o.json() && fds.length > 1;
         try {
@@ -245,6 +269,15 @@ public final class ProgCommands {
         if (info.btfId() != 0) {
             jw.intField("btf_id", Integer.toUnsignedLong(info.btfId()));
         }
+        List<String> pinned = pinsOf(info.id());
+        if (pinned != null) {
+            jw.name("pinned");
+            jw.startArray();
+            for (String p : pinned) {
+                jw.string(p);
+            }
+            jw.endArray();
+        }
         metadata(fd, info.nrMapIds());
         jw.endObject();
     }
@@ -318,6 +351,12 @@ public final class ProgCommands {
                 for (int i = 0; i < ids.length; i++) {
                     out.append(Integer.toUnsignedString(ids[i])).append(i == ids.length - 1 ? "" : ",");
                 }
+            }
+        }
+        List<String> pinned = pinsOf(info.id());
+        if (pinned != null) {
+            for (String p : pinned) {
+                out.append("\n\tpinned ").append(p);
             }
         }
         if (info.btfId() != 0) {

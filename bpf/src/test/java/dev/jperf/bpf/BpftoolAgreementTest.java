@@ -14,10 +14,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -322,6 +324,46 @@ class BpftoolAgreementTest {
                     jperf(mode, "prog", "xlated", BpfHandle.tag(tag)));
         }
         assertTrue(jperf(new String[] {"-j"}, "map", "dump", BpfHandle.name("jperf_dup")).startsWith("[{\"id\":"));
+    }
+
+    @Test
+    void pinnedPathsAgree() throws Exception {
+        Path bpffs = Path.of("/sys/fs/bpf");
+        assumeTrue(Files.isDirectory(bpffs) && Files.getFileStore(bpffs).type().equals("bpf"),
+                "no bpf file system mounted at /sys/fs/bpf");
+        Path dir = Files.createDirectory(bpffs.resolve("jperf-test-" + ProcessHandle.current().pid()));
+        try {
+            Files.createDirectory(dir.resolve("sub"));
+            String[] progPins = {"p1", "sub/p2", "p3"};
+            for (String p : progPins) {
+                Sys.pin(progFd, dir.resolve(p).toString());
+            }
+            Sys.pin(maps.get("typed_hash"), dir.resolve("sub/m1").toString());
+            Sys.pin(maps.get("typed_hash"), dir.resolve("m2").toString());
+            for (String[] mode : MODES) {
+                String[] f = new String[mode.length + 1];
+                System.arraycopy(mode, 0, f, 0, mode.length);
+                f[mode.length] = "-f";
+                String prog = Integer.toString(progId(progFd));
+                Output o = new Output(mode.length > 0, mode.length > 0 && mode[0].equals("-p"));
+                new ProgCommands(o, true).show(Integer.parseInt(prog));
+                String actual = o.finish();
+                assertEquals(bpftool(f, "prog", "show", "id", prog), actual);
+                assertTrue(actual.contains(dir.resolve("sub/p2").toString()), actual);
+                String map = Integer.toString(mapId(maps.get("typed_hash")));
+                o = new Output(mode.length > 0, mode.length > 0 && mode[0].equals("-p"));
+                new MapCommands(o, true).show(Integer.parseInt(map));
+                actual = o.finish();
+                assertEquals(bpftool(f, "map", "show", "id", map), actual);
+                assertTrue(actual.contains(dir.resolve("m2").toString()), actual);
+            }
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
     }
 
     /** What jperf prints on stdout for {@code bpf OBJECT VERB HANDLE}. */

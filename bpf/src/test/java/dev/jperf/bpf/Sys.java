@@ -67,6 +67,21 @@ final class Sys {
         }
     }
 
+    /** BPF_OBJ_PIN of {@code fd} at {@code path} in a bpf file system. */
+    static void pin(int fd, String path) {
+        byte[] p = path.getBytes(StandardCharsets.UTF_8);
+        Memory name = new Memory(p.length + 1);
+        name.write(0, p, 0, p.length);
+        name.setByte(p.length, (byte) 0);
+        Memory a = new Memory(16);
+        a.clear();
+        a.setLong(0, Pointer.nativeValue(name));
+        a.setInt(8, fd);
+        if (bpf(6, a) < 0) {
+            throw new IllegalStateException("BPF_OBJ_PIN " + path + ": errno " + Native.getLastError());
+        }
+    }
+
     /** BPF_PROG_TEST_RUN of {@code data} once; the program's return value. */
     static int testRun(int progFd, byte[] data) {
         Memory in = new Memory(data.length);

@@ -23,6 +23,7 @@ final class BpfProgMapCommand implements Subcommand {
     private final String object;
     private boolean json;
     private boolean pretty;
+    private boolean bpffs;
     private List<String> words = List.of();
 
     BpfProgMapCommand(String object) {
@@ -47,7 +48,8 @@ final class BpfProgMapCommand implements Subcommand {
                 : new String[] {"jperf bpf map { list | show MAP | dump MAP } [<options>]",
                     "MAP := { [id] ID | name NAME | pinned PATH }"})
                 .flag('j', "json", "print bpftool's JSON (bpftool -j)")
-                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)");
+                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)")
+                .flag('f', "bpffs", "show where each object is pinned in a bpf file system (bpftool -f)");
     }
 
     @Override
@@ -58,6 +60,7 @@ final class BpfProgMapCommand implements Subcommand {
                 pretty = v.on();
                 json |= pretty;
             }
+            case "bpffs" -> bpffs = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -94,19 +97,19 @@ final class BpfProgMapCommand implements Subcommand {
             case "list", "show" -> {
                 if (rest.isEmpty()) {
                     if (prog) {
-                        new ProgCommands(output).list();
+                        new ProgCommands(output, bpffs).list();
                     } else {
-                        new MapCommands(output).list();
+                        new MapCommands(output, bpffs).list();
                     }
                 } else if (prog) {
-                    new ProgCommands(output).show(handle(rest, true));
+                    new ProgCommands(output, bpffs).show(handle(rest, true));
                 } else {
-                    new MapCommands(output).show(handle(rest, false));
+                    new MapCommands(output, bpffs).show(handle(rest, false));
                 }
             }
             case "dump" -> {
                 if (!prog) {
-                    new MapCommands(output).dump(handle(rest, false));
+                    new MapCommands(output, bpffs).dump(handle(rest, false));
                     return;
                 }
                 if (rest.isEmpty() || !rest.get(0).equals("xlated")) {

@@ -1,0 +1,165 @@
+package dev.jperf.bpf;
+
+import com.sun.jna.Memory;
+import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * bpftool's {@code -f} table (build_pinned_obj_table): every program or map pinned in a bpf file
+ * system, by id. The paths of one id come out in the order bpftool prints them: it files them in
+ * a libbpf hashmap (entries prepended to their bucket, buckets rebuilt as the map grows) walked
+ * in bpffs directory order, and both are kept here.
+ */
+final class PinnedPaths {
+    /** One libbpf hashmap_entry. */
+    private static final class Entry {
+        final long key;
+        final String value;
+        Entry next;
+
+        Entry(long key, String value) {
+            this.key = key;
+            this.value = value;
+        }
+    }
+
+    private Entry[] buckets = new Entry[0];
+    private int capBits;
+    private int size;
+
+    private PinnedPaths() {}
+
+    /** The pins of objects of {@code type} ("prog" or "map") in every bpf mount of /proc/mounts. */
+    static PinnedPaths build(KernelObjects kernel, String type) {
+        PinnedPaths t = new PinnedPaths();
+        List<String> mounts;
+        try {
+            mounts = Files.readAllLines(Path.of("/proc/mounts"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return t; // bpftool shows no pins then
+        }
+        for (String line : mounts) {
+            String[] f = line.split(" ");
+            if (f.length >= 3 && f[2].startsWith("bpf")) {
+                t.walk(kernel, type, Path.of(unescape(f[1])));
+            }
+        }
+        return t;
+    }
+
+    /** getmntent's decoding of \\040 (space), \\011 (tab), \\012, \\134 in a mount point. */
+    private static String unescape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 3 < s.length() && s.substring(i + 1, i + 4).matches("[0-7]{3}")) {
+                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /** nftw(FTW_PHYS): a directory's entries in readdir order, each subdirectory walked where it comes. */
+    private void walk(KernelObjects kernel, String type, Path dir) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    walk(kernel, type, p);
+                } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    add(kernel, type, p.toString());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unreadable directory holds no pins bpftool could show
+        }
+    }
+
+    private void add(KernelObjects kernel, String type, String path) {
+        int fd;
+        try {
+            fd = kernel.bpf.objGet(path);
+        } catch (NativeException e) {
+            return; // open_obj_pinned(quiet): not a pin
+        }
+        try {
+            if (!type.equals(KernelObjects.fdType(fd))) {
+                return;
+            }
+            Memory info = new Memory(BpfProgInfoLayout.SIZE);
+            byte[] raw = kernel.info(fd, info, BpfProgInfoLayout.SIZE, true);
+            long id = Integer.toUnsignedLong((raw[4] & 0xff) | (raw[5] & 0xff) << 8 | (raw[6] & 0xff) << 16
+                    | (raw[7] & 0xff) << 24);
+            append(id, path);
+        } catch (NativeException e) {
+            // bpftool skips an object whose info it cannot read
+        } finally {
+            Fd.close(fd);
+        }
+    }
+
+    /** hash_bits: the upper {@code bits} bits of the key times the 64-bit golden ratio. */
+    private static int hashBits(long h, int bits) {
+        return bits == 0 ? 0 : (int) ((h * 0x9E3779B97F4A7C15L) >>> (64 - bits));
+    }
+
+    /** hashmap__append. */
+    private void append(long key, String value) {
+        if (buckets.length == 0 || (size + 1) * 4 / 3 > buckets.length) {
+            grow();
+        }
+        Entry e = new Entry(key, value);
+        int h = hashBits(key, capBits);
+        e.next = buckets[h];
+        buckets[h] = e;
+        size++;
+    }
+
+    /** hashmap_grow: every entry, bucket by bucket and head first, prepended to its new bucket. */
+    private void grow() {
+        int bits = Math.max(capBits + 1, 2);
+        Entry[] next = new Entry[1 << bits];
+        for (Entry head : buckets) {
+            Entry cur = head;
+            while (cur != null) {
+                Entry tmp = cur.next;
+                int h = hashBits(cur.key, bits);
+                cur.next = next[h];
+                next[h] = cur;
+                cur = tmp;
+            }
+        }
+        buckets = next;
+        capBits = bits;
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** hashmap__for_each_key_entry: the paths of {@code id}. */
+    List<String> paths(int id) {
+        List<String> out = new ArrayList<>();
+        long key = Integer.toUnsignedLong(id);
+        if (buckets.length == 0) {
+            return out;
+        }
+        for (Entry cur = buckets[hashBits(key, capBits)]; cur != null; cur = cur.next) {
+            if (cur.key == key) {
+                out.add(cur.value);
+            }
+        }
+        return out;
+    }
+}
