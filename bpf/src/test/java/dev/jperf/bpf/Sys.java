@@ -67,6 +67,19 @@ final class Sys {
         }
     }
 
+    /** mount(2) of a bpf file system of its own at {@code dir}. */
+    static void mountBpffs(String dir) {
+        Function mount = Function.getFunction("c", "mount");
+        if (mount.invokeInt(new Object[] {"bpf", dir, "bpf", 0L, null}) != 0) {
+            throw new IllegalStateException("mount -t bpf bpf " + dir + ": errno " + Native.getLastError());
+        }
+    }
+
+    /** umount(2). */
+    static void umount(String dir) {
+        Function.getFunction("c", "umount").invokeInt(new Object[] {dir});
+    }
+
     /** BPF_OBJ_PIN of {@code fd} at {@code path} in a bpf file system. */
     static void pin(int fd, String path) {
         byte[] p = path.getBytes(StandardCharsets.UTF_8);
