@@ -3,7 +3,9 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.export.Exports;
 import dev.jperf.report.script.Script;
+import dev.jperf.report.symbol.SymbolResolver;
 import java.nio.file.Path;
 
 /** {@code jperf script}: perf script's options, spelled as perf spells them. */
@@ -24,6 +26,7 @@ final class ScriptCommand implements Subcommand {
     private boolean showRoundEvents;
     private boolean demangle = true;
     private boolean json;
+    private boolean folded;
 
     @Override
     public String name() {
@@ -55,6 +58,8 @@ final class ScriptCommand implements Subcommand {
                 .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
                 .flag('\0', "json", "one JSON object per line instead of text")
+                .flag('\0', "folded", "collapsed stacks instead: one line per distinct stack, comm;caller;...;leaf"
+                        + " count (perf's stackcollapse script, stackcollapse-perf.pl)")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
     }
 
@@ -82,6 +87,7 @@ final class ScriptCommand implements Subcommand {
             case "show-cgroup-events" -> showCgroupEvents = v.on();
             case "demangle" -> demangle = v.on();
             case "json" -> json = v.on();
+            case "folded" -> folded = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -89,6 +95,13 @@ final class ScriptCommand implements Subcommand {
     @Override
     public int call() {
         try (PerfDataFile file = Input.open(input)) {
+            if (folded) {
+                Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle),
+                        System.out, System.err);
+                System.out.flush();
+                Input.printWarnings(file, System.err);
+                return 0;
+            }
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
             Script.run(file, Script.Options.defaults().withBuildIdDir(buildIdDir).withSymbols(kallsyms, symfs).withFields(fields)
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle)

@@ -1,0 +1,153 @@
+package dev.jperf.report.export;
+
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.report.session.CurrentSample;
+import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.SampleFilter;
+import dev.jperf.report.session.SampleSink;
+import dev.jperf.report.session.Session;
+import dev.jperf.report.symbol.SymbolResolver;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every sample of a file streamed into a {@link StackTree}: the root's children are the samples'
+ * comms, below them the callchain's frames caller first (the sample's own frame last), each
+ * {@link Frame} its own key, so a node is one address in one mapping. Samples the report's filters
+ * mark are left out (perf does not show their entries) but counted in the totals, as perf's
+ * percentages count them; a file without callchains gives one frame per stack.
+ */
+public final class Stacks implements SampleSink {
+    private final List<EventDesc> events;
+    private final StackTree tree;
+    private final List<Object> keys = new ArrayList<>();
+    private final Map<Frame, Integer> frameKeys = new IdentityHashMap<>();
+    private final Map<String, Integer> commKeys = new HashMap<>();
+    private final long[] totalSamples;
+    private final long[] totalPeriod;
+    private final boolean callchains;
+    private final Session session;
+    /** The last frame looked up and its key: consecutive samples share most frames. */
+    private Frame lastFrame;
+    private int lastKey;
+
+    private Stacks(PerfDataFile file, Session session, boolean callchains) {
+        this.events = file.events();
+        this.session = session;
+        this.callchains = callchains;
+        int n = Math.max(1, events.size());
+        this.tree = new StackTree(n);
+        this.totalSamples = new long[n];
+        this.totalPeriod = new long[n];
+    }
+
+    /**
+     * Reads every sample of {@code file}, resolving symbols as {@code symbols} says and marking
+     * what {@code filter} excludes.
+     */
+    public static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter) {
+        boolean callchains = hasCallchains(file);
+        Session session = new Session(file, new SymbolResolver(symbols), new Session.Options(callchains, filter));
+        Stacks s = new Stacks(file, session, callchains);
+        // caller order keeps the outermost frames of a chain deeper than perf's maximum, as report's default
+        session.scan(s, false);
+        return s;
+    }
+
+    /** Whether any event of {@code file} samples callchains (PERF_SAMPLE_CALLCHAIN). */
+    public static boolean hasCallchains(PerfDataFile file) {
+        for (EventDesc e : file.events()) {
+            if ((e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void sample(CurrentSample s) {
+        int ev = Math.min(s.event().index(), totalSamples.length - 1);
+        totalSamples[ev]++;
+        totalPeriod[ev] += s.period();
+        if (s.filtered()) {
+            return;
+        }
+        int node = tree.child(StackTree.ROOT, commKey(s.comm()));
+        int n = s.callchainLength();
+        if (n <= 0) {
+            node = tree.child(node, frameKey(s.frame()));
+        } else {
+            Frame[] chain = s.callchainFrames();
+            for (int i = 0; i < n; i++) {
+                node = tree.child(node, frameKey(chain[i]));
+            }
+        }
+        tree.add(node, ev, 1, s.period());
+    }
+
+    private int commKey(String comm) {
+        Integer k = commKeys.get(comm);
+        if (k == null) {
+            k = keys.size();
+            keys.add(comm);
+            commKeys.put(comm, k);
+        }
+        return k;
+    }
+
+    private int frameKey(Frame f) {
+        if (f == lastFrame) {
+            return lastKey;
+        }
+        Integer k = frameKeys.get(f);
+        if (k == null) {
+            k = keys.size();
+            keys.add(f);
+            frameKeys.put(f, k);
+        }
+        lastFrame = f;
+        lastKey = k;
+        return k;
+    }
+
+    StackTree tree() {
+        return tree;
+    }
+
+    /** The comm of a depth-1 node's key. */
+    String comm(int key) {
+        return (String) keys.get(key);
+    }
+
+    /** The frame of a deeper node's key. */
+    Frame frame(int key) {
+        return (Frame) keys.get(key);
+    }
+
+    public List<EventDesc> events() {
+        return events;
+    }
+
+    /** Samples of event {@code e}, filtered ones included (perf's percentages are of these). */
+    public long totalSamples(int e) {
+        return totalSamples[e];
+    }
+
+    public long totalPeriod(int e) {
+        return totalPeriod[e];
+    }
+
+    /** Whether the file's samples have callchains (else every stack is the sample's frame alone). */
+    public boolean callchains() {
+        return callchains;
+    }
+
+    public Session session() {
+        return session;
+    }
+}
