@@ -8,6 +8,7 @@ import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.dump.RawDump;
+import dev.jperf.report.export.Exports;
 import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.stats.EventStats;
@@ -20,6 +21,8 @@ import java.util.Set;
 
 /** {@code jperf report}: perf report's options, spelled as perf spells them. */
 final class ReportCommand implements Subcommand {
+    /** --pprof without a file name (pprof's own habit). */
+    static final String PPROF_FILE = "profile.pb.gz";
     private Path buildIdDir;
     private String input;
     private boolean stats;
@@ -46,6 +49,7 @@ final class ReportCommand implements Subcommand {
     private boolean header;
     private boolean showInfo;
     private boolean showSamples;
+    private String pprof;
 
     @Override
     public String name() {
@@ -90,6 +94,8 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "header", "show data header (all of it with -I), then the report")
                 .flag('I', "show-info", "display extended information about perf.data file")
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
+                .valueOrDefault('\0', "pprof", "file", "write the profile as pprof's profile.proto, gzipped"
+                        + " (default profile.pb.gz; - for stdout): per event samples and period, BPF lines", PPROF_FILE)
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
     }
 
@@ -132,6 +138,7 @@ final class ReportCommand implements Subcommand {
             case "header" -> header = v.on();
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
+            case "pprof" -> pprof = v.text();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -186,6 +193,13 @@ final class ReportCommand implements Subcommand {
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .withCallchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
+        if (pprof != null) {
+            try (PerfDataFile f = Input.open(this.input)) {
+                Exports.pprof(f, o, pprof, System.out, System.err);
+                Input.printWarnings(f, System.err);
+            }
+            return 0;
+        }
         if (header && !json) {
             // a stream is read once: header and report come from the one open
             try (PerfDataFile f = Input.open(this.input)) {

@@ -1,6 +1,8 @@
 package dev.jperf.report.export;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.Report;
+import dev.jperf.report.annotate.BpfLineTable;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.IOException;
@@ -21,6 +23,27 @@ public final class Exports {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * {@code jperf report --pprof}: the samples {@code o}'s filters keep, as a gzipped pprof
+     * profile in {@code output} ({@code -}: {@code stdout}).
+     */
+    public static void pprof(PerfDataFile file, Report.Options o, String output, OutputStream stdout, PrintStream err) {
+        try (OutputStream out = OutputFile.open(output, stdout)) {
+            Stacks s = collect(file, symbols(o), o.filter(), err);
+            try {
+                new PprofExport(s, BpfLineTable.of(file)).write(out, "jperf report --pprof " + file.name());
+            } catch (IOException e) {
+                throw OutputFile.failed(output, e);
+            }
+        } catch (IOException e) {
+            throw OutputFile.failed(output, e);
+        }
+    }
+
+    private static SymbolResolver.Options symbols(Report.Options o) {
+        return SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle());
     }
 
     /** The stacks of {@code file}, saying once on {@code err} when it has no callchains. */
