@@ -17,7 +17,7 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject");
+    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "flamegraph", "dump", "inject");
 
     private Main() {
     }
@@ -146,6 +146,8 @@ public final class Main {
                 return new AnnotateCommand();
             case "script":
                 return new ScriptCommand();
+            case "flamegraph":
+                return new FlamegraphCommand();
             case "dump":
                 return new DumpCommand();
             case "inject":

@@ -23,6 +23,8 @@ import java.util.Set;
 final class ReportCommand implements Subcommand {
     /** --pprof without a file name (pprof's own habit). */
     static final String PPROF_FILE = "profile.pb.gz";
+    /** --flamegraph without a file name (perf's flamegraph script's). */
+    static final String FLAMEGRAPH_FILE = "flamegraph.html";
     private Path buildIdDir;
     private String input;
     private boolean stats;
@@ -50,6 +52,7 @@ final class ReportCommand implements Subcommand {
     private boolean showInfo;
     private boolean showSamples;
     private String pprof;
+    private String flamegraph;
 
     @Override
     public String name() {
@@ -63,7 +66,12 @@ final class ReportCommand implements Subcommand {
 
     @Override
     public Options options() {
-        return new Options("jperf report [<options>]")
+        return options("jperf report [<options>]");
+    }
+
+    /** The option table under another usage line ({@code jperf flamegraph} shares it). */
+    Options options(String usage) {
+        return new Options(usage)
                 .value('i', "input", "file", Input.HELP)
                 .flag('\0', "stats", "display event stats")
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
@@ -96,6 +104,8 @@ final class ReportCommand implements Subcommand {
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
                 .valueOrDefault('\0', "pprof", "file", "write the profile as pprof's profile.proto, gzipped"
                         + " (default profile.pb.gz; - for stdout): per event samples and period, BPF lines", PPROF_FILE)
+                .valueOrDefault('\0', "flamegraph", "file", "write an interactive flame graph, one self-contained HTML"
+                        + " file (default flamegraph.html; - for stdout)", FLAMEGRAPH_FILE)
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
     }
 
@@ -139,6 +149,7 @@ final class ReportCommand implements Subcommand {
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
             case "pprof" -> pprof = v.text();
+            case "flamegraph" -> flamegraph = v.text();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -193,9 +204,13 @@ final class ReportCommand implements Subcommand {
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .withCallchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
-        if (pprof != null) {
+        if (pprof != null || flamegraph != null) {
             try (PerfDataFile f = Input.open(this.input)) {
-                Exports.pprof(f, o, pprof, System.out, System.err);
+                if (pprof != null) {
+                    Exports.pprof(f, o, pprof, System.out, System.err);
+                } else {
+                    Exports.flamegraph(f, o, flamegraph, System.out, System.err);
+                }
                 Input.printWarnings(f, System.err);
             }
             return 0;
@@ -218,6 +233,13 @@ final class ReportCommand implements Subcommand {
             Input.printWarnings(f, System.err);
         }
         return 0;
+    }
+
+    /** {@code jperf flamegraph}: the report written as a flame graph to {@code file}. */
+    void flamegraph(String file) {
+        if (flamegraph == null || file != null) {
+            flamegraph = file == null ? FLAMEGRAPH_FILE : file;
+        }
     }
 
     /** -D (every record, perf's dump, then the stats) or --stats. */

@@ -42,6 +42,27 @@ public final class Exports {
         }
     }
 
+    /**
+     * {@code jperf report --flamegraph}: the samples {@code o}'s filters keep as one self-contained
+     * HTML flame graph in {@code output} ({@code -}: {@code stdout}), shares as perf's report
+     * computes them ({@code --children} or not, {@code --percentage}).
+     */
+    public static void flamegraph(PerfDataFile file, Report.Options o, String output, OutputStream stdout,
+            PrintStream err) {
+        try (OutputStream out = OutputFile.open(output, stdout)) {
+            Stacks s = collect(file, symbols(o), o.filter(), err);
+            boolean children = o.children() && s.callchains();
+            try {
+                new FlameGraphExport(s, BpfLineTable.of(file), children, o.relative(), "jperf: " + file.name())
+                        .write(out);
+            } catch (IOException e) {
+                throw OutputFile.failed(output, e);
+            }
+        } catch (IOException e) {
+            throw OutputFile.failed(output, e);
+        }
+    }
+
     private static SymbolResolver.Options symbols(Report.Options o) {
         return SymbolResolver.Options.defaults(o.kallsyms(), o.symfs()).withDemangle(o.demangle());
     }
