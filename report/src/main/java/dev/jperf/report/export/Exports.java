@@ -17,7 +17,7 @@ public final class Exports {
 
     /** {@code jperf script --folded}: collapsed stacks of every sample to {@code out}. */
     public static void folded(PerfDataFile file, SymbolResolver.Options symbols, OutputStream out, PrintStream err) {
-        Stacks s = collect(file, symbols, SampleFilter.NONE, err);
+        Stacks s = collect(file, symbols, SampleFilter.NONE, Stacks.Granularity.SYMBOL, err);
         try {
             FoldedStacks.write(s, out);
         } catch (IOException e) {
@@ -31,7 +31,7 @@ public final class Exports {
      */
     public static void pprof(PerfDataFile file, Report.Options o, String output, OutputStream stdout, PrintStream err) {
         try (OutputStream out = OutputFile.open(output, stdout)) {
-            Stacks s = collect(file, symbols(o), o.filter(), err);
+            Stacks s = collect(file, symbols(o), o.filter(), Stacks.Granularity.ADDRESS, err);
             try {
                 new PprofExport(s, BpfLineTable.of(file)).write(out, "jperf report --pprof " + file.name());
             } catch (IOException e) {
@@ -50,7 +50,7 @@ public final class Exports {
     public static void flamegraph(PerfDataFile file, Report.Options o, String output, OutputStream stdout,
             PrintStream err) {
         try (OutputStream out = OutputFile.open(output, stdout)) {
-            Stacks s = collect(file, symbols(o), o.filter(), err);
+            Stacks s = collect(file, symbols(o), o.filter(), Stacks.Granularity.SYMBOL, err);
             boolean children = o.children() && s.callchains();
             try {
                 new FlameGraphExport(s, BpfLineTable.of(file), children, o.relative(), "jperf: " + file.name())
@@ -68,12 +68,13 @@ public final class Exports {
     }
 
     /** The stacks of {@code file}, saying once on {@code err} when it has no callchains. */
-    static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter, PrintStream err) {
+    static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter,
+            Stacks.Granularity granularity, PrintStream err) {
         if (!Stacks.hasCallchains(file)) {
             err.println("jperf: " + file.name() + ": the samples have no callchains (recorded without -g):"
                     + " each stack is the sampled function alone");
             err.flush();
         }
-        return Stacks.collect(file, symbols, filter);
+        return Stacks.collect(file, symbols, filter, granularity);
     }
 }

@@ -40,6 +40,13 @@ enum FrameKind {
 
     static boolean isBpf(Frame f) {
         Dso d = f.dso();
-        return f.symbol() != null && ((d != null && d.kind() == Dso.Kind.BPF) || BPF_PROG_NAME.matcher(f.symbol().name()).matches());
+        if (f.symbol() == null) {
+            return false;
+        }
+        if (d != null && d.kind() == Dso.Kind.BPF) {
+            return true;
+        }
+        String name = f.symbol().name();
+        return name.startsWith("bpf_prog_") && BPF_PROG_NAME.matcher(name).matches();
     }
 }

@@ -60,6 +60,8 @@ final class OutputFile {
 
     /** An I/O failure while writing {@code name}, as one line. */
     static UncheckedIOException failed(String name, IOException e) {
-        return new UncheckedIOException("cannot write " + name + ": " + reason(e), e);
+        // the cause carries the line: an UncheckedIOException is told by its cause's message
+        IOException line = new IOException("cannot write " + name + ": " + reason(e), e);
+        return new UncheckedIOException(line.getMessage(), line);
     }
 }

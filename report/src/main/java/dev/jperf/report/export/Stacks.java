@@ -17,16 +17,26 @@ import java.util.Map;
 
 /**
  * Every sample of a file streamed into a {@link StackTree}: the root's children are the samples'
- * comms, below them the callchain's frames caller first (the sample's own frame last), each
- * {@link Frame} its own key, so a node is one address in one mapping. Samples the report's filters
+ * comms, below them the callchain's frames caller first (the sample's own frame last). At
+ * {@link Granularity#ADDRESS} each {@link Frame} is its own key (a node is one address in one
+ * mapping: pprof's locations); at {@link Granularity#SYMBOL} frames of one symbol (or, without
+ * one, of one DSO) share a key, except JITed BPF frames, which keep their addresses for their
+ * source lines: far fewer distinct stacks (folded stacks, flame graphs). Samples the report's filters
  * mark are left out (perf does not show their entries) but counted in the totals, as perf's
  * percentages count them; a file without callchains gives one frame per stack.
  */
 public final class Stacks implements SampleSink {
+    /** What tells two frames apart. */
+    public enum Granularity { ADDRESS, SYMBOL }
+
+    /** The key of frames without DSO at {@link Granularity#SYMBOL}. */
+    private static final Object NO_DSO = new Object();
     private final List<EventDesc> events;
     private final StackTree tree;
     private final List<Object> keys = new ArrayList<>();
-    private final Map<Frame, Integer> frameKeys = new IdentityHashMap<>();
+    /** Key by Frame, Symbol, Dso or {@link #NO_DSO}. */
+    private final Map<Object, Integer> frameKeys = new IdentityHashMap<>();
+    private final Granularity granularity;
     private final Map<String, Integer> commKeys = new HashMap<>();
     private final long[] totalSamples;
     private final long[] totalPeriod;
@@ -36,8 +46,9 @@ public final class Stacks implements SampleSink {
     private Frame lastFrame;
     private int lastKey;
 
-    private Stacks(PerfDataFile file, Session session, boolean callchains) {
+    private Stacks(PerfDataFile file, Session session, boolean callchains, Granularity granularity) {
         this.events = file.events();
+        this.granularity = granularity;
         this.session = session;
         this.callchains = callchains;
         int n = Math.max(1, events.size());
@@ -50,10 +61,11 @@ public final class Stacks implements SampleSink {
      * Reads every sample of {@code file}, resolving symbols as {@code symbols} says and marking
      * what {@code filter} excludes.
      */
-    public static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter) {
+    public static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter,
+            Granularity granularity) {
         boolean callchains = hasCallchains(file);
         Session session = new Session(file, new SymbolResolver(symbols), new Session.Options(callchains, filter));
-        Stacks s = new Stacks(file, session, callchains);
+        Stacks s = new Stacks(file, session, callchains, granularity);
         // caller order keeps the outermost frames of a chain deeper than perf's maximum, as report's default
         session.scan(s, false);
         return s;
@@ -104,11 +116,16 @@ public final class Stacks implements SampleSink {
         if (f == lastFrame) {
             return lastKey;
         }
-        Integer k = frameKeys.get(f);
+        Object id = f;
+        if (granularity == Granularity.SYMBOL && !FrameKind.isBpf(f)) {
+            id = f.symbol() != null ? f.symbol() : f.dso() != null ? f.dso() : NO_DSO;
+        }
+        Integer k = frameKeys.get(id);
         if (k == null) {
+            // the first frame of a key stands for all (same name, DSO and kind)
             k = keys.size();
             keys.add(f);
-            frameKeys.put(f, k);
+            frameKeys.put(id, k);
         }
         lastFrame = f;
         lastKey = k;

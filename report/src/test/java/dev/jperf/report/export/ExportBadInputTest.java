@@ -1,0 +1,123 @@
+package dev.jperf.report.export;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.perftools.profiles.ProfileProto.Profile;
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.CorpusFixture;
+import dev.jperf.report.Report;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The exports on bad input: an unwritable output, a file without callchains, a damaged file. */
+class ExportBadInputTest {
+    @TempDir
+    static Path tmp;
+    static Path cache;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        CorpusFixture.installBinaries();
+        cache = BuildIdDir.create(tmp);
+    }
+
+    private static String pprof(Path data, String output, ByteArrayOutputStream err) {
+        return BuildIdDir.withHome(cache, () -> {
+            try (PerfDataFile f = PerfDataFile.open(data)) {
+                Exports.pprof(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null), output,
+                        System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+                return String.join("\n", f.warnings());
+            }
+        });
+    }
+
+    private static Profile read(Path p) throws Exception {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(p))) {
+            return Profile.parseFrom(in);
+        }
+    }
+
+    @Test
+    void unwritableOutputIsOneLineBeforeReading() throws Exception {
+        Path data = CorpusFixture.data("b-callchains-bpf");
+        Path missing = tmp.resolve("no-such-dir").resolve("p.pb.gz");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> pprof(data, missing.toString(), new ByteArrayOutputStream()));
+        assertEquals("cannot write " + missing + ": no such directory", e.getMessage());
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        e = assertThrows(IllegalArgumentException.class,
+                () -> pprof(data, file.resolve("p.pb.gz").toString(), new ByteArrayOutputStream()));
+        assertTrue(e.getMessage().startsWith("cannot write " + file.resolve("p.pb.gz") + ": "), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+    }
+
+    @Test
+    void fullDeviceIsOneLine() {
+        Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "no /dev/full");
+        Path data = CorpusFixture.data("b-callchains-bpf");
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> BuildIdDir.withHome(cache, () -> {
+            try (PerfDataFile f = PerfDataFile.open(data)) {
+                Exports.flamegraph(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null),
+                        full.toString(), System.out, System.err);
+            }
+            return null;
+        }));
+        assertEquals("cannot write /dev/full: No space left on device", e.getCause().getMessage());
+    }
+
+    @Test
+    void withoutCallchainsFlatFramesSaidOnce() throws Exception {
+        Path out = tmp.resolve("flat.pb.gz");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        pprof(CorpusFixture.data("a-system-wide-bpf"), out.toString(), err);
+        List<String> said = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(1, said.size(), said.toString());
+        assertTrue(said.get(0).contains("no callchains"));
+        Profile p = read(out);
+        long samples = 0;
+        for (var s : p.getSampleList()) {
+            assertEquals(1, s.getLocationIdCount(), "a flat sample with a stack");
+            samples += s.getValue(0);
+        }
+        assertEquals(22655, samples);
+    }
+
+    @Test
+    void damagedFileExportedUpToTheDamage() throws Exception {
+        Path data = CorpusFixture.CORPUS.resolve("h-damaged").resolve("truncated.data");
+        Path out = tmp.resolve("truncated.pb.gz");
+        String warnings = pprof(data, out.toString(), new ByteArrayOutputStream());
+        assertTrue(warnings.contains("truncated"), warnings);
+        long samples = 0;
+        for (var s : read(out).getSampleList()) {
+            samples += s.getValue(0);
+        }
+        // the folded stacks of the same file count the same samples: what was read before the damage
+        ByteArrayOutputStream folded = new ByteArrayOutputStream();
+        try (PerfDataFile f = PerfDataFile.open(data)) {
+            Exports.folded(f, BuildIdDir.symbols(CorpusFixture.kallsyms(), cache), folded, new PrintStream(
+                    new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        }
+        long counted = 0;
+        for (String l : folded.toString(StandardCharsets.UTF_8).lines().toList()) {
+            counted += Long.parseLong(l.substring(l.lastIndexOf(' ') + 1));
+        }
+        assertTrue(samples > 1000, "only " + samples + " samples before the damage");
+        assertEquals(counted, samples);
+        assertTrue(samples < 22655, "a truncated file gave every sample");
+    }
+}
