@@ -40,6 +40,7 @@ final class ReportCommand implements Subcommand {
     private String pids;
     private String tids;
     private String cpus;
+    private String time;
     private Path kallsyms;
     private Path symfs;
     private String callGraph;
@@ -86,6 +87,7 @@ final class ReportCommand implements Subcommand {
                 .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids")
                 .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids")
                 .value('C', "cpu", "cpu", "list of cpus to profile (e.g. 0-2,4)")
+                .value('\0', "time", "str", "Time span of interest (start,stop)")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
                 .value('\0', "symfs", "directory", "look for files with symbols relative to this directory")
                 .valueOrDefault('g', "call-graph", "print_type,threshold[,print_limit],order,sort_key[,branch],value",
@@ -134,6 +136,7 @@ final class ReportCommand implements Subcommand {
             case "pid" -> pids = v.text();
             case "tid" -> tids = v.text();
             case "cpu" -> cpus = v.text();
+            case "time" -> time = v.text();
             case "kallsyms" -> kallsyms = Path.of(v.text());
             case "symfs" -> symfs = Path.of(v.text());
             case "call-graph" -> {
@@ -198,7 +201,8 @@ final class ReportCommand implements Subcommand {
         }
         SampleFilter filter = SampleFilter.tasks(CommaList.strings(comms), asSet(CommaList.ints("--pid", pids)),
                 asSet(CommaList.ints("--tid", tids)))
-                .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols));
+                .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols))
+                .withTime(time);
         Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)

@@ -108,7 +108,8 @@ public final class StdioReport {
         // perf's hists__total_period: filtered samples count unless --percentage relative
         long total = relative ? h.nonFilteredPeriod() : h.totalPeriod();
         long samples = relative ? h.nonFilteredSamples() : h.samples();
-        out.println("# Samples: " + samplesText(samples) + " of event '" + h.event().name() + "'");
+        out.println("# Samples: " + samplesText(samples) + " of event '" + h.event().name() + "'"
+                + (elide.timeRange() == null ? "" : " (time slices: " + elide.timeRange() + ")"));
         out.println("# Event count (approx.): " + Long.toUnsignedString(total));
         out.println("#");
         List<SortKey> keys = shownKeys(h.keys());

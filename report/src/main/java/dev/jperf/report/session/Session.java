@@ -294,7 +294,7 @@ public final class Session {
         long[] d = b.d;
         int at = i * Batch.L;
         int cpu = (int) (d[at + Batch.CPU_MISC] >> 32);
-        if (options.filter().drops(cpu)) {
+        if (options.filter().drops(cpu, d[at + Batch.TIME])) {
             return;
         }
         long pidTid = d[at + Batch.PID_TID];
@@ -375,7 +375,7 @@ public final class Session {
     }
 
     private void sample(SampleRecord s, SampleConsumer consumer) {
-        if (options.filter().drops(s.cpu())) {
+        if (options.filter().drops(s.cpu(), s.time())) {
             return;
         }
         PerfThread thread = machine.findOrCreateThread(s.pid(), s.tid());
