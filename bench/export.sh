@@ -42,9 +42,9 @@ ls -l "$OUT"/p.pb.gz "$OUT"/f.html | awk '{ printf "%s: %.1f MB\n", $NF, $5/1048
 # the flame graph in a browser: headless Chromium loading it and running its script, less an empty page
 if command -v chromium >/dev/null; then
 	echo '<!DOCTYPE html><title>empty</title>' > "$OUT/empty.html"
-	browse() { chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$OUT/chromium" --dump-dom "file://$1"; }
-	read -r et _ _ < <(measure browse "$OUT/empty.html")
-	read -r ft _ _ < <(measure browse "$OUT/f.html")
+	browse=(chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+		--disable-sync --no-first-run --user-data-dir="$OUT/chromium" --dump-dom)
+	read -r et _ _ < <(measure "${browse[@]}" "file://$OUT/empty.html")
+	read -r ft _ _ < <(measure "${browse[@]}" "file://$OUT/f.html")
 	awk -v f="$ft" -v e="$et" 'BEGIN{ printf "flame graph in headless Chromium: %.2f s (load, script, first drawing; %.2f s with the browser start)\n", f - e, f }'
 fi
