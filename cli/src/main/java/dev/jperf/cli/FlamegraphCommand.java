@@ -37,6 +37,11 @@ final class FlamegraphCommand implements Subcommand {
     }
 
     @Override
+    public void buildIdDir(java.nio.file.Path dir) {
+        report.buildIdDir(dir);
+    }
+
+    @Override
     public int call() throws Exception {
         report.flamegraph(output);
         return report.call();

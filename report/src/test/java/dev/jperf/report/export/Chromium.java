@@ -43,6 +43,8 @@ final class Chromium {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("HOME", profile.getParent().toString());
+        pb.environment().put("XDG_CACHE_HOME", profile.getParent().resolve("cache").toString());
+        pb.environment().put("XDG_CONFIG_HOME", profile.getParent().resolve("config").toString());
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -9,6 +9,7 @@ import com.google.perftools.profiles.ProfileProto.Profile;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.Report;
+import dev.jperf.report.symbol.SymbolResolver;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -31,17 +32,15 @@ class ExportBadInputTest {
     @BeforeAll
     static void setUp() throws Exception {
         CorpusFixture.installBinaries();
-        cache = BuildIdDir.create(tmp);
+        cache = CorpusFixture.buildIdDir();
     }
 
     private static String pprof(Path data, String output, ByteArrayOutputStream err) {
-        return BuildIdDir.withHome(cache, () -> {
-            try (PerfDataFile f = PerfDataFile.open(data)) {
-                Exports.pprof(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null), output,
-                        System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
-                return String.join("\n", f.warnings());
-            }
-        });
+        try (PerfDataFile f = PerfDataFile.open(data)) {
+            Exports.pprof(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache),
+                    output, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+            return String.join("\n", f.warnings());
+        }
     }
 
     private static Profile read(Path p) throws Exception {
@@ -69,13 +68,12 @@ class ExportBadInputTest {
         Path full = Path.of("/dev/full");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(full), "no /dev/full");
         Path data = CorpusFixture.data("b-callchains-bpf");
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> BuildIdDir.withHome(cache, () -> {
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> {
             try (PerfDataFile f = PerfDataFile.open(data)) {
-                Exports.flamegraph(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null),
-                        full.toString(), System.out, System.err);
+                Exports.flamegraph(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null)
+                        .withBuildIdDir(cache), full.toString(), System.out, System.err);
             }
-            return null;
-        }));
+        });
         assertEquals("cannot write /dev/full: No space left on device", e.getCause().getMessage());
     }
 
@@ -109,7 +107,7 @@ class ExportBadInputTest {
         // the folded stacks of the same file count the same samples: what was read before the damage
         ByteArrayOutputStream folded = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(data)) {
-            Exports.folded(f, BuildIdDir.symbols(CorpusFixture.kallsyms(), cache), folded, new PrintStream(
+            Exports.folded(f, SymbolResolver.Options.defaults(CorpusFixture.kallsyms(), null, cache), folded, new PrintStream(
                     new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         }
         long counted = 0;

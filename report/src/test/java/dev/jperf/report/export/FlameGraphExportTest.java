@@ -70,22 +70,19 @@ class FlameGraphExportTest {
     @BeforeAll
     static void setUp() throws Exception {
         CorpusFixture.installBinaries();
-        cache = BuildIdDir.create(tmp);
+        cache = CorpusFixture.buildIdDir();
     }
 
     static Path export(Report.Options o, String name) {
         Path out = tmp.resolve(name);
-        BuildIdDir.withHome(cache, () -> {
-            try (PerfDataFile f = PerfDataFile.open(o.input())) {
-                Exports.flamegraph(f, o, out.toString(), System.out, System.err);
-            }
-            return null;
-        });
+        try (PerfDataFile f = PerfDataFile.open(o.input())) {
+            Exports.flamegraph(f, o, out.toString(), System.out, System.err);
+        }
         return out;
     }
 
     static Report.Options options() {
-        return Report.Options.defaults(CorpusFixture.data("b-callchains-bpf")).withSymbols(CorpusFixture.kallsyms(), null);
+        return Report.Options.defaults(CorpusFixture.data("b-callchains-bpf")).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache);
     }
 
     /** The page's embedded data. */

@@ -7,6 +7,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.PerfOracle;
 import dev.jperf.report.Report;
+import dev.jperf.report.symbol.SymbolResolver;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
 import java.io.ByteArrayOutputStream;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +39,7 @@ class FoldedExportTest {
     static void setUp() throws Exception {
         PerfOracle.assumeInstalled();
         CorpusFixture.installBinaries();
-        cache = BuildIdDir.create(tmp);
+        cache = CorpusFixture.buildIdDir();
     }
 
     /** perf's input: a copy, as perf script report wants the file in a directory it may write to. */
@@ -59,16 +61,13 @@ class FoldedExportTest {
         "true|dso,sym|folded,period"})
     void reportFoldedIsPerfs(boolean children, String sort, String graph) throws Exception {
         Path data = copy("b-callchains-bpf");
-        String perf = PerfOracle.run("--buildid-dir", cache.toString(), "report", "-i", data.toString(), "--stdio",
+        String perf = PerfOracle.run("report", "-i", data.toString(), "--stdio",
                 "--kallsyms", CorpusFixture.kallsyms().toString(), children ? "--children" : "--no-children",
                 "--sort", sort, "-g", graph);
-        Report.Options o = Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null)
+        Report.Options o = Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache)
                 .withSort(SortKey.parse(sort)).withChildren(children).withCallGraph(CallchainParams.parse(graph));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        BuildIdDir.withHome(cache, () -> {
-            Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
-            return null;
-        });
+        Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         List<String> jperf = PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8));
         assertTrue(jperf.stream().anyMatch(l -> l.contains(";") && l.contains("bpf_prog_904d8356ffe3e4ed_mix_a")), "no BPF frame in a folded chain");
         assertSameLines(PerfOracle.withoutTip(perf), jperf);
@@ -85,14 +84,30 @@ class FoldedExportTest {
     private static String folded(Path data, PrintStream err) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(data)) {
-            Exports.folded(f, BuildIdDir.symbols(CorpusFixture.kallsyms(), cache), out, err);
+            Exports.folded(f, SymbolResolver.Options.defaults(CorpusFixture.kallsyms(), null, cache), out, err);
         }
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * perf's stackcollapse script. Its report wrapper runs a second perf, which takes the build-id
+     * cache from $HOME/.debug whatever --buildid-dir said: a home of its own holds the cache.
+     */
     private static String stackcollapse(Path data) throws Exception {
-        return PerfOracle.run("--buildid-dir", cache.toString(), "script", "report", "stackcollapse", "-i",
-                data.toString(), "--kallsyms", CorpusFixture.kallsyms().toString());
+        Path home = tmp.resolve("perf-home");
+        if (!Files.exists(home.resolve(".debug"))) {
+            Files.createDirectories(home);
+            Files.createSymbolicLink(home.resolve(".debug"), cache);
+        }
+        ProcessBuilder pb = new ProcessBuilder("perf", "--buildid-dir", cache.toString(), "script", "report",
+                "stackcollapse", "-i", data.toString(), "--kallsyms", CorpusFixture.kallsyms().toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("HOME", home.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf script report stackcollapse timed out");
+        assertEquals(0, p.exitValue(), "perf script report stackcollapse");
+        return out;
     }
 
     @Test

@@ -45,23 +45,20 @@ class PprofExportTest {
     @BeforeAll
     static void setUp() throws Exception {
         CorpusFixture.installBinaries();
-        cache = BuildIdDir.create(tmp);
+        cache = CorpusFixture.buildIdDir();
         profile = export("b-callchains-bpf", SampleFilter.NONE, "b.pb.gz");
         pprof = PprofTool.build(tmp);
     }
 
     static Report.Options options(String kase) {
-        return Report.Options.defaults(CorpusFixture.data(kase)).withSymbols(CorpusFixture.kallsyms(), null);
+        return Report.Options.defaults(CorpusFixture.data(kase)).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache);
     }
 
     static Path export(String kase, SampleFilter filter, String name) {
         Path out = tmp.resolve(name);
-        BuildIdDir.withHome(cache, () -> {
-            try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data(kase))) {
-                Exports.pprof(f, options(kase).withFilter(filter), out.toString(), System.out, System.err);
-            }
-            return null;
-        });
+        try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data(kase))) {
+            Exports.pprof(f, options(kase).withFilter(filter), out.toString(), System.out, System.err);
+        }
         return out;
     }
 
@@ -70,10 +67,7 @@ class PprofExportTest {
         Report.Options o = options(kase).withSort(SortKey.parse("sym")).withChildren(false)
                 .withCallGraph(CallchainParams.NO_GRAPH).withShowSamples(true);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        BuildIdDir.withHome(cache, () -> {
-            Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
-            return null;
-        });
+        Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         Map<String, Long> rows = new TreeMap<>();
         Pattern row = Pattern.compile("^\\s+[\\d.]+%\\s+(\\d+)\\s+\\[.\\] (.+?)\\s*$");
         for (String l : out.toString(StandardCharsets.UTF_8).lines().toList()) {
@@ -135,7 +129,7 @@ class PprofExportTest {
         }
         Map<String, Long> annotate = new TreeMap<>();
         try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data("b-callchains-bpf"))) {
-            BpfAnnotation a = Annotate.annotate(f, CorpusFixture.kallsyms());
+            BpfAnnotation a = Annotate.annotate(f, CorpusFixture.kallsyms(), cache);
             for (BpfAnnotation.EventHist e : a.events()) {
                 for (BpfAnnotation.ProgramHist p : e.programs()) {
                     for (BpfAnnotation.FunctionHist fh : p.functions()) {

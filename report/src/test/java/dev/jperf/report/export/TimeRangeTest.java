@@ -36,28 +36,25 @@ class TimeRangeTest {
     static void setUp() throws Exception {
         PerfOracle.assumeInstalled();
         CorpusFixture.installBinaries();
-        cache = BuildIdDir.create(tmp);
+        cache = CorpusFixture.buildIdDir();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"5498.856803,5499.613799", "5499.1,", ",5498.9"})
     void reportAndExportsKeepTheSpan(String range) throws Exception {
         Path data = CorpusFixture.data("b-callchains-bpf");
-        String perf = PerfOracle.run("--buildid-dir", cache.toString(), "report", "-i", data.toString(), "--stdio",
+        String perf = PerfOracle.run("report", "-i", data.toString(), "--stdio",
                 "--kallsyms", CorpusFixture.kallsyms().toString(), "--time", range, "--no-children", "--sort", "comm,sym", "-g", "none",
                 "-n");
-        Report.Options o = Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null)
+        Report.Options o = Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache)
                 .withSort(SortKey.parse("comm,sym")).withChildren(false).withCallGraph(CallchainParams.NO_GRAPH).withShowSamples(true)
                 .withFilter(SampleFilter.NONE.withTime(range));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Path pprof = tmp.resolve("t.pb.gz");
-        BuildIdDir.withHome(cache, () -> {
-            Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
-            try (PerfDataFile f = PerfDataFile.open(data)) {
-                Exports.pprof(f, o, pprof.toString(), System.out, System.err);
-            }
-            return null;
-        });
+        Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
+        try (PerfDataFile f = PerfDataFile.open(data)) {
+            Exports.pprof(f, o, pprof.toString(), System.out, System.err);
+        }
         FoldedExportTest.assertSameLines(PerfOracle.withoutTip(perf), PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8)));
         // the rows' sample counts add up to what the pprof profile holds
         long rows = 0;
