@@ -46,9 +46,11 @@ final class FlameGraphExport {
         long self;
         long samples;
         long selfSamples;
-        /** BPF frames: program, subprogram, and inclusive samples per source line. */
+        /** BPF frames: program, subprogram (long and short), and inclusive samples per source line. */
         String program;
         String subprogram;
+        String programName;
+        String subprogramName;
         Map<String, long[]> lines;
 
         Node(String name, FrameKind kind) {
@@ -192,6 +194,8 @@ final class FlameGraphExport {
             node.program = main.funcName() + " (id " + Integer.toUnsignedString(fn.prog().id()) + ", tag "
                     + fn.prog().tagHex() + ")";
             node.subprogram = fn.index() == 0 ? fn.funcName() + " (main function)" : fn.funcName();
+            node.programName = main.funcName();
+            node.subprogramName = fn.funcName();
             node.lines = new HashMap<>();
         }
         int j = fn.lineAt(f.ip());
@@ -249,6 +253,10 @@ final class FlameGraphExport {
             string(w, n.program);
             w.write(",\"subprogram\":");
             string(w, n.subprogram);
+            w.write(",\"programName\":");
+            string(w, n.programName);
+            w.write(",\"subprogramName\":");
+            string(w, n.subprogramName);
             w.write(",\"lines\":[");
             List<Map.Entry<String, long[]>> ls = new ArrayList<>(n.lines.entrySet());
             ls.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));

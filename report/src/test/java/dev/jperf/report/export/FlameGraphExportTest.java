@@ -46,8 +46,9 @@ class FlameGraphExportTest {
               document.body.appendChild(out);
               const frames = () => Array.from(document.querySelectorAll("#graph .f"));
               const results = {frames: frames().length};
-              const mixA = frames().filter(d => d.textContent === "bpf_prog_904d8356ffe3e4ed_mix_a")
+              const mixA = frames().filter(d => d.textContent.startsWith("bpf_prog_904d8356ffe3e4ed_mix_a"))
                   .sort((a, b) => b.getBoundingClientRect().width - a.getBoundingClientRect().width)[0];
+              results.label = mixA.textContent;
               mixA.dispatchEvent(new MouseEvent("mouseover", {bubbles: true}));
               results.tip = document.getElementById("tip").textContent;
               const search = document.getElementById("search");
@@ -130,6 +131,7 @@ class FlameGraphExportTest {
         JsonNode root = data(html).get("graphs").get(0).get("root");
         JsonNode r = inBrowser(html);
         assertEquals(count(root), r.get("frames").asInt(), "frames drawn vs frames in the data");
+        assertEquals("bpf_prog_904d8356ffe3e4ed_mix_a [subprogs_main/mix_a]", r.get("label").asText());
         String tip = r.get("tip").asText();
         assertTrue(tip.startsWith("bpf_prog_904d8356ffe3e4ed_mix_a\nkind: JIT/BPF\nsamples: "), tip);
         assertTrue(tip.contains("BPF program: subprogs_main (id 2156, tag b6a1b5bdb8a35599)"), tip);
