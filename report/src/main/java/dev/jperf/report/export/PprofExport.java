@@ -112,6 +112,9 @@ final class PprofExport {
             }
             co.writeInt64(Profile.DEFAULT_SAMPLE_TYPE_FIELD_NUMBER, string(eventName(events, first)));
         }
+        if (stacks.duration() > 0) {
+            co.writeInt64(Profile.DURATION_NANOS_FIELD_NUMBER, stacks.duration());
+        }
         co.writeInt64(Profile.COMMENT_FIELD_NUMBER, string(comment));
         for (String s : stringTable) {
             co.writeString(Profile.STRING_TABLE_FIELD_NUMBER, s);

@@ -42,6 +42,9 @@ public final class Stacks implements SampleSink {
     private final long[] totalPeriod;
     private final boolean callchains;
     private final Session session;
+    /** The first and last time of the samples kept (perf's clock, ns; 0 when none). */
+    private long firstTime;
+    private long lastTime;
     /** The last frame looked up and its key: consecutive samples share most frames. */
     private Frame lastFrame;
     private int lastKey;
@@ -88,6 +91,11 @@ public final class Stacks implements SampleSink {
         totalPeriod[ev] += s.period();
         if (s.filtered()) {
             return;
+        }
+        long t = s.time();
+        if (t != 0) {
+            firstTime = firstTime == 0 ? t : Math.min(firstTime, t);
+            lastTime = Math.max(lastTime, t);
         }
         int node = tree.child(StackTree.ROOT, commKey(s.comm()));
         int n = s.callchainLength();
@@ -162,6 +170,11 @@ public final class Stacks implements SampleSink {
     /** Whether the file's samples have callchains (else every stack is the sample's frame alone). */
     public boolean callchains() {
         return callchains;
+    }
+
+    /** From the first to the last sample kept, in ns (0 without sample times). */
+    public long duration() {
+        return lastTime - firstTime;
     }
 
     public Session session() {

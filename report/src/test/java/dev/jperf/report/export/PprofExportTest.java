@@ -178,6 +178,8 @@ class PprofExportTest {
             }
         }
         assertEquals(23982, sums[0] + sums[2]);
+        // from the first to the last sample: perf script -F time prints 5539.233073 and 5541.179099
+        assertTrue(Math.abs(p.getDurationNanos() - 1_946_026_000L) < 1000, "duration " + p.getDurationNanos());
         assertTrue(sums[0] > 0 && sums[2] > 0 && sums[1] > 0 && sums[3] > 0, java.util.Arrays.toString(sums));
         Set<String> withBuildId = new java.util.TreeSet<>();
         for (var m : p.getMappingList()) {
