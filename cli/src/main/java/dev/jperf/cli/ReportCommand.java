@@ -29,6 +29,8 @@ final class ReportCommand implements Subcommand {
     /** --percent-limit given after any -g: it decides the graph's threshold whatever -g said. */
     private boolean percentLimitLast;
     private String percentage = "absolute";
+    /** --group/--no-group; null when neither was given. */
+    private Boolean group;
     private String comms;
     private String dsos;
     private String symbols;
@@ -90,7 +92,8 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "header", "show data header (all of it with -I), then the report")
                 .flag('I', "show-info", "display extended information about perf.data file")
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
-                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
+                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)")
+                .flag('\0', "group", "show event group information together (default when the file has groups)");
     }
 
     @Override
@@ -132,6 +135,7 @@ final class ReportCommand implements Subcommand {
             case "header" -> header = v.on();
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
+            case "group" -> group = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -184,6 +188,7 @@ final class ReportCommand implements Subcommand {
         Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withSort(SortKey.parse(sort)).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
+                .withGroup(group)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .withCallchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (header && !json) {

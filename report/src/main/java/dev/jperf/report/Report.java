@@ -2,7 +2,10 @@ package dev.jperf.report;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.feature.GroupDescs;
 import dev.jperf.report.aggregate.CallchainParams;
+import dev.jperf.report.aggregate.GroupHists;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
@@ -38,6 +41,7 @@ public final class Report {
         private boolean demangle = true;
         private boolean showSamples;
         private boolean callchainsAsked;
+        private Boolean group;
 
         private Options() {
         }
@@ -65,6 +69,7 @@ public final class Report {
             o.demangle = demangle;
             o.showSamples = showSamples;
             o.callchainsAsked = callchainsAsked;
+            o.group = group;
             return o;
         }
 
@@ -145,6 +150,13 @@ public final class Report {
             return o;
         }
 
+        /** --group/--no-group; null: perf's default (group view when the file has event groups). */
+        public Options withGroup(Boolean group) {
+            Options o = copy();
+            o.group = group;
+            return o;
+        }
+
         public Options withDemangle(boolean demangle) {
             Options o = copy();
             o.demangle = demangle;
@@ -206,13 +218,20 @@ public final class Report {
         public boolean callchainsAsked() {
             return callchainsAsked;
         }
+
+        public Boolean group() {
+            return group;
+        }
     }
 
     private Report() {
     }
 
-    /** The histograms of every event with the session that filled them. */
-    public record Result(List<Hists> hists, Session session) {
+    /**
+     * The histograms of every event with the session that filled them, and the report's sections
+     * (an event or, in group view, a group of events each).
+     */
+    public record Result(List<Hists> hists, Session session, List<GroupHists> sections) {
     }
 
     public static Result aggregate(PerfDataFile file, Options o) {
@@ -247,11 +266,22 @@ public final class Report {
             if (h == null) {
                 h = new Hists(s.event(), o.sort(), children, graph);
                 byEvent.put(s.event(), h);
-                ordered.add(h);
+                // a pipe's events are described again in the stream: the new description takes
+                // its index's place (group descriptions name events by index)
+                int i = s.event().index();
+                if (i >= 0 && i < ordered.size() && ordered.get(i).samples() == 0
+                        && ordered.get(i).event().index() == i) {
+                    ordered.set(i, h);
+                } else {
+                    ordered.add(h);
+                }
             }
             h.add(s);
         }, calleeCut);
-        return new Result(ordered, session);
+        // pipe mode: the feature records came with the stream, so groups are known only now
+        List<GroupDescs.Group> groups = file.features().get(Feature.GROUP_DESC.bit())
+                .map(g -> ((GroupDescs) g).groups()).orElse(List.of());
+        return new Result(ordered, session, GroupHists.sections(ordered, groups, o.group()));
     }
 
     public static void run(Options o, PrintStream out) {
@@ -269,7 +299,7 @@ public final class Report {
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
                     .elide(o.filter()).showSamples(o.showSamples())
-                    .print(r.hists(), r.session().totalLostSamples());
+                    .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();
     }

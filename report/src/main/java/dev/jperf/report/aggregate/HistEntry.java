@@ -37,6 +37,18 @@ public final class HistEntry {
         key(comm, thread, f, ip, level, cpu, order);
     }
 
+    /** An entry of these key values and no period (perf's dummy entry of a group leader). */
+    HistEntry(String comm, PerfThread thread, Dso dso, Symbol symbol, long ip, char level, int cpu) {
+        this.comm = comm;
+        this.thread = thread;
+        this.dso = dso;
+        this.symbol = symbol;
+        this.ip = ip;
+        this.level = level;
+        this.cpu = cpu;
+        this.order = -1;
+    }
+
     /** Sets the key values (see above: only a probe that is not in the tree is refilled). */
     void key(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
         this.comm = comm;

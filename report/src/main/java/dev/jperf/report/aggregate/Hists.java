@@ -64,6 +64,16 @@ public final class Hists {
      * sample may be added after that.
      */
     private List<HistEntry> collapsed;
+    /**
+     * perf's input tree after the collapse pass (entries_collapsed, or entries_in when nothing
+     * collapses), whose in-order keys {@link #collapsed} lists; group members' entries are matched
+     * in it and a group leader's dummy entries inserted into it (hists__match, hists__link).
+     */
+    private TreeMap<HistEntry, HistEntry> inputTree;
+    /** Whether {@link #inputTree}'s comparator says "equal" (search and collapse trees; a replay's never does). */
+    private boolean inputTreeFinds;
+    /** {@link #collapsed} no longer lists {@link #inputTree}: a dummy entry went in. */
+    private boolean collapsedStale;
     private final Map<String, Integer> commKeys = new HashMap<>();
     /**
      * Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap); a
@@ -363,10 +373,18 @@ public final class Hists {
      * perf leaves elided columns out of hist_entry__sort (perf_hpp__should_skip).
      */
     public List<HistEntry> sorted(Set<SortKey> elided) {
+        return sorted(elided, null);
+    }
+
+    /**
+     * {@link #sorted(Set)} with {@code afterSelf} breaking ties of the self period before the keys
+     * do (a group leader's members' periods: perf's __hpp__sort in group view), or null.
+     */
+    public List<HistEntry> sorted(Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
         List<HistEntry> in = collapsed();
         // perf's output_resort: each entry, in input-tree order, inserted into the output rb-tree,
         // going left when hist_entry__sort(new, node) > 0 (not a total order: see perfSort)
-        Comparator<HistEntry> sort = outputOrder(elided);
+        Comparator<HistEntry> sort = outputOrder(elided, afterSelf);
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> perfSort(sort, n, node) > 0 ? -1 : 1);
         for (HistEntry e : in) {
             tree.put(e, e);
@@ -379,10 +397,49 @@ public final class Hists {
         if (collapsed == null) {
             settle();
             // the search tree is perf's input tree as it is; a replay would compare today's DSOs
-            List<HistEntry> in = searchTree != null ? new ArrayList<>(searchTree.keySet()) : replay(created);
-            collapsed = hasComm ? collapse(in) : in;
+            TreeMap<HistEntry, HistEntry> in = searchTree != null ? searchTree : replay(created);
+            inputTree = hasComm ? collapse(new ArrayList<>(in.keySet())) : in;
+            inputTreeFinds = hasComm || searchTree != null;
+            collapsedStale = true;
+        }
+        if (collapsedStale) {
+            collapsed = new ArrayList<>(inputTree.keySet());
+            collapsedStale = false;
         }
         return collapsed;
+    }
+
+    /**
+     * perf's hists__find_entry: the entry of the collapsed tree that hist_entry__collapse finds
+     * equal to {@code probe} on its search path, or null.
+     */
+    HistEntry find(HistEntry probe) {
+        collapsed();
+        // a replay's tree never says equal, but its order is total (a DSO key, or no symbol key):
+        // the greatest entry not after the probe is the equal one if there is one
+        HistEntry e = inputTreeFinds ? inputTree.get(probe) : inputTree.lowerKey(probe);
+        return e != null && perfCmp(e, probe) == 0 ? e : null;
+    }
+
+    /**
+     * perf's hists__add_dummy_entry: the entry equal to {@code pair}, else a new one with its key
+     * values and no period, inserted where perf's collapsed tree puts it (a group leader's row for
+     * what only a member sampled).
+     */
+    HistEntry addDummy(HistEntry pair) {
+        HistEntry e = find(pair);
+        if (e == null) {
+            e = new HistEntry(pair.comm, pair.thread, pair.dso, pair.symbol, pair.ip, pair.level, pair.cpu);
+            e.filtered = pair.filtered;
+            inputTree.put(e, e);
+            collapsedStale = true;
+        }
+        return e;
+    }
+
+    /** The entries of the collapsed tree, in its order (perf's rb_first .. rb_next walk). */
+    List<HistEntry> inputEntries() {
+        return collapsed();
     }
 
     /**
@@ -392,7 +449,7 @@ public final class Hists {
      * merged into that node (periods, samples, call graph) and dropped. Entries the input tree split
      * are merged again when the new tree's search meets them, else stay two rows.
      */
-    private List<HistEntry> collapse(List<HistEntry> in) {
+    private TreeMap<HistEntry, HistEntry> collapse(List<HistEntry> in) {
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
             long c = perfCmp(node, n);
             return c < 0 ? -1 : c == 0 ? 0 : 1;
@@ -414,7 +471,7 @@ public final class Hists {
                 nonFilteredPeriod += iter.filtered ? -e.period : e.period;
             }
         }
-        return new ArrayList<>(tree.keySet());
+        return tree;
     }
 
     /**
@@ -437,7 +494,7 @@ public final class Hists {
     }
 
     /** Inserts into a red-black tree (same shapes as the kernel's rbtree) as perf does; in-order result. */
-    private List<HistEntry> replay(List<HistEntry> seq) {
+    private TreeMap<HistEntry, HistEntry> replay(List<HistEntry> seq) {
         // new goes left of a node when perf's cmp(node, new) < 0; never "equal": those were merged already
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
             long c = perfCmp(node, n);
@@ -446,7 +503,7 @@ public final class Hists {
         for (HistEntry e : seq) {
             tree.put(e, e);
         }
-        return new ArrayList<>(tree.keySet());
+        return tree;
     }
 
     /** perf's hist_entry__cmp over the sort keys (se_cmp, with the argument order perf uses). */
@@ -522,11 +579,14 @@ public final class Hists {
         return Long.signum(r.symbol.end() - l.symbol.end());
     }
 
-    private Comparator<HistEntry> outputOrder(Set<SortKey> elided) {
+    private Comparator<HistEntry> outputOrder(Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
         Comparator<HistEntry> c = children
                 ? Comparator.comparingLong((HistEntry e) -> e.periodAcc).reversed().thenComparing(
                         Comparator.comparingLong((HistEntry e) -> e.period).reversed())
                 : Comparator.comparingLong((HistEntry e) -> e.period).reversed();
+        if (afterSelf != null) {
+            c = c.thenComparing(afterSelf);
+        }
         for (SortKey k : keyArray) {
             if (!elided.contains(k)) {
                 c = c.thenComparing(sortOrder(k));
