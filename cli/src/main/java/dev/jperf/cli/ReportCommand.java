@@ -24,13 +24,16 @@ final class ReportCommand implements Subcommand {
     private String input;
     private boolean stats;
     private boolean dumpRawTrace;
-    private String sort = "comm,dso,sym";
+    /** --sort; null: perf's default (comm,dso,sym, or the branch mode's). */
+    private String sort;
     private double percentLimit;
     /** --percent-limit given after any -g: it decides the graph's threshold whatever -g said. */
     private boolean percentLimitLast;
     private String percentage = "absolute";
     /** --group/--no-group; null when neither was given. */
     private Boolean group;
+    /** -b/--branch-stack, --no-branch-stack; null when neither was given. */
+    private Boolean branchStack;
     private String comms;
     private String dsos;
     private String symbols;
@@ -93,7 +96,9 @@ final class ReportCommand implements Subcommand {
                 .flag('I', "show-info", "display extended information about perf.data file")
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)")
-                .flag('\0', "group", "show event group information together (default when the file has groups)");
+                .flag('\0', "group", "show event group information together (default when the file has groups)")
+                .flag('b', "branch-stack", "use branch records for per branch histogram filling (default when the file"
+                        + " has branch stacks; sort keys dso_from, dso_to, symbol_from, symbol_to, cycles)");
     }
 
     @Override
@@ -136,6 +141,7 @@ final class ReportCommand implements Subcommand {
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
             case "group" -> group = v.on();
+            case "branch-stack" -> branchStack = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -185,12 +191,15 @@ final class ReportCommand implements Subcommand {
         SampleFilter filter = SampleFilter.tasks(CommaList.strings(comms), asSet(CommaList.ints("--pid", pids)),
                 asSet(CommaList.ints("--tid", tids)))
                 .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols));
-        Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withSort(SortKey.parse(sort)).withChildren(children)
+        Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
-                .withGroup(group)
+                .withGroup(group).withBranchStack(branchStack)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .withCallchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
+        if (sort != null) {
+            o = o.withSort(SortKey.parse(sort));
+        }
         if (header && !json) {
             // a stream is read once: header and report come from the one open
             try (PerfDataFile f = Input.open(this.input)) {

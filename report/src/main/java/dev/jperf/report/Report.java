@@ -29,6 +29,9 @@ public final class Report {
     public static final class Options {
         private Path input;
         private List<SortKey> sort = SortKey.parse("comm,dso,sym");
+        /** --sort given: else perf's default of the mode (branch mode has its own). */
+        private boolean sortGiven;
+        private Boolean branchStack;
         private boolean children = true;
         private CallchainParams callGraph = CallchainParams.DEFAULT;
         private double percentLimit;
@@ -57,6 +60,8 @@ public final class Report {
             Options o = new Options();
             o.input = input;
             o.sort = sort;
+            o.sortGiven = sortGiven;
+            o.branchStack = branchStack;
             o.children = children;
             o.callGraph = callGraph;
             o.percentLimit = percentLimit;
@@ -76,6 +81,17 @@ public final class Report {
         public Options withSort(List<SortKey> sort) {
             Options o = copy();
             o.sort = sort;
+            o.sortGiven = true;
+            return o;
+        }
+
+        /**
+         * -b/--branch-stack, --no-branch-stack; null: perf's default (branch mode when the file
+         * has HEADER_BRANCH_STACK).
+         */
+        public Options withBranchStack(Boolean branchStack) {
+            Options o = copy();
+            o.branchStack = branchStack;
             return o;
         }
 
@@ -171,6 +187,27 @@ public final class Report {
             return sort;
         }
 
+        /** The sort keys of a report in branch mode or not: --sort's, else perf's default for it. */
+        public List<SortKey> sort(boolean branchMode) {
+            if (!branchMode) {
+                return sort;
+            }
+            if (!sortGiven) {
+                return BRANCH_SORT;
+            }
+            // perf appends ipc_lbr to a --sort naming "symbol" in branch mode
+            if (sort.contains(SortKey.SYMBOL_FROM) || sort.contains(SortKey.SYMBOL_TO)) {
+                List<SortKey> withIpc = new ArrayList<>(sort);
+                withIpc.add(SortKey.IPC_LBR);
+                return List.copyOf(withIpc);
+            }
+            return sort;
+        }
+
+        public Boolean branchStack() {
+            return branchStack;
+        }
+
         public boolean children() {
             return children;
         }
@@ -224,7 +261,30 @@ public final class Report {
         }
     }
 
+    /** perf's default_branch_sort_order. */
+    private static final List<SortKey> BRANCH_SORT = SortKey.parse("comm,dso_from,symbol_from,symbol_to,cycles");
+    private static final long PERF_SAMPLE_BRANCH_STACK = 1L << 11;
+    private static final long PERF_SAMPLE_STACK_USER = 1L << 13;
+
     private Report() {
+    }
+
+    /**
+     * perf's sort__mode == SORT_MODE__BRANCH: asked for with -b, else the default when the file
+     * has HEADER_BRANCH_STACK and no user stacks.
+     */
+    static boolean branchMode(PerfDataFile file, Options o) {
+        boolean has = file.featureBits().contains(Feature.BRANCH_STACK.bit());
+        for (EventDesc e : file.events()) {
+            if ((e.attr().sampleType() & PERF_SAMPLE_STACK_USER) != 0) {
+                has = false;
+            }
+        }
+        if (Boolean.TRUE.equals(o.branchStack()) && !has) {
+            throw new IllegalArgumentException(file.name() + ": -b asks for branch stacks but the file has none"
+                    + " (recorded without -b?)");
+        }
+        return o.branchStack() != null ? o.branchStack() : has;
     }
 
     /**
@@ -244,18 +304,27 @@ public final class Report {
             throw new IllegalArgumentException(file.name() + ": -g asks for call graphs but the samples have no callchains"
                     + " (recorded without -g?)");
         }
-        boolean children = o.children() && hasCallchains;
+        boolean branch = branchMode(file, o);
+        List<SortKey> sort = o.sort(branch);
+        for (SortKey k : sort) {
+            if (k.branch() && !branch) {
+                throw new IllegalArgumentException("Invalid --sort key: `" + k.name().toLowerCase(java.util.Locale.ROOT)
+                        + "' (a branch mode key: the file has no branch stacks, or --no-branch-stack)");
+            }
+        }
+        // branch mode entries are branches: no cumulated callchains, no graphs (perf adds none to them)
+        boolean children = o.children() && hasCallchains && !branch;
         // perf's use_callchain: a graph is kept only when the file has callchains
-        CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains
+        CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains && !branch
                 ? o.callGraph().effectiveOrder(children) : null;
         SymbolResolver resolver = new SymbolResolver(
                 SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
         Session session = new Session(file, resolver,
-                new Session.Options(children || graph != null, o.filter()));
+                new Session.Options(children || graph != null, o.filter(), branch));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
-            Hists h = new Hists(e, o.sort(), children, graph);
+            Hists h = new Hists(e, sort, children, graph, branch);
             byEvent.put(e, h);
             ordered.add(h);
         }
@@ -264,7 +333,7 @@ public final class Report {
         session.scan(s -> {
             Hists h = byEvent.get(s.event());
             if (h == null) {
-                h = new Hists(s.event(), o.sort(), children, graph);
+                h = new Hists(s.event(), sort, children, graph, branch);
                 byEvent.put(s.event(), h);
                 // a pipe's events are described again in the stream: the new description takes
                 // its index's place (group descriptions name events by index)

@@ -32,6 +32,11 @@ public final class HistEntry {
     boolean filtered;
     /** The entry's call graph when one is printed (perf's he->callchain), else null. */
     Callchain callchain;
+    /** Branch mode (perf's he->branch_info): the branch's source and target, else null. */
+    Frame from;
+    Frame to;
+    /** Branch mode: the branch entry's cycles. */
+    int cycles;
 
     HistEntry(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
         key(comm, thread, f, ip, level, cpu, order);
@@ -127,6 +132,31 @@ public final class HistEntry {
      * or an address, in full.
      */
     public String symbolText(int width) {
+        return symbolText(level, dso, symbol, ip, width);
+    }
+
+    /** Branch mode: the branch's source (or target) resolved where it was taken, else null. */
+    public Frame from() {
+        return from;
+    }
+
+    public Frame to() {
+        return to;
+    }
+
+    public int cycles() {
+        return cycles;
+    }
+
+    /**
+     * perf's _hist_entry__sym_snprintf of a branch end: its symbol, or its address in its map
+     * (al_addr), with the level it resolved at (al_level).
+     */
+    public static String symbolText(Frame f, int width) {
+        return symbolText(f.level(), f.dso(), f.symbol(), f.addr(), width);
+    }
+
+    private static String symbolText(char level, Dso dso, Symbol symbol, long ip, int width) {
         StringBuilder b = new StringBuilder().append('[').append(level).append("] ");
         if (symbol != null) {
             if (symbol.type() == Symbol.STT_OBJECT && dso != null) {

@@ -31,6 +31,8 @@ public final class Hists {
     private final boolean hasComm;
     private final boolean hasThread;
     private final boolean hasCpu;
+    /** perf's branch mode: an entry per branch of the samples' branch stacks, period 1 each. */
+    private final boolean branchMode;
     /** The order chains are walked and stored in, or null when no call graph is kept (-g none). */
     private final CallchainParams.Order graphOrder;
     /**
@@ -99,6 +101,16 @@ public final class Hists {
      *     callchain_param.order in effect), or null
      */
     public Hists(EventDesc event, List<SortKey> keys, boolean children, CallchainParams.Order graphOrder) {
+        this(event, keys, children, graphOrder, false);
+    }
+
+    /**
+     * @param branchMode perf's branch mode (sort__mode == SORT_MODE__BRANCH): samples are added by
+     *     their branches ({@link CurrentSample#branchCount()}), without graphs or children
+     */
+    public Hists(EventDesc event, List<SortKey> keys, boolean children, CallchainParams.Order graphOrder,
+            boolean branchMode) {
+        this.branchMode = branchMode;
         this.graphOrder = graphOrder;
         this.event = event;
         this.keys = List.copyOf(keys);
@@ -109,7 +121,8 @@ public final class Hists {
         this.hasComm = keys.contains(SortKey.COMM);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
-        this.searchTree = hasSym && !hasDso
+        // branch entries are found by perf's own search, the keys being many
+        this.searchTree = (hasSym && !hasDso) || branchMode
                 ? new TreeMap<>((n, node) -> {
                     long c = perfCmp(node, n);
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
@@ -166,6 +179,10 @@ public final class Hists {
         if (collapsed != null) {
             throw new IllegalStateException("sample added after the entries were collapsed for output");
         }
+        if (branchMode) {
+            addBranches(s);
+            return;
+        }
         long period = s.period();
         samples++;
         totalPeriod += period;
@@ -198,6 +215,45 @@ public final class Hists {
             return;
         }
         add(chain, n, reached, reachedAt, m, period, 1);
+    }
+
+    /**
+     * perf's hist_iter_branch: each branch of the sample an entry of period 1 keyed by its target
+     * (symbol, DSO, the raw address, the sample's level) and its branch_info; a sample without a
+     * branch stack counts nothing.
+     */
+    private void addBranches(CurrentSample s) {
+        int n = s.branchCount();
+        for (int i = 0; i < n; i++) {
+            Frame to = s.branchTo(i);
+            if (probe == null) {
+                probe = new HistEntry(s.comm(), s.thread(), to, to.ip(), s.frame().level(), s.cpu(), created.size());
+            } else {
+                probe.key(s.comm(), s.thread(), to, to.ip(), s.frame().level(), s.cpu(), created.size());
+            }
+            probe.from = s.branchFrom(i);
+            probe.to = to;
+            probe.cycles = s.branchCycles(i);
+            HistEntry e = searchTree.get(probe);
+            if (e == null) {
+                e = probe;
+                probe = null;
+                e.filtered = s.filtered();
+                searchTree.put(e, e);
+                created.add(e);
+            }
+            // hists__findnew_entry: a found entry takes the sample's map
+            e.dso = to.dso();
+            samples++;
+            totalPeriod++;
+            if (!e.filtered) {
+                nonFilteredSamples++;
+                nonFilteredPeriod++;
+            }
+            e.period++;
+            e.periodAcc++;
+            e.samples++;
+        }
     }
 
     /** A shape's pending samples added in bulk to the entries its first sample reached. */
@@ -431,6 +487,9 @@ public final class Hists {
         if (e == null) {
             e = new HistEntry(pair.comm, pair.thread, pair.dso, pair.symbol, pair.ip, pair.level, pair.cpu);
             e.filtered = pair.filtered;
+            e.from = pair.from;
+            e.to = pair.to;
+            e.cycles = pair.cycles;
             inputTree.put(e, e);
             collapsedStale = true;
         }
@@ -515,6 +574,12 @@ public final class Hists {
                 case SYM -> symCmpPerf(l, r, hasDso);
                 case PID, TID -> (long) r.thread.tid() - l.thread.tid();
                 case CPU -> (long) r.cpu - l.cpu;
+                case DSO_FROM -> dsoCmp(l.from.dso(), r.from.dso());
+                case DSO_TO -> dsoCmp(l.to.dso(), r.to.dso());
+                case SYMBOL_FROM -> branchSymCmp(l.from, r.from);
+                case SYMBOL_TO -> branchSymCmp(l.to, r.to);
+                case CYCLES -> (long) l.cycles - r.cycles;
+                case IPC_LBR -> symCmpPerf(l, r, hasDso);
             };
             if (c != 0) {
                 return c;
@@ -545,6 +610,34 @@ public final class Hists {
 
     private static boolean sameDsoName(Dso a, Dso b) {
         return a == b || (a != null && b != null && a.shortName().equals(b.shortName()));
+    }
+
+    /** _sort__dso_cmp(l, r) as sort__dso_from_cmp and sort__dso_to_cmp call it (l first, unlike sort__dso_cmp). */
+    private static long dsoCmp(Dso l, Dso r) {
+        if (l == null || r == null) {
+            // cmp_null(dso_r, dso_l)
+            return r == null ? (l == null ? 0 : -1) : 1;
+        }
+        return l.shortName().compareTo(r.shortName());
+    }
+
+    /** sort__sym_from_cmp / sort__sym_to_cmp: raw addresses when neither end has a symbol, else _sort__sym_cmp. */
+    private static long branchSymCmp(Frame l, Frame r) {
+        Symbol sl = l.symbol();
+        Symbol sr = r.symbol();
+        if (sl == null && sr == null) {
+            return Long.signum(r.ip() - l.ip());
+        }
+        if (sl == null || sr == null) {
+            return sl == null ? -1 : 1;
+        }
+        if (sl == sr) {
+            return 0;
+        }
+        if (sl.start() != sr.start()) {
+            return Long.signum(sr.start() - sl.start());
+        }
+        return Long.signum(sr.end() - sl.end());
     }
 
     /** sort__dso_cmp(left, right) = _sort__dso_cmp(right->map, left->map). */
@@ -596,7 +689,7 @@ public final class Hists {
     }
 
     /** perf's se_sort of each key, as seen in the output (x before y when negative). */
-    private static Comparator<HistEntry> sortOrder(SortKey k) {
+    private Comparator<HistEntry> sortOrder(SortKey k) {
         return switch (k) {
             case COMM -> (x, y) -> x.comm.compareTo(y.comm);
             case DSO -> (x, y) -> dsoCmp(x, y);
@@ -608,6 +701,13 @@ public final class Hists {
             };
             case PID, TID -> (x, y) -> Integer.compare(x.thread.tid(), y.thread.tid());
             case CPU -> (x, y) -> Integer.compare(x.cpu, y.cpu);
+            // keys without se_sort: perf's output order is their cmp's, first when positive
+            case DSO_FROM -> (x, y) -> Long.signum(-dsoCmp(x.from.dso(), y.from.dso()));
+            case DSO_TO -> (x, y) -> Long.signum(-dsoCmp(x.to.dso(), y.to.dso()));
+            case SYMBOL_FROM -> (x, y) -> Long.signum(-branchSymCmp(x.from, y.from));
+            case SYMBOL_TO -> (x, y) -> Long.signum(-branchSymCmp(x.to, y.to));
+            case CYCLES -> (x, y) -> Integer.compare(y.cycles, x.cycles);
+            case IPC_LBR -> (x, y) -> Long.signum(-symCmpPerf(x, y, hasDso));
         };
     }
 

@@ -121,6 +121,12 @@ public final class JsonReport {
                                 }
                             }
                             case CPU -> g.writeNumberField("cpu", e.cpu());
+                            // branch mode: the keys by perf's names, as the stdio columns print them
+                            case DSO_FROM -> g.writeStringField("dso_from", dsoText(e.from()));
+                            case DSO_TO -> g.writeStringField("dso_to", dsoText(e.to()));
+                            case SYMBOL_FROM -> g.writeStringField("symbol_from", HistEntry.symbolText(e.from(), Integer.MAX_VALUE).substring(4));
+                            case SYMBOL_TO -> g.writeStringField("symbol_to", HistEntry.symbolText(e.to(), Integer.MAX_VALUE).substring(4));
+                            case CYCLES -> g.writeNumberField("cycles", e.cycles());
                         }
                     }
                     if (graph) {
@@ -147,5 +153,9 @@ public final class JsonReport {
 
     private static double round2(double v) {
         return Math.round(v * 100) / 100.0;
+    }
+
+    private static String dsoText(dev.jperf.report.session.Frame f) {
+        return f.dso() == null ? "[unknown]" : f.dso().shortName();
     }
 }

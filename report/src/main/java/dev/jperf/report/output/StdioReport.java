@@ -249,7 +249,25 @@ public final class StdioReport {
             case PID, TID -> b.append(padLeft(Integer.toString(e.thread().tid()), 7, ' ')).append(':')
                     .append(pad(e.thread().comm(), width - 8));
             case CPU -> b.append(cpuText(e.cpu(), width));
+            case DSO_FROM -> b.append(pad(dsoText(e.from().dso()), width));
+            case DSO_TO -> b.append(pad(dsoText(e.to().dso()), width));
+            case SYMBOL_FROM, SYMBOL_TO -> {
+                String s = HistEntry.symbolText(k == SortKey.SYMBOL_FROM ? e.from() : e.to(), width);
+                b.append(s);
+                if (!last && s.length() < width) {
+                    b.append(" ".repeat(width - s.length()));
+                }
+            }
+            // hist_entry__cycles_snprintf: "%-*hd", or "-" for none
+            case CYCLES -> b.append(pad(e.cycles() == 0 ? "-" : Short.toString((short) e.cycles()), width));
+            // perf computes it from the target symbol's annotation (its disassembly), which jperf
+            // does not make: perf's value when it has no annotation either (e.g. no binary)
+            case IPC_LBR -> b.append(pad(e.symbol() == null ? "-" : "0.00  [  0.0%]", width));
         }
+    }
+
+    private static String dsoText(dev.jperf.report.symbol.Dso d) {
+        return d == null ? "[unknown]" : d.shortName();
     }
 
     /** printf("%*.*d", width, width, cpu): at least {@code width} digits, so -1 prints "-001". */
@@ -281,6 +299,25 @@ public final class StdioReport {
         if (unresolved) {
             dso = Math.max(dso, 16);
         }
+        // hists__calc_col_len of a branch_info: a resolved end widens its symbol and DSO columns,
+        // an unresolved one sets the symbol's to an address's and the DSO's to at least 16
+        int[] branchSym = new int[2];
+        int[] branchDso = new int[2];
+        for (HistEntry e : rows) {
+            if (e.from() == null) {
+                continue;
+            }
+            for (int side = 0; side < 2; side++) {
+                dev.jperf.report.session.Frame f = side == 0 ? e.from() : e.to();
+                if (f.symbol() != null) {
+                    branchSym[side] = Math.max(branchSym[side], f.symbol().name().length() + 4);
+                    branchDso[side] = Math.max(branchDso[side], dsoText(f.dso()).length());
+                } else {
+                    branchSym[side] = Math.max(branchSym[side], 16 + 4 + 2);
+                    branchDso[side] = Math.max(branchDso[side], 16);
+                }
+            }
+        }
         int[] w = new int[keys.size()];
         for (int i = 0; i < w.length; i++) {
             SortKey k = keys.get(i);
@@ -290,6 +327,11 @@ public final class StdioReport {
                 case SYM -> sym;
                 case PID, TID -> comm + 8;
                 case CPU -> 3;
+                case SYMBOL_FROM -> branchSym[0];
+                case SYMBOL_TO -> branchSym[1];
+                case DSO_FROM -> branchDso[0];
+                case DSO_TO -> branchDso[1];
+                case CYCLES, IPC_LBR -> 0;
             };
             w[i] = Math.max(v, k.header().length());
         }

@@ -4,6 +4,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.BranchStack;
 import dev.jperf.format.record.BuildIdRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
@@ -39,13 +40,19 @@ public final class Session {
     private static final int MAX_STACK = Machine.PERF_MAX_STACK_DEPTH;
     /** Batches in flight between the reading and the resolving thread. */
     private static final int BATCHES = 3;
+    /** struct perf_branch_entry: cycles:16 after mispred, predicted, in_tx, abort. */
+    private static final int BRANCH_CYCLES_SHIFT = 4;
 
     /**
      * What to resolve and which samples to drop or mark filtered.
      *
      * @param callchains resolve callchains (off for -g none --no-children: faster)
      */
-    public record Options(boolean callchains, SampleFilter filter) {
+    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
+        /** Without branch stacks. */
+        public Options(boolean callchains, SampleFilter filter) {
+            this(callchains, filter, false);
+        }
     }
 
     private final PerfDataFile file;
@@ -334,7 +341,34 @@ public final class Session {
         }
         c.comm = thread.comm();
         c.filtered = options.filter().excludes(thread, c.comm, c.frame);
+        if (options.branchStacks()) {
+            SampleRecord r = (SampleRecord) file.decode(src, d[at + Batch.POSITION], d[at + Batch.OFFSET]);
+            branches(thread, r.branchStack(), c);
+        }
         sink.sample(c);
+    }
+
+    /** perf's sample__resolve_bstack: each entry's ends resolved in whichever address space maps them. */
+    private void branches(PerfThread thread, BranchStack br, CurrentSample c) {
+        if (br == null) {
+            c.branchCount = -1;
+            return;
+        }
+        int n = br.nr();
+        if (c.branchFrom.length < n) {
+            c.branchFrom = new Frame[n];
+            c.branchTo = new Frame[n];
+            c.branchCycles = new int[n];
+        }
+        long[] from = br.from();
+        long[] to = br.to();
+        long[] flags = br.flags();
+        for (int i = 0; i < n; i++) {
+            c.branchTo[i] = machine.resolveAnyMode(thread, to[i]);
+            c.branchFrom[i] = machine.resolveAnyMode(thread, from[i]);
+            c.branchCycles[i] = (int) (flags[i] >>> BRANCH_CYCLES_SHIFT) & 0xffff;
+        }
+        c.branchCount = n;
     }
 
     /**
