@@ -157,6 +157,11 @@ public final class Machine {
             identity = true;
         } else {
             dso = resolver.dso(filename, kindOf(filename));
+            if (dso.kind() == Dso.Kind.VDSO) {
+                // perf's map__new: a vdso map's pgoff is 0 whatever the record says (kernels of the
+                // 3.x era wrote the map's address there)
+                pgoff = 0;
+            }
         }
         if (buildId != null) {
             dso.setBuildId(buildId);
