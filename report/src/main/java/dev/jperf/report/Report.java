@@ -353,6 +353,25 @@ public final class Report {
         return new Result(ordered, session, GroupHists.sections(ordered, groups, o.group()));
     }
 
+    /**
+     * The line said when the file holds an AUX area trace (Intel PT, CoreSight...), or null: perf
+     * decodes it into samples of its own; jperf has no decoder and reports the samples the file
+     * holds, which it says.
+     */
+    public static String auxtraceNotice(PerfDataFile file, Result r) {
+        long bytes = r.session().auxtraceBytes();
+        if (bytes == 0) {
+            return null;
+        }
+        long samples = 0;
+        for (Hists h : r.hists()) {
+            samples += h.samples();
+        }
+        return "jperf report: " + file.name() + ": " + bytes + " bytes of AUX area trace not decoded (jperf has no"
+                + " instruction-trace decoder): the report shows the " + samples + " samples the file holds, not those"
+                + " perf synthesizes from the trace";
+    }
+
     public static void run(Options o, PrintStream out) {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
             run(file, o, out);
@@ -362,6 +381,10 @@ public final class Report {
     /** The report of a file already open (a pipe-mode stream on stdin); {@code o.input()} is not read. */
     public static void run(PerfDataFile file, Options o, PrintStream out) {
         Result r = aggregate(file, o);
+        String aux = auxtraceNotice(file, r);
+        if (aux != null) {
+            System.err.println(aux);
+        }
         if (o.json()) {
             new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
                     .print(r.hists(), r.session().totalLostSamples());

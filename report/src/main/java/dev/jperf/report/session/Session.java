@@ -4,6 +4,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.AuxtraceRecord;
 import dev.jperf.format.record.BranchStack;
 import dev.jperf.format.record.BuildIdRecord;
 import dev.jperf.format.record.CommRecord;
@@ -59,6 +60,7 @@ public final class Session {
     private final Machine machine;
     private final Options options;
     private long totalLostSamples;
+    private long auxtraceBytes;
     private boolean calleeCut;
     private PerfThread lastThread;
     private long lastPidTid;
@@ -87,6 +89,11 @@ public final class Session {
 
     public PerfDataFile file() {
         return file;
+    }
+
+    /** Bytes of AUX area trace (PERF_RECORD_AUXTRACE payloads) read: jperf decodes none of them. */
+    public long auxtraceBytes() {
+        return auxtraceBytes;
     }
 
     /** Sum of PERF_RECORD_LOST_SAMPLES counts (perf's "Total Lost Samples"). */
@@ -229,8 +236,11 @@ public final class Session {
         }
     }
 
-    private static void route(PerfRecord r, OrderedEvents oe) {
-        if (r instanceof FinishedRoundRecord) {
+    private void route(PerfRecord r, OrderedEvents oe) {
+        if (r instanceof AuxtraceRecord a) {
+            // the reader's count, read once the last batch was taken (the queue orders the two)
+            auxtraceBytes += a.auxSize();
+        } else if (r instanceof FinishedRoundRecord) {
             oe.finishedRound();
         } else if (r instanceof BuildIdRecord) {
             oe.immediate(r);
