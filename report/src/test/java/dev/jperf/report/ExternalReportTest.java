@@ -1,0 +1,130 @@
+package dev.jperf.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jperf.format.Corpus;
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.stats.EventStats;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every file of shared/external that perf 6.1 reports (other machines, kernels and perf versions:
+ * event groups, branch stacks, modules and binaries that are not here), reported by jperf and by
+ * perf run live: {@code --stdio --sort sym} and {@code --sort comm,dso,sym} (whole output, the tip
+ * line aside) and {@code --stats}. perf's defaults decide the mode as jperf's do: group view on
+ * files with HEADER_GROUP_DESC, branch mode on files with branch stacks. Both run with an empty
+ * build-id cache of the test's own.
+ */
+class ExternalReportTest {
+    /** Files jperf reports otherwise on purpose, with the reason it prints. */
+    static final Map<String, String> DELIBERATE = Map.of(
+            "perf.data.intel_pt-4.14", "bytes of AUX area trace not decoded");
+
+    @TempDir
+    static Path home;
+    private static String savedHome;
+
+    @BeforeAll
+    static void privateBuildIdCache() {
+        // jperf's resolver takes perf's ~/.debug from user.home: the test's own, empty
+        savedHome = System.getProperty("user.home");
+        System.setProperty("user.home", home.toString());
+    }
+
+    @AfterAll
+    static void restoreHome() {
+        System.setProperty("user.home", savedHome);
+    }
+
+    static Stream<Arguments> reports() {
+        Assumptions.assumeTrue(Files.isDirectory(Corpus.EXTERNAL), "no external vectors at " + Corpus.EXTERNAL);
+        List<Arguments> out = new ArrayList<>();
+        for (Path f : Corpus.externalFiles()) {
+            for (String sort : List.of("sym", "comm,dso,sym")) {
+                out.add(Arguments.of(f.getFileName().toString(), f, sort));
+            }
+        }
+        return out.stream();
+    }
+
+    static Stream<Arguments> files() {
+        Assumptions.assumeTrue(Files.isDirectory(Corpus.EXTERNAL), "no external vectors at " + Corpus.EXTERNAL);
+        return Corpus.externalFiles().stream().map(f -> Arguments.of(f.getFileName().toString(), f));
+    }
+
+    @ParameterizedTest(name = "{0} --sort {2}")
+    @MethodSource("reports")
+    void reportIsPerfs(String name, Path file, String sort) throws Exception {
+        PerfOracle.assumeInstalled();
+        Perf perf = perf("report", "-i", file.toString(), "--stdio", "--sort", sort);
+        Assumptions.assumeTrue(perf.exit == 0 && perf.out.lines().anyMatch(l -> l.matches(" +[0-9.]+%.*")),
+                "perf 6.1 does not report " + name);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream savedErr = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            Report.run(Report.Options.defaults(file).withSort(SortKey.parse(sort)),
+                    new PrintStream(out, true, StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(savedErr);
+        }
+        String reason = DELIBERATE.get(name);
+        if (reason != null) {
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains(reason),
+                    name + ": jperf reports it otherwise on purpose and must say so: " + err);
+            return;
+        }
+        assertEquals(PerfOracle.withoutTip(perf.out), PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8)));
+    }
+
+    @ParameterizedTest(name = "{0} --stats")
+    @MethodSource("files")
+    void statsArePerfs(String name, Path file) throws Exception {
+        PerfOracle.assumeInstalled();
+        Perf perf = perf("report", "-i", file.toString(), "--stats");
+        // perf 6.1 refuses some (attr size 152) and gives up on others part-way, exiting 0 all the same
+        Assumptions.assumeTrue(perf.exit == 0 && perf.out.contains("Aggregated stats"),
+                "perf 6.1 does not read " + name + " to the end");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (PerfDataFile f = PerfDataFile.open(file)) {
+            EventStats.of(f).print(new PrintStream(out, true, StandardCharsets.UTF_8));
+        }
+        assertEquals(perf.out, out.toString(StandardCharsets.UTF_8));
+    }
+
+    private record Perf(int exit, String out) {
+    }
+
+    /** perf with the test's home and build-id cache (PERF_BUILDID_DIR), stderr dropped. */
+    private static Perf perf(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("perf"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("PERF_BUILDID_DIR", home.resolve(".debug").toString());
+        pb.environment().put("PAGER", "cat");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd) + " timed out");
+        return new Perf(p.exitValue(), out);
+    }
+}
