@@ -96,6 +96,59 @@ class ExternalReportTest {
         assertEquals(PerfOracle.withoutTip(perf.out), PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8)));
     }
 
+    /** The group and branch modes' options on the files that have groups or branch stacks. */
+    static Stream<Arguments> modes() {
+        Assumptions.assumeTrue(Files.isDirectory(Corpus.EXTERNAL), "no external vectors at " + Corpus.EXTERNAL);
+        Path dir = Corpus.EXTERNAL.resolve("perf_data_converter");
+        List<Arguments> out = new ArrayList<>();
+        for (String f : List.of("perf.data.group_desc-4.14", "perf.data.lost_samples-4.4", "perf.data.hw_and_sw-3.4",
+                "perf.data.piped.header_feautres_group_desc-6.8")) {
+            out.add(Arguments.of(f, dir.resolve(f), "--group --sort sym"));
+            out.add(Arguments.of(f, dir.resolve(f), "--no-group --sort sym"));
+            out.add(Arguments.of(f, dir.resolve(f), "-n --sort comm,dso,sym"));
+        }
+        for (String f : List.of("perf.data.branch_stack_spec", "perf.data.callgraph_and_branch-3.8",
+                "perf.data.raw_callgraph_branch-3.4", "perf.data.branch_stack_hw_index")) {
+            out.add(Arguments.of(f, dir.resolve(f), ""));
+            out.add(Arguments.of(f, dir.resolve(f), "--no-branch-stack --sort sym"));
+            out.add(Arguments.of(f, dir.resolve(f), "--sort dso_from,dso_to"));
+            out.add(Arguments.of(f, dir.resolve(f), "--sort symbol_from,symbol_to"));
+            out.add(Arguments.of(f, dir.resolve(f), "--sort comm,symbol_to,cycles"));
+        }
+        // perf 6.1 crashes on this one's symbol_* sorts: its default branch sort only
+        out.add(Arguments.of("perf.data.branch-4.14", dir.resolve("perf.data.branch-4.14"), ""));
+        out.add(Arguments.of("perf.data.branch-4.14", dir.resolve("perf.data.branch-4.14"), "--sort dso_to,cycles"));
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {2}")
+    @MethodSource("modes")
+    void modeIsPerfs(String name, Path file, String args) throws Exception {
+        PerfOracle.assumeInstalled();
+        List<String> cmd = new ArrayList<>(List.of("report", "-i", file.toString(), "--stdio"));
+        Report.Options o = Report.Options.defaults(file);
+        List<String> a = args.isEmpty() ? List.of() : List.of(args.split(" "));
+        for (int i = 0; i < a.size(); i++) {
+            cmd.add(a.get(i));
+            switch (a.get(i)) {
+                case "--group" -> o = o.withGroup(true);
+                case "--no-group" -> o = o.withGroup(false);
+                case "--no-branch-stack" -> o = o.withBranchStack(false);
+                case "-n" -> o = o.withShowSamples(true);
+                case "--sort" -> {
+                    cmd.add(a.get(++i));
+                    o = o.withSort(SortKey.parse(a.get(i)));
+                }
+                default -> throw new IllegalArgumentException(a.get(i));
+            }
+        }
+        Perf perf = perf(cmd.toArray(new String[0]));
+        assertEquals(0, perf.exit, "perf " + cmd);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertEquals(PerfOracle.withoutTip(perf.out), PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8)));
+    }
+
     @ParameterizedTest(name = "{0} --stats")
     @MethodSource("files")
     void statsArePerfs(String name, Path file) throws Exception {
