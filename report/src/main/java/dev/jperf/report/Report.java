@@ -372,6 +372,21 @@ public final class Report {
                 + " perf synthesizes from the trace";
     }
 
+    /**
+     * The line said when srcline_from/srcline_to name branch ends in ELF files, or null: perf's
+     * addr2line may find their source lines there, jperf (no DWARF line tables) prints
+     * symbol+offset, as perf does where addr2line finds none.
+     */
+    public static String srclineNotice(Result r) {
+        for (Hists h : r.hists()) {
+            if ((h.keys().contains(SortKey.SRCLINE_FROM) || h.keys().contains(SortKey.SRCLINE_TO)) && h.branchEndsInElf()) {
+                return "jperf report: srcline_from/srcline_to: jperf reads no DWARF line tables: branch ends in ELF"
+                        + " files show symbol+offset where perf's addr2line may print file:line";
+            }
+        }
+        return null;
+    }
+
     public static void run(Options o, PrintStream out) {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
             run(file, o, out);
@@ -384,6 +399,10 @@ public final class Report {
         String aux = auxtraceNotice(file, r);
         if (aux != null) {
             System.err.println(aux);
+        }
+        String srcline = srclineNotice(r);
+        if (srcline != null) {
+            System.err.println(srcline);
         }
         if (o.json()) {
             new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)

@@ -37,6 +37,15 @@ public final class HistEntry {
     Frame to;
     /** Branch mode: the branch entry's cycles. */
     int cycles;
+    /**
+     * Branch mode: perf's branch_info srcline_from/srcline_to, made when a comparison first needs
+     * them, else null (perf prints "(null)"); their lengths when the output sort placed the entry
+     * (perf's hists__calc_col_len runs then).
+     */
+    String srclineFrom;
+    String srclineTo;
+    int srclineFromWidth;
+    int srclineToWidth;
 
     HistEntry(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
         key(comm, thread, f, ip, level, cpu, order);
@@ -64,6 +73,41 @@ public final class HistEntry {
         this.level = level;
         this.cpu = cpu;
         this.order = order;
+        this.srclineFrom = null;
+        this.srclineTo = null;
+    }
+
+    /**
+     * perf's map__srcline when addr2line finds no line: symbol+offset (decimal), else the DSO's
+     * name and the address, else ??:0 without a map.
+     */
+    static String srcline(Frame f) {
+        if (f.map() == null) {
+            return "??:0";
+        }
+        Symbol s = f.symbol();
+        if (s != null) {
+            return s.name() + "+" + Long.toUnsignedString(f.addr() - s.start());
+        }
+        return (f.dso() == null ? "" : f.dso().shortName()) + "[" + Long.toHexString(f.addr()) + "]";
+    }
+
+    /** The source line of the branch's source as perf printed it: null where perf prints "(null)". */
+    public String srclineFrom() {
+        return srclineFrom;
+    }
+
+    public String srclineTo() {
+        return srclineTo;
+    }
+
+    /** The length perf's column width saw for {@link #srclineFrom()} (0: not made yet then). */
+    public int srclineFromWidth() {
+        return srclineFromWidth;
+    }
+
+    public int srclineToWidth() {
+        return srclineToWidth;
     }
 
     public String comm() {

@@ -33,6 +33,7 @@ public final class Hists {
     private final boolean hasCpu;
     /** perf's branch mode: an entry per branch of the samples' branch stacks, period 1 each. */
     private final boolean branchMode;
+    private boolean branchEndsInElf;
     /** The order chains are walked and stored in, or null when no call graph is kept (-g none). */
     private final CallchainParams.Order graphOrder;
     /**
@@ -244,6 +245,7 @@ public final class Hists {
             }
             // hists__findnew_entry: a found entry takes the sample's map
             e.dso = to.dso();
+            branchEndsInElf |= inElf(to) || inElf(s.branchFrom(i));
             samples++;
             totalPeriod++;
             if (!e.filtered) {
@@ -254,6 +256,18 @@ public final class Hists {
             e.periodAcc++;
             e.samples++;
         }
+    }
+
+    private static boolean inElf(Frame f) {
+        return f.symbol() != null && f.dso() != null && f.dso().kind() == Dso.Kind.USER;
+    }
+
+    /**
+     * Branch mode: whether a branch end lies in a symbol of a user-space ELF file, where perf's
+     * addr2line may find a source line that jperf (no DWARF line tables) does not.
+     */
+    public boolean branchEndsInElf() {
+        return branchEndsInElf;
     }
 
     /** A shape's pending samples added in bulk to the entries its first sample reached. */
@@ -441,9 +455,12 @@ public final class Hists {
         // perf's output_resort: each entry, in input-tree order, inserted into the output rb-tree,
         // going left when hist_entry__sort(new, node) > 0 (not a total order: see perfSort)
         Comparator<HistEntry> sort = outputOrder(elided, afterSelf);
-        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> perfSort(sort, n, node) > 0 ? -1 : 1);
+        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> n == node ? 0 : perfSort(sort, n, node) > 0 ? -1 : 1);
         for (HistEntry e : in) {
             tree.put(e, e);
+            // perf's hists__calc_col_len of the entry just placed: the srclines made so far
+            e.srclineFromWidth = e.srclineFrom == null ? 0 : e.srclineFrom.length();
+            e.srclineToWidth = e.srclineTo == null ? 0 : e.srclineTo.length();
         }
         return new ArrayList<>(tree.keySet());
     }
@@ -567,6 +584,10 @@ public final class Hists {
 
     /** perf's hist_entry__cmp over the sort keys (se_cmp, with the argument order perf uses). */
     private long perfCmp(HistEntry l, HistEntry r) {
+        if (l == r) {
+            // TreeMap's type check of a first key: no comparison perf makes (srclines stay unmade)
+            return 0;
+        }
         for (SortKey k : keyArray) {
             long c = switch (k) {
                 case COMM -> r.comm.compareTo(l.comm);
@@ -580,6 +601,9 @@ public final class Hists {
                 case SYMBOL_TO -> branchSymCmp(l.to, r.to);
                 case CYCLES -> (long) l.cycles - r.cycles;
                 case IPC_LBR -> symCmpPerf(l, r, hasDso);
+                // sort__srcline_from_cmp: strcmp(right, left), each made when first compared
+                case SRCLINE_FROM -> srclineFrom(r).compareTo(srclineFrom(l));
+                case SRCLINE_TO -> srclineTo(r).compareTo(srclineTo(l));
             };
             if (c != 0) {
                 return c;
@@ -610,6 +634,20 @@ public final class Hists {
 
     private static boolean sameDsoName(Dso a, Dso b) {
         return a == b || (a != null && b != null && a.shortName().equals(b.shortName()));
+    }
+
+    private static String srclineFrom(HistEntry e) {
+        if (e.srclineFrom == null) {
+            e.srclineFrom = HistEntry.srcline(e.from);
+        }
+        return e.srclineFrom;
+    }
+
+    private static String srclineTo(HistEntry e) {
+        if (e.srclineTo == null) {
+            e.srclineTo = HistEntry.srcline(e.to);
+        }
+        return e.srclineTo;
     }
 
     /** _sort__dso_cmp(l, r) as sort__dso_from_cmp and sort__dso_to_cmp call it (l first, unlike sort__dso_cmp). */
@@ -708,6 +746,8 @@ public final class Hists {
             case SYMBOL_TO -> (x, y) -> Long.signum(-branchSymCmp(x.to, y.to));
             case CYCLES -> (x, y) -> Integer.compare(y.cycles, x.cycles);
             case IPC_LBR -> (x, y) -> Long.signum(-symCmpPerf(x, y, hasDso));
+            case SRCLINE_FROM -> (x, y) -> x == y ? 0 : srclineFrom(x).compareTo(srclineFrom(y));
+            case SRCLINE_TO -> (x, y) -> x == y ? 0 : srclineTo(x).compareTo(srclineTo(y));
         };
     }
 

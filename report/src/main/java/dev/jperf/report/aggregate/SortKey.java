@@ -21,6 +21,12 @@ public enum SortKey {
     /** The basic block's cycles (the branch entry's cycles field; "-" when 0). */
     CYCLES("Basic Block Cycles"),
     /**
+     * The branch's source line as perf prints it when addr2line finds none (jperf reads no DWARF
+     * line tables): symbol+offset, else DSO[address], else ??:0.
+     */
+    SRCLINE_FROM("From Source:Line"),
+    SRCLINE_TO("To Source:Line"),
+    /**
      * perf's ipc_lbr, appended (never given) in branch mode when --sort names a symbol_* key: the
      * target symbol's IPC from its annotation, which jperf does not make ("-").
      */

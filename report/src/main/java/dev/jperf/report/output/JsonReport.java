@@ -127,6 +127,9 @@ public final class JsonReport {
                             case SYMBOL_FROM -> g.writeStringField("symbol_from", HistEntry.symbolText(e.from(), Integer.MAX_VALUE).substring(4));
                             case SYMBOL_TO -> g.writeStringField("symbol_to", HistEntry.symbolText(e.to(), Integer.MAX_VALUE).substring(4));
                             case CYCLES -> g.writeNumberField("cycles", e.cycles());
+                            case SRCLINE_FROM -> g.writeStringField("srcline_from", e.srclineFrom());
+                            case SRCLINE_TO -> g.writeStringField("srcline_to", e.srclineTo());
+                            case IPC_LBR -> { }
                         }
                     }
                     if (graph) {

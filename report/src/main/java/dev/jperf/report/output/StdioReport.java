@@ -263,6 +263,9 @@ public final class StdioReport {
             // perf computes it from the target symbol's annotation (its disassembly), which jperf
             // does not make: perf's value when it has no annotation either (e.g. no binary)
             case IPC_LBR -> b.append(pad(e.symbol() == null ? "-" : "0.00  [  0.0%]", width));
+            // "%-*.*s" of a string perf made only if a comparison needed it (glibc prints "(null)")
+            case SRCLINE_FROM -> b.append(pad(e.srclineFrom() == null ? "(null)" : e.srclineFrom(), width));
+            case SRCLINE_TO -> b.append(pad(e.srclineTo() == null ? "(null)" : e.srclineTo(), width));
         }
     }
 
@@ -303,10 +306,13 @@ public final class StdioReport {
         // an unresolved one sets the symbol's to an address's and the DSO's to at least 16
         int[] branchSym = new int[2];
         int[] branchDso = new int[2];
+        int[] srcline = new int[2];
         for (HistEntry e : rows) {
             if (e.from() == null) {
                 continue;
             }
+            srcline[0] = Math.max(srcline[0], e.srclineFromWidth());
+            srcline[1] = Math.max(srcline[1], e.srclineToWidth());
             for (int side = 0; side < 2; side++) {
                 dev.jperf.report.session.Frame f = side == 0 ? e.from() : e.to();
                 if (f.symbol() != null) {
@@ -332,6 +338,8 @@ public final class StdioReport {
                 case DSO_FROM -> branchDso[0];
                 case DSO_TO -> branchDso[1];
                 case CYCLES, IPC_LBR -> 0;
+                case SRCLINE_FROM -> srcline[0];
+                case SRCLINE_TO -> srcline[1];
             };
             w[i] = Math.max(v, k.header().length());
         }
