@@ -291,7 +291,14 @@ public final class Report {
      * The histograms of every event with the session that filled them, and the report's sections
      * (an event or, in group view, a group of events each).
      */
-    public record Result(List<Hists> hists, Session session, List<GroupHists> sections) {
+    public record Result(List<Hists> hists, Session session, List<GroupDescs.Group> groups, Boolean eventGroup) {
+        /**
+         * The stdio report's sections: in group view the members are linked into their leaders'
+         * hists (dummy entries), so this is called once, and not for per-event output (--json).
+         */
+        public List<GroupHists> sections() {
+            return GroupHists.sections(hists, groups, eventGroup);
+        }
     }
 
     public static Result aggregate(PerfDataFile file, Options o) {
@@ -350,7 +357,7 @@ public final class Report {
         // pipe mode: the feature records came with the stream, so groups are known only now
         List<GroupDescs.Group> groups = file.features().get(Feature.GROUP_DESC.bit())
                 .map(g -> ((GroupDescs) g).groups()).orElse(List.of());
-        return new Result(ordered, session, GroupHists.sections(ordered, groups, o.group()));
+        return new Result(ordered, session, groups, o.group());
     }
 
     /**
