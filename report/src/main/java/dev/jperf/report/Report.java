@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** {@code jperf report}: read, resolve, aggregate per event, print (stdio table or JSON). */
@@ -263,7 +264,6 @@ public final class Report {
 
     /** perf's default_branch_sort_order. */
     private static final List<SortKey> BRANCH_SORT = SortKey.parse("comm,dso_from,symbol_from,symbol_to,cycles");
-    private static final long PERF_SAMPLE_BRANCH_STACK = 1L << 11;
     private static final long PERF_SAMPLE_STACK_USER = 1L << 13;
 
     private Report() {
@@ -315,7 +315,7 @@ public final class Report {
         List<SortKey> sort = o.sort(branch);
         for (SortKey k : sort) {
             if (k.branch() && !branch) {
-                throw new IllegalArgumentException("Invalid --sort key: `" + k.name().toLowerCase(java.util.Locale.ROOT)
+                throw new IllegalArgumentException("Invalid --sort key: `" + k.name().toLowerCase(Locale.ROOT)
                         + "' (a branch mode key: the file has no branch stacks, or --no-branch-stack)");
             }
         }

@@ -7,6 +7,7 @@ import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.session.Frame;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -158,7 +159,7 @@ public final class JsonReport {
         return Math.round(v * 100) / 100.0;
     }
 
-    private static String dsoText(dev.jperf.report.session.Frame f) {
+    private static String dsoText(Frame f) {
         return f.dso() == null ? "[unknown]" : f.dso().shortName();
     }
 }

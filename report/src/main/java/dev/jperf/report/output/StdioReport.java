@@ -5,7 +5,9 @@ import dev.jperf.report.aggregate.GroupHists;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.SampleFilter;
+import dev.jperf.report.symbol.Dso;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -269,7 +271,7 @@ public final class StdioReport {
         }
     }
 
-    private static String dsoText(dev.jperf.report.symbol.Dso d) {
+    private static String dsoText(Dso d) {
         return d == null ? "[unknown]" : d.shortName();
     }
 
@@ -314,7 +316,7 @@ public final class StdioReport {
             srcline[0] = Math.max(srcline[0], e.srclineFromWidth());
             srcline[1] = Math.max(srcline[1], e.srclineToWidth());
             for (int side = 0; side < 2; side++) {
-                dev.jperf.report.session.Frame f = side == 0 ? e.from() : e.to();
+                Frame f = side == 0 ? e.from() : e.to();
                 if (f.symbol() != null) {
                     branchSym[side] = Math.max(branchSym[side], f.symbol().name().length() + 4);
                     branchDso[side] = Math.max(branchDso[side], dsoText(f.dso()).length());

@@ -48,6 +48,7 @@ public final class Session {
      * What to resolve and which samples to drop or mark filtered.
      *
      * @param callchains resolve callchains (off for -g none --no-children: faster)
+     * @param branchStacks resolve each sample's branch stack (perf's branch mode)
      */
     public record Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
         /** Without branch stacks. */
