@@ -29,11 +29,16 @@ final class ReportCommand implements Subcommand {
     private String input;
     private boolean stats;
     private boolean dumpRawTrace;
-    private String sort = "comm,dso,sym";
+    /** --sort; null: perf's default (comm,dso,sym, or the branch mode's). */
+    private String sort;
     private double percentLimit;
     /** --percent-limit given after any -g: it decides the graph's threshold whatever -g said. */
     private boolean percentLimitLast;
     private String percentage = "absolute";
+    /** --group/--no-group; null when neither was given. */
+    private Boolean group;
+    /** -b/--branch-stack, --no-branch-stack; null when neither was given. */
+    private Boolean branchStack;
     private String comms;
     private String dsos;
     private String symbols;
@@ -77,7 +82,9 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "stats", "display event stats")
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
                 .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
-                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu (default: comm,dso,sym)")
+                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu; in branch mode also"
+                        + " dso_from, dso_to, symbol_from, symbol_to, cycles, srcline_from, srcline_to (default: comm,dso,sym;"
+                        + " comm,dso_from,symbol_from,symbol_to,cycles in branch mode)")
                 .value('\0', "percent-limit", "percent", "don't show entries under that percent")
                 .value('\0', "percentage", "relative|absolute",
                         "percentages of the samples the filters (--comms, --dsos...) keep (relative) or of all (absolute, default)")
@@ -108,7 +115,10 @@ final class ReportCommand implements Subcommand {
                         + " (default profile.pb.gz; - for stdout): per event samples and period, BPF lines", PPROF_FILE)
                 .valueOrDefault('\0', "flamegraph", "file", "write an interactive flame graph, one self-contained HTML"
                         + " file (default flamegraph.html; - for stdout)", FLAMEGRAPH_FILE)
-                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
+                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)")
+                .flag('\0', "group", "show event group information together (default when the file has groups)")
+                .flag('b', "branch-stack", "use branch records for per branch histogram filling (default when the file"
+                        + " has branch stacks; sort keys dso_from, dso_to, symbol_from, symbol_to, cycles)");
     }
 
     @Override
@@ -153,6 +163,8 @@ final class ReportCommand implements Subcommand {
             case "show-nr-samples" -> showSamples = v.on();
             case "pprof" -> pprof = v.text();
             case "flamegraph" -> flamegraph = v.text();
+            case "group" -> group = v.on();
+            case "branch-stack" -> branchStack = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -203,11 +215,15 @@ final class ReportCommand implements Subcommand {
                 asSet(CommaList.ints("--tid", tids)))
                 .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols))
                 .withTime(time);
-        Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withSort(SortKey.parse(sort)).withChildren(children)
+        Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withChildren(children)
                 .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
                 .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
+                .withGroup(group).withBranchStack(branchStack)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .withCallchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
+        if (sort != null) {
+            o = o.withSort(SortKey.parse(sort));
+        }
         if (pprof != null || flamegraph != null) {
             try (PerfDataFile f = Input.open(this.input)) {
                 if (pprof != null) {

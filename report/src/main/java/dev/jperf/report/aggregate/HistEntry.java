@@ -32,9 +32,35 @@ public final class HistEntry {
     boolean filtered;
     /** The entry's call graph when one is printed (perf's he->callchain), else null. */
     Callchain callchain;
+    /** Branch mode (perf's he->branch_info): the branch's source and target, else null. */
+    Frame from;
+    Frame to;
+    /** Branch mode: the branch entry's cycles. */
+    int cycles;
+    /**
+     * Branch mode: perf's branch_info srcline_from/srcline_to, made when a comparison first needs
+     * them, else null (perf prints "(null)"); their lengths when the output sort placed the entry
+     * (perf's hists__calc_col_len runs then).
+     */
+    String srclineFrom;
+    String srclineTo;
+    int srclineFromWidth;
+    int srclineToWidth;
 
     HistEntry(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
         key(comm, thread, f, ip, level, cpu, order);
+    }
+
+    /** An entry of these key values and no period (perf's dummy entry of a group leader). */
+    HistEntry(String comm, PerfThread thread, Dso dso, Symbol symbol, long ip, char level, int cpu) {
+        this.comm = comm;
+        this.thread = thread;
+        this.dso = dso;
+        this.symbol = symbol;
+        this.ip = ip;
+        this.level = level;
+        this.cpu = cpu;
+        this.order = -1;
     }
 
     /** Sets the key values (see above: only a probe that is not in the tree is refilled). */
@@ -47,6 +73,41 @@ public final class HistEntry {
         this.level = level;
         this.cpu = cpu;
         this.order = order;
+        this.srclineFrom = null;
+        this.srclineTo = null;
+    }
+
+    /**
+     * perf's map__srcline when addr2line finds no line: symbol+offset (decimal), else the DSO's
+     * name and the address, else ??:0 without a map.
+     */
+    static String srcline(Frame f) {
+        if (f.map() == null) {
+            return "??:0";
+        }
+        Symbol s = f.symbol();
+        if (s != null) {
+            return s.name() + "+" + Long.toUnsignedString(f.addr() - s.start());
+        }
+        return (f.dso() == null ? "" : f.dso().shortName()) + "[" + Long.toHexString(f.addr()) + "]";
+    }
+
+    /** The source line of the branch's source as perf printed it: null where perf prints "(null)". */
+    public String srclineFrom() {
+        return srclineFrom;
+    }
+
+    public String srclineTo() {
+        return srclineTo;
+    }
+
+    /** The length perf's column width saw for {@link #srclineFrom()} (0: not made yet then). */
+    public int srclineFromWidth() {
+        return srclineFromWidth;
+    }
+
+    public int srclineToWidth() {
+        return srclineToWidth;
     }
 
     public String comm() {
@@ -115,6 +176,31 @@ public final class HistEntry {
      * or an address, in full.
      */
     public String symbolText(int width) {
+        return symbolText(level, dso, symbol, ip, width);
+    }
+
+    /** Branch mode: the branch's source (or target) resolved where it was taken, else null. */
+    public Frame from() {
+        return from;
+    }
+
+    public Frame to() {
+        return to;
+    }
+
+    public int cycles() {
+        return cycles;
+    }
+
+    /**
+     * perf's _hist_entry__sym_snprintf of a branch end: its symbol, or its address in its map
+     * (al_addr), with the level it resolved at (al_level).
+     */
+    public static String symbolText(Frame f, int width) {
+        return symbolText(f.level(), f.dso(), f.symbol(), f.addr(), width);
+    }
+
+    private static String symbolText(char level, Dso dso, Symbol symbol, long ip, int width) {
         StringBuilder b = new StringBuilder().append('[').append(level).append("] ");
         if (symbol != null) {
             if (symbol.type() == Symbol.STT_OBJECT && dso != null) {

@@ -31,6 +31,9 @@ public final class Hists {
     private final boolean hasComm;
     private final boolean hasThread;
     private final boolean hasCpu;
+    /** perf's branch mode: an entry per branch of the samples' branch stacks, period 1 each. */
+    private final boolean branchMode;
+    private boolean branchEndsInElf;
     /** The order chains are walked and stored in, or null when no call graph is kept (-g none). */
     private final CallchainParams.Order graphOrder;
     /**
@@ -64,6 +67,16 @@ public final class Hists {
      * sample may be added after that.
      */
     private List<HistEntry> collapsed;
+    /**
+     * perf's input tree after the collapse pass (entries_collapsed, or entries_in when nothing
+     * collapses), whose in-order keys {@link #collapsed} lists; group members' entries are matched
+     * in it and a group leader's dummy entries inserted into it (hists__match, hists__link).
+     */
+    private TreeMap<HistEntry, HistEntry> inputTree;
+    /** Whether {@link #inputTree}'s comparator says "equal" (search and collapse trees; a replay's never does). */
+    private boolean inputTreeFinds;
+    /** {@link #collapsed} no longer lists {@link #inputTree}: a dummy entry went in. */
+    private boolean collapsedStale;
     private final Map<String, Integer> commKeys = new HashMap<>();
     /**
      * Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap); a
@@ -89,6 +102,16 @@ public final class Hists {
      *     callchain_param.order in effect), or null
      */
     public Hists(EventDesc event, List<SortKey> keys, boolean children, CallchainParams.Order graphOrder) {
+        this(event, keys, children, graphOrder, false);
+    }
+
+    /**
+     * @param branchMode perf's branch mode (sort__mode == SORT_MODE__BRANCH): samples are added by
+     *     their branches ({@link CurrentSample#branchCount()}), without graphs or children
+     */
+    public Hists(EventDesc event, List<SortKey> keys, boolean children, CallchainParams.Order graphOrder,
+            boolean branchMode) {
+        this.branchMode = branchMode;
         this.graphOrder = graphOrder;
         this.event = event;
         this.keys = List.copyOf(keys);
@@ -99,7 +122,8 @@ public final class Hists {
         this.hasComm = keys.contains(SortKey.COMM);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
-        this.searchTree = hasSym && !hasDso
+        // branch entries are found by perf's own search, the keys being many
+        this.searchTree = (hasSym && !hasDso) || branchMode
                 ? new TreeMap<>((n, node) -> {
                     long c = perfCmp(node, n);
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
@@ -156,6 +180,10 @@ public final class Hists {
         if (collapsed != null) {
             throw new IllegalStateException("sample added after the entries were collapsed for output");
         }
+        if (branchMode) {
+            addBranches(s);
+            return;
+        }
         long period = s.period();
         samples++;
         totalPeriod += period;
@@ -188,6 +216,58 @@ public final class Hists {
             return;
         }
         add(chain, n, reached, reachedAt, m, period, 1);
+    }
+
+    /**
+     * perf's hist_iter_branch: each branch of the sample an entry of period 1 keyed by its target
+     * (symbol, DSO, the raw address, the sample's level) and its branch_info; a sample without a
+     * branch stack counts nothing.
+     */
+    private void addBranches(CurrentSample s) {
+        int n = s.branchCount();
+        for (int i = 0; i < n; i++) {
+            Frame to = s.branchTo(i);
+            if (probe == null) {
+                probe = new HistEntry(s.comm(), s.thread(), to, to.ip(), s.frame().level(), s.cpu(), created.size());
+            } else {
+                probe.key(s.comm(), s.thread(), to, to.ip(), s.frame().level(), s.cpu(), created.size());
+            }
+            probe.from = s.branchFrom(i);
+            probe.to = to;
+            probe.cycles = s.branchCycles(i);
+            HistEntry e = searchTree.get(probe);
+            if (e == null) {
+                e = probe;
+                probe = null;
+                e.filtered = s.filtered();
+                searchTree.put(e, e);
+                created.add(e);
+            }
+            // hists__findnew_entry: a found entry takes the sample's map
+            e.dso = to.dso();
+            branchEndsInElf |= inElf(to) || inElf(s.branchFrom(i));
+            samples++;
+            totalPeriod++;
+            if (!e.filtered) {
+                nonFilteredSamples++;
+                nonFilteredPeriod++;
+            }
+            e.period++;
+            e.periodAcc++;
+            e.samples++;
+        }
+    }
+
+    private static boolean inElf(Frame f) {
+        return f.symbol() != null && f.dso() != null && f.dso().kind() == Dso.Kind.USER;
+    }
+
+    /**
+     * Branch mode: whether a branch end lies in a symbol of a user-space ELF file, where perf's
+     * addr2line may find a source line that jperf (no DWARF line tables) does not.
+     */
+    public boolean branchEndsInElf() {
+        return branchEndsInElf;
     }
 
     /** A shape's pending samples added in bulk to the entries its first sample reached. */
@@ -363,13 +443,24 @@ public final class Hists {
      * perf leaves elided columns out of hist_entry__sort (perf_hpp__should_skip).
      */
     public List<HistEntry> sorted(Set<SortKey> elided) {
+        return sorted(elided, null);
+    }
+
+    /**
+     * {@link #sorted(Set)} with {@code afterSelf} breaking ties of the self period before the keys
+     * do (a group leader's members' periods: perf's __hpp__sort in group view), or null.
+     */
+    public List<HistEntry> sorted(Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
         List<HistEntry> in = collapsed();
         // perf's output_resort: each entry, in input-tree order, inserted into the output rb-tree,
         // going left when hist_entry__sort(new, node) > 0 (not a total order: see perfSort)
-        Comparator<HistEntry> sort = outputOrder(elided);
-        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> perfSort(sort, n, node) > 0 ? -1 : 1);
+        Comparator<HistEntry> sort = outputOrder(elided, afterSelf);
+        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> n == node ? 0 : perfSort(sort, n, node) > 0 ? -1 : 1);
         for (HistEntry e : in) {
             tree.put(e, e);
+            // perf's hists__calc_col_len of the entry just placed: the srclines made so far
+            e.srclineFromWidth = e.srclineFrom == null ? 0 : e.srclineFrom.length();
+            e.srclineToWidth = e.srclineTo == null ? 0 : e.srclineTo.length();
         }
         return new ArrayList<>(tree.keySet());
     }
@@ -379,10 +470,52 @@ public final class Hists {
         if (collapsed == null) {
             settle();
             // the search tree is perf's input tree as it is; a replay would compare today's DSOs
-            List<HistEntry> in = searchTree != null ? new ArrayList<>(searchTree.keySet()) : replay(created);
-            collapsed = hasComm ? collapse(in) : in;
+            TreeMap<HistEntry, HistEntry> in = searchTree != null ? searchTree : replay(created);
+            inputTree = hasComm ? collapse(new ArrayList<>(in.keySet())) : in;
+            inputTreeFinds = hasComm || searchTree != null;
+            collapsedStale = true;
+        }
+        if (collapsedStale) {
+            collapsed = new ArrayList<>(inputTree.keySet());
+            collapsedStale = false;
         }
         return collapsed;
+    }
+
+    /**
+     * perf's hists__find_entry: the entry of the collapsed tree that hist_entry__collapse finds
+     * equal to {@code probe} on its search path, or null.
+     */
+    HistEntry find(HistEntry probe) {
+        collapsed();
+        // a replay's tree never says equal, but its order is total (a DSO key, or no symbol key):
+        // the greatest entry not after the probe is the equal one if there is one
+        HistEntry e = inputTreeFinds ? inputTree.get(probe) : inputTree.lowerKey(probe);
+        return e != null && perfCmp(e, probe) == 0 ? e : null;
+    }
+
+    /**
+     * perf's hists__add_dummy_entry: the entry equal to {@code pair}, else a new one with its key
+     * values and no period, inserted where perf's collapsed tree puts it (a group leader's row for
+     * what only a member sampled).
+     */
+    HistEntry addDummy(HistEntry pair) {
+        HistEntry e = find(pair);
+        if (e == null) {
+            e = new HistEntry(pair.comm, pair.thread, pair.dso, pair.symbol, pair.ip, pair.level, pair.cpu);
+            e.filtered = pair.filtered;
+            e.from = pair.from;
+            e.to = pair.to;
+            e.cycles = pair.cycles;
+            inputTree.put(e, e);
+            collapsedStale = true;
+        }
+        return e;
+    }
+
+    /** The entries of the collapsed tree, in its order (perf's rb_first .. rb_next walk). */
+    List<HistEntry> inputEntries() {
+        return collapsed();
     }
 
     /**
@@ -392,7 +525,7 @@ public final class Hists {
      * merged into that node (periods, samples, call graph) and dropped. Entries the input tree split
      * are merged again when the new tree's search meets them, else stay two rows.
      */
-    private List<HistEntry> collapse(List<HistEntry> in) {
+    private TreeMap<HistEntry, HistEntry> collapse(List<HistEntry> in) {
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
             long c = perfCmp(node, n);
             return c < 0 ? -1 : c == 0 ? 0 : 1;
@@ -414,7 +547,7 @@ public final class Hists {
                 nonFilteredPeriod += iter.filtered ? -e.period : e.period;
             }
         }
-        return new ArrayList<>(tree.keySet());
+        return tree;
     }
 
     /**
@@ -437,7 +570,7 @@ public final class Hists {
     }
 
     /** Inserts into a red-black tree (same shapes as the kernel's rbtree) as perf does; in-order result. */
-    private List<HistEntry> replay(List<HistEntry> seq) {
+    private TreeMap<HistEntry, HistEntry> replay(List<HistEntry> seq) {
         // new goes left of a node when perf's cmp(node, new) < 0; never "equal": those were merged already
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
             long c = perfCmp(node, n);
@@ -446,11 +579,15 @@ public final class Hists {
         for (HistEntry e : seq) {
             tree.put(e, e);
         }
-        return new ArrayList<>(tree.keySet());
+        return tree;
     }
 
     /** perf's hist_entry__cmp over the sort keys (se_cmp, with the argument order perf uses). */
     private long perfCmp(HistEntry l, HistEntry r) {
+        if (l == r) {
+            // TreeMap's type check of a first key: no comparison perf makes (srclines stay unmade)
+            return 0;
+        }
         for (SortKey k : keyArray) {
             long c = switch (k) {
                 case COMM -> r.comm.compareTo(l.comm);
@@ -458,6 +595,15 @@ public final class Hists {
                 case SYM -> symCmpPerf(l, r, hasDso);
                 case PID, TID -> (long) r.thread.tid() - l.thread.tid();
                 case CPU -> (long) r.cpu - l.cpu;
+                case DSO_FROM -> dsoCmp(l.from.dso(), r.from.dso());
+                case DSO_TO -> dsoCmp(l.to.dso(), r.to.dso());
+                case SYMBOL_FROM -> branchSymCmp(l.from, r.from);
+                case SYMBOL_TO -> branchSymCmp(l.to, r.to);
+                case CYCLES -> (long) l.cycles - r.cycles;
+                case IPC_LBR -> symCmpPerf(l, r, hasDso);
+                // sort__srcline_from_cmp: strcmp(right, left), each made when first compared
+                case SRCLINE_FROM -> srclineFrom(r).compareTo(srclineFrom(l));
+                case SRCLINE_TO -> srclineTo(r).compareTo(srclineTo(l));
             };
             if (c != 0) {
                 return c;
@@ -488,6 +634,48 @@ public final class Hists {
 
     private static boolean sameDsoName(Dso a, Dso b) {
         return a == b || (a != null && b != null && a.shortName().equals(b.shortName()));
+    }
+
+    private static String srclineFrom(HistEntry e) {
+        if (e.srclineFrom == null) {
+            e.srclineFrom = HistEntry.srcline(e.from);
+        }
+        return e.srclineFrom;
+    }
+
+    private static String srclineTo(HistEntry e) {
+        if (e.srclineTo == null) {
+            e.srclineTo = HistEntry.srcline(e.to);
+        }
+        return e.srclineTo;
+    }
+
+    /** _sort__dso_cmp(l, r) as sort__dso_from_cmp and sort__dso_to_cmp call it (l first, unlike sort__dso_cmp). */
+    private static long dsoCmp(Dso l, Dso r) {
+        if (l == null || r == null) {
+            // cmp_null(dso_r, dso_l)
+            return r == null ? (l == null ? 0 : -1) : 1;
+        }
+        return l.shortName().compareTo(r.shortName());
+    }
+
+    /** sort__sym_from_cmp / sort__sym_to_cmp: raw addresses when neither end has a symbol, else _sort__sym_cmp. */
+    private static long branchSymCmp(Frame l, Frame r) {
+        Symbol sl = l.symbol();
+        Symbol sr = r.symbol();
+        if (sl == null && sr == null) {
+            return Long.signum(r.ip() - l.ip());
+        }
+        if (sl == null || sr == null) {
+            return sl == null ? -1 : 1;
+        }
+        if (sl == sr) {
+            return 0;
+        }
+        if (sl.start() != sr.start()) {
+            return Long.signum(sr.start() - sl.start());
+        }
+        return Long.signum(sr.end() - sl.end());
     }
 
     /** sort__dso_cmp(left, right) = _sort__dso_cmp(right->map, left->map). */
@@ -522,11 +710,14 @@ public final class Hists {
         return Long.signum(r.symbol.end() - l.symbol.end());
     }
 
-    private Comparator<HistEntry> outputOrder(Set<SortKey> elided) {
+    private Comparator<HistEntry> outputOrder(Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
         Comparator<HistEntry> c = children
                 ? Comparator.comparingLong((HistEntry e) -> e.periodAcc).reversed().thenComparing(
                         Comparator.comparingLong((HistEntry e) -> e.period).reversed())
                 : Comparator.comparingLong((HistEntry e) -> e.period).reversed();
+        if (afterSelf != null) {
+            c = c.thenComparing(afterSelf);
+        }
         for (SortKey k : keyArray) {
             if (!elided.contains(k)) {
                 c = c.thenComparing(sortOrder(k));
@@ -536,7 +727,7 @@ public final class Hists {
     }
 
     /** perf's se_sort of each key, as seen in the output (x before y when negative). */
-    private static Comparator<HistEntry> sortOrder(SortKey k) {
+    private Comparator<HistEntry> sortOrder(SortKey k) {
         return switch (k) {
             case COMM -> (x, y) -> x.comm.compareTo(y.comm);
             case DSO -> (x, y) -> dsoCmp(x, y);
@@ -548,6 +739,15 @@ public final class Hists {
             };
             case PID, TID -> (x, y) -> Integer.compare(x.thread.tid(), y.thread.tid());
             case CPU -> (x, y) -> Integer.compare(x.cpu, y.cpu);
+            // keys without se_sort: perf's output order is their cmp's, first when positive
+            case DSO_FROM -> (x, y) -> Long.signum(-dsoCmp(x.from.dso(), y.from.dso()));
+            case DSO_TO -> (x, y) -> Long.signum(-dsoCmp(x.to.dso(), y.to.dso()));
+            case SYMBOL_FROM -> (x, y) -> Long.signum(-branchSymCmp(x.from, y.from));
+            case SYMBOL_TO -> (x, y) -> Long.signum(-branchSymCmp(x.to, y.to));
+            case CYCLES -> (x, y) -> Integer.compare(y.cycles, x.cycles);
+            case IPC_LBR -> (x, y) -> Long.signum(-symCmpPerf(x, y, hasDso));
+            case SRCLINE_FROM -> (x, y) -> x == y ? 0 : srclineFrom(x).compareTo(srclineFrom(y));
+            case SRCLINE_TO -> (x, y) -> x == y ? 0 : srclineTo(x).compareTo(srclineTo(y));
         };
     }
 

@@ -2,7 +2,6 @@ package dev.jperf.report.aggregate;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** perf report's --sort keys jperf knows, with perf's column headers. */
 public enum SortKey {
@@ -13,7 +12,25 @@ public enum SortKey {
     PID("    Pid:Command"),
     /** jperf's "tid": the same rows as pid (perf 6.1 has no tid key). */
     TID("    Tid:Command"),
-    CPU("CPU");
+    CPU("CPU"),
+    /** Branch mode only (perf's bstack_sort_dimensions): the branch's source DSO. */
+    DSO_FROM("Source Shared Object"),
+    DSO_TO("Target Shared Object"),
+    SYMBOL_FROM("Source Symbol"),
+    SYMBOL_TO("Target Symbol"),
+    /** The basic block's cycles (the branch entry's cycles field; "-" when 0). */
+    CYCLES("Basic Block Cycles"),
+    /**
+     * The branch's source line as perf prints it when addr2line finds none (jperf reads no DWARF
+     * line tables): symbol+offset, else DSO[address], else ??:0.
+     */
+    SRCLINE_FROM("From Source:Line"),
+    SRCLINE_TO("To Source:Line"),
+    /**
+     * perf's ipc_lbr, appended (never given) in branch mode when --sort names a symbol_* key: the
+     * target symbol's IPC from its annotation, which jperf does not make ("-").
+     */
+    IPC_LBR("IPC   [IPC Coverage]");
 
     private final String header;
 
@@ -25,6 +42,11 @@ public enum SortKey {
         return header;
     }
 
+    /** A key of perf's branch mode, which sorts branches (invalid in the sample view). */
+    public boolean branch() {
+        return ordinal() >= DSO_FROM.ordinal();
+    }
+
     /** Parses a comma list ("comm,dso,sym"); an unknown key is an error naming it, as in perf. */
     public static List<SortKey> parse(String list) {
         List<SortKey> out = new ArrayList<>();
@@ -33,13 +55,18 @@ public enum SortKey {
             if (t.isEmpty()) {
                 continue;
             }
-            try {
-                SortKey key = valueOf(t.toUpperCase(Locale.ROOT));
-                if (!out.contains(key)) {
-                    out.add(key);
+            SortKey key = null;
+            for (SortKey c : values()) {
+                // ipc_lbr is appended by report itself: perf refuses a key naming "ipc"
+                if (c != IPC_LBR && c.name().equalsIgnoreCase(t)) {
+                    key = c;
                 }
-            } catch (IllegalArgumentException e) {
+            }
+            if (key == null) {
                 throw new IllegalArgumentException("Unknown --sort key: `" + t + "'");
+            }
+            if (!out.contains(key)) {
+                out.add(key);
             }
         }
         if (out.isEmpty()) {

@@ -7,6 +7,7 @@ import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.session.Frame;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -121,6 +122,15 @@ public final class JsonReport {
                                 }
                             }
                             case CPU -> g.writeNumberField("cpu", e.cpu());
+                            // branch mode: the keys by perf's names, as the stdio columns print them
+                            case DSO_FROM -> g.writeStringField("dso_from", dsoText(e.from()));
+                            case DSO_TO -> g.writeStringField("dso_to", dsoText(e.to()));
+                            case SYMBOL_FROM -> g.writeStringField("symbol_from", HistEntry.symbolText(e.from(), Integer.MAX_VALUE).substring(4));
+                            case SYMBOL_TO -> g.writeStringField("symbol_to", HistEntry.symbolText(e.to(), Integer.MAX_VALUE).substring(4));
+                            case CYCLES -> g.writeNumberField("cycles", e.cycles());
+                            case SRCLINE_FROM -> g.writeStringField("srcline_from", e.srclineFrom());
+                            case SRCLINE_TO -> g.writeStringField("srcline_to", e.srclineTo());
+                            case IPC_LBR -> { }
                         }
                     }
                     if (graph) {
@@ -147,5 +157,9 @@ public final class JsonReport {
 
     private static double round2(double v) {
         return Math.round(v * 100) / 100.0;
+    }
+
+    private static String dsoText(Frame f) {
+        return f.dso() == null ? "[unknown]" : f.dso().shortName();
     }
 }

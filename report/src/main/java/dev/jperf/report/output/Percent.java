@@ -50,11 +50,11 @@ final class Percent {
         return b.append(q / 100).append('.').append(frac < 10 ? "0" : "").append(frac).toString();
     }
 
-    /** perf's "%7.2f%%" column. */
+    /** perf's " %6.2f%%" column (hpp__fmt): a space even before a percentage of 1000 or more. */
     static String column(double v) {
         String s = f2(v);
-        StringBuilder b = new StringBuilder(8);
-        for (int i = s.length(); i < 7; i++) {
+        StringBuilder b = new StringBuilder(8).append(' ');
+        for (int i = s.length(); i < 6; i++) {
             b.append(' ');
         }
         return b.append(s).append('%').toString();

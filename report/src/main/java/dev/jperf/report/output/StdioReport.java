@@ -1,10 +1,13 @@
 package dev.jperf.report.output;
 
 import dev.jperf.report.aggregate.CallchainParams;
+import dev.jperf.report.aggregate.GroupHists;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
+import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.SampleFilter;
+import dev.jperf.report.symbol.Dso;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -23,6 +26,8 @@ public final class StdioReport {
 
     private final boolean relative;
     private static final int SAMPLES_WIDTH = 12;
+    /** perf's percentage columns: " %6.2f%%". */
+    private static final int PERCENT_WIDTH = 8;
     /** -n/--show-nr-samples. */
     private boolean showSamples;
     /** Filters of one value: perf prints that value once ("# dso: x") and leaves its column out. */
@@ -59,11 +64,17 @@ public final class StdioReport {
         return this;
     }
 
-    public void print(List<Hists> sections, long totalLostSamples) {
+    /** Each event's hists a section of its own. */
+    public void print(List<Hists> hists, long totalLostSamples) {
+        printSections(GroupHists.ungrouped(hists), totalLostSamples);
+    }
+
+    /** The report of these sections (events, or groups of events in perf's group view). */
+    public void printSections(List<GroupHists> sections, long totalLostSamples) {
         out.println("# To display the perf.data header info, please use --header/--header-only options.");
         out.println("#");
         if (!sections.isEmpty()) {
-            for (SortKey k : sections.get(0).keys()) {
+            for (SortKey k : sections.get(0).leader().keys()) {
                 String v = elided(k);
                 if (v != null) {
                     out.println("# " + (k == SortKey.SYM ? "symbol" : k == SortKey.DSO ? "dso" : "comm") + ": " + v);
@@ -73,11 +84,12 @@ public final class StdioReport {
         out.println("#");
         out.println("# Total Lost Samples: " + totalLostSamples);
         out.println("#");
-        for (Hists h : sections) {
-            if (h.samples() == 0) {
+        for (GroupHists g : sections) {
+            // perf's skip_empty looks at the leader's samples alone
+            if (g.leader().samples() == 0) {
                 continue;
             }
-            section(h);
+            section(g);
             out.println();
             out.println();
         }
@@ -104,13 +116,18 @@ public final class StdioReport {
         return n + String.valueOf(unit);
     }
 
-    private void section(Hists h) {
+    private void section(GroupHists g) {
+        Hists h = g.leader();
         // perf's hists__total_period: filtered samples count unless --percentage relative
         long total = relative ? h.nonFilteredPeriod() : h.totalPeriod();
-        long samples = relative ? h.nonFilteredSamples() : h.samples();
-        out.println("# Samples: " + samplesText(samples) + " of event '" + h.event().name() + "'"
-                + (elide.timeRange() == null ? "" : " (time slices: " + elide.timeRange() + ")"));
-        out.println("# Event count (approx.): " + Long.toUnsignedString(total));
+        int columns = g.columns();
+        long[] totals = new long[columns];
+        for (int i = 0; i < columns; i++) {
+            totals[i] = relative ? g.hists(i).nonFilteredPeriod() : g.hists(i).totalPeriod();
+        }
+        out.println("# Samples: " + samplesText(g.samples(relative)) + " of event" + (g.plural() ? "s" : "")
+                + " '" + g.title() + "'" + (elide.timeRange() == null ? "" : " (time slices: " + elide.timeRange() + ")"));
+        out.println("# Event count (approx.): " + Long.toUnsignedString(g.totalPeriod(relative)));
         out.println("#");
         List<SortKey> keys = shownKeys(h.keys());
         Set<SortKey> elided = EnumSet.noneOf(SortKey.class);
@@ -118,7 +135,7 @@ public final class StdioReport {
         elided.removeAll(keys);
         List<HistEntry> shown = new ArrayList<>();
         List<HistEntry> rows = new ArrayList<>();
-        for (HistEntry e : h.sorted(elided)) {
+        for (HistEntry e : g.sorted(elided)) {
             if (e.filtered()) {
                 continue;
             }
@@ -131,19 +148,20 @@ public final class StdioReport {
         // perf sizes the columns in output_resort, over every entry the filters keep; --percent-limit
         // only skips rows when printing
         int[] width = widths(keys, shown);
-        StringBuilder hdr = new StringBuilder("#");
-        StringBuilder dots = new StringBuilder("#");
+        StringBuilder hdr = new StringBuilder("# ");
+        StringBuilder dots = new StringBuilder("# ");
+        // hpp__width_fn: in group view a column per member, each as wide as the one of an event
+        int pctWidth = PERCENT_WIDTH * columns;
         if (h.children()) {
-            hdr.append(" Children      Self");
-            dots.append(" ........  ........");
-        } else {
-            hdr.append(" Overhead");
-            dots.append(" ........");
+            hdr.append(padLeft("Children", pctWidth, ' ')).append("  ");
+            dots.append(".".repeat(pctWidth)).append("  ");
         }
+        hdr.append(padLeft(h.children() ? "Self" : "Overhead", pctWidth, ' '));
+        dots.append(".".repeat(pctWidth));
         if (showSamples) {
             // perf's "Samples" column: the entry's own samples (he->stat.nr_events), 12 wide
-            hdr.append("  ").append(padLeft("Samples", SAMPLES_WIDTH, ' '));
-            dots.append("  ").append(".".repeat(SAMPLES_WIDTH));
+            hdr.append("  ").append(padLeft("Samples", SAMPLES_WIDTH * columns, ' '));
+            dots.append("  ").append(".".repeat(SAMPLES_WIDTH * columns));
         }
         for (int i = 0; i < keys.size(); i++) {
             hdr.append("  ").append(pad(keys.get(i).header(), width[i]));
@@ -154,19 +172,30 @@ public final class StdioReport {
         out.println("#");
         StringBuilder b = new StringBuilder(256);
         boolean graph = callGraph.enabled() && h.graphOrder() != null;
-        StringBuilder g = new StringBuilder();
-        CallGraphPrinter printer = new CallGraphPrinter(g, callGraph, sortStartsWithSym);
+        StringBuilder graphText = new StringBuilder();
+        CallGraphPrinter printer = new CallGraphPrinter(graphText, callGraph, sortStartsWithSym);
         // perf's min_callchain_hits: the threshold of the whole event, as an integer period
         long minHit = (long) (total * (callGraph.minPercent() / 100));
         for (HistEntry e : rows) {
             b.setLength(0);
             b.append("  ");
             if (h.children()) {
-                b.append(pct(e.periodAcc(), total)).append("  ");
+                for (int i = 0; i < columns; i++) {
+                    HistEntry p = g.pair(e, i);
+                    b.append(pct(p == null ? 0 : p.periodAcc(), totals[i]));
+                }
+                b.append("  ");
             }
-            b.append(pct(e.period(), total));
+            for (int i = 0; i < columns; i++) {
+                HistEntry p = g.pair(e, i);
+                b.append(pct(p == null ? 0 : p.period(), totals[i]));
+            }
             if (showSamples) {
-                b.append("  ").append(padLeft(Long.toString(e.samples()), SAMPLES_WIDTH, ' '));
+                b.append("  ");
+                for (int i = 0; i < columns; i++) {
+                    HistEntry p = g.pair(e, i);
+                    b.append(padLeft(Long.toString(p == null ? 0 : p.samples()), SAMPLES_WIDTH, ' '));
+                }
             }
             for (int i = 0; i < keys.size(); i++) {
                 b.append("  ");
@@ -176,10 +205,10 @@ public final class StdioReport {
             }
             out.println(b);
             if (graph) {
-                g.setLength(0);
+                graphText.setLength(0);
                 // perf prints graph percentages of the whole event (stats.total_period) even when relative
                 printer.print(e.callchain(), h.totalPeriod(), h.children() ? e.periodAcc() : e.period(), minHit);
-                out.print(g);
+                out.print(graphText);
             }
         }
     }
@@ -222,7 +251,28 @@ public final class StdioReport {
             case PID, TID -> b.append(padLeft(Integer.toString(e.thread().tid()), 7, ' ')).append(':')
                     .append(pad(e.thread().comm(), width - 8));
             case CPU -> b.append(cpuText(e.cpu(), width));
+            case DSO_FROM -> b.append(pad(dsoText(e.from().dso()), width));
+            case DSO_TO -> b.append(pad(dsoText(e.to().dso()), width));
+            case SYMBOL_FROM, SYMBOL_TO -> {
+                String s = HistEntry.symbolText(k == SortKey.SYMBOL_FROM ? e.from() : e.to(), width);
+                b.append(s);
+                if (!last && s.length() < width) {
+                    b.append(" ".repeat(width - s.length()));
+                }
+            }
+            // hist_entry__cycles_snprintf: "%-*hd", or "-" for none
+            case CYCLES -> b.append(pad(e.cycles() == 0 ? "-" : Short.toString((short) e.cycles()), width));
+            // perf computes it from the target symbol's annotation (its disassembly), which jperf
+            // does not make: perf's value when it has no annotation either (e.g. no binary)
+            case IPC_LBR -> b.append(pad(e.symbol() == null ? "-" : "0.00  [  0.0%]", width));
+            // "%-*.*s" of a string perf made only if a comparison needed it (glibc prints "(null)")
+            case SRCLINE_FROM -> b.append(pad(e.srclineFrom() == null ? "(null)" : e.srclineFrom(), width));
+            case SRCLINE_TO -> b.append(pad(e.srclineTo() == null ? "(null)" : e.srclineTo(), width));
         }
+    }
+
+    private static String dsoText(Dso d) {
+        return d == null ? "[unknown]" : d.shortName();
     }
 
     /** printf("%*.*d", width, width, cpu): at least {@code width} digits, so -1 prints "-001". */
@@ -254,6 +304,28 @@ public final class StdioReport {
         if (unresolved) {
             dso = Math.max(dso, 16);
         }
+        // hists__calc_col_len of a branch_info: a resolved end widens its symbol and DSO columns,
+        // an unresolved one sets the symbol's to an address's and the DSO's to at least 16
+        int[] branchSym = new int[2];
+        int[] branchDso = new int[2];
+        int[] srcline = new int[2];
+        for (HistEntry e : rows) {
+            if (e.from() == null) {
+                continue;
+            }
+            srcline[0] = Math.max(srcline[0], e.srclineFromWidth());
+            srcline[1] = Math.max(srcline[1], e.srclineToWidth());
+            for (int side = 0; side < 2; side++) {
+                Frame f = side == 0 ? e.from() : e.to();
+                if (f.symbol() != null) {
+                    branchSym[side] = Math.max(branchSym[side], f.symbol().name().length() + 4);
+                    branchDso[side] = Math.max(branchDso[side], dsoText(f.dso()).length());
+                } else {
+                    branchSym[side] = Math.max(branchSym[side], 16 + 4 + 2);
+                    branchDso[side] = Math.max(branchDso[side], 16);
+                }
+            }
+        }
         int[] w = new int[keys.size()];
         for (int i = 0; i < w.length; i++) {
             SortKey k = keys.get(i);
@@ -263,6 +335,13 @@ public final class StdioReport {
                 case SYM -> sym;
                 case PID, TID -> comm + 8;
                 case CPU -> 3;
+                case SYMBOL_FROM -> branchSym[0];
+                case SYMBOL_TO -> branchSym[1];
+                case DSO_FROM -> branchDso[0];
+                case DSO_TO -> branchDso[1];
+                case CYCLES, IPC_LBR -> 0;
+                case SRCLINE_FROM -> srcline[0];
+                case SRCLINE_TO -> srcline[1];
             };
             w[i] = Math.max(v, k.header().length());
         }

@@ -24,6 +24,11 @@ public final class CurrentSample {
     Frame[] chain = new Frame[128];
     int chainLength = -1;
     boolean filtered;
+    /** Branch mode: the branch stack's entries resolved, or -1 when the sample has none. */
+    int branchCount = -1;
+    Frame[] branchFrom = new Frame[0];
+    Frame[] branchTo = new Frame[0];
+    int[] branchCycles = new int[0];
 
     public EventDesc event() {
         return event;
@@ -97,6 +102,28 @@ public final class CurrentSample {
     public Frame callchain(int i) {
         java.util.Objects.checkIndex(i, Math.max(chainLength, 0));
         return chain[i];
+    }
+
+    /** Branch mode: the branches of the sample's branch stack (0 without one). */
+    public int branchCount() {
+        return Math.max(branchCount, 0);
+    }
+
+    /** Branch {@code i}'s source, resolved as perf's thread__find_cpumode_addr_location. */
+    public Frame branchFrom(int i) {
+        java.util.Objects.checkIndex(i, branchCount());
+        return branchFrom[i];
+    }
+
+    public Frame branchTo(int i) {
+        java.util.Objects.checkIndex(i, branchCount());
+        return branchTo[i];
+    }
+
+    /** Branch {@code i}'s cycles (the entry's flags, bits 4-19). */
+    public int branchCycles(int i) {
+        java.util.Objects.checkIndex(i, branchCount());
+        return branchCycles[i];
     }
 
     /** Set when --comm/--pid/--tid exclude the sample's thread. */

@@ -157,6 +157,11 @@ public final class Machine {
             identity = true;
         } else {
             dso = resolver.dso(filename, kindOf(filename));
+            if (dso.kind() == Dso.Kind.VDSO) {
+                // perf's map__new: a vdso map's pgoff is 0 whatever the record says (kernels of the
+                // 3.x era wrote the map's address there)
+                pgoff = 0;
+            }
         }
         if (buildId != null) {
             dso.setBuildId(buildId);
@@ -362,6 +367,11 @@ public final class Machine {
         if (f == null) {
             long addr = m.mapIp(ip);
             Symbol sym = resolver.find(m.dso(), addr);
+            if (sym == null && m.dso().kind() == Dso.Kind.KERNEL_MODULE) {
+                // perf's module maps are relative (map__map_ip), its module symbols too: an address
+                // no symbol names is the offset into the module's map
+                addr = ip - m.start();
+            }
             int dk = dsoKeys.computeIfAbsent(m.dso().shortName(), k -> dsoKeys.size());
             int sk = sym == null ? -1
                     : symbolKeys.computeIfAbsent(new SymbolId(dk, sym.start(), sym.end()), k -> symbolKeys.size());
@@ -394,6 +404,19 @@ public final class Machine {
         }
         ksymbol(fn.start(), (int) fn.len(), fn.name(), false);
         return kernelMaps.find(ip);
+    }
+
+    /**
+     * perf's thread__find_cpumode_addr_location: the address in the user, then the kernel address
+     * space; level 'H' and no map when neither maps it (the guest modes, last tried, fail on a host).
+     */
+    public Frame resolveAnyMode(PerfThread thread, long ip) {
+        Frame f = resolve(thread, MISC_USER, ip);
+        if (f.map() != null) {
+            return f;
+        }
+        f = resolve(thread, MISC_KERNEL, ip);
+        return f.map() != null ? f : new Frame(ip, ip, null, null, 'H');
     }
 
     static boolean isGuest(int cpumode) {

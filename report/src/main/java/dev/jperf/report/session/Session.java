@@ -4,6 +4,8 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.AuxtraceRecord;
+import dev.jperf.format.record.BranchStack;
 import dev.jperf.format.record.BuildIdRecord;
 import dev.jperf.format.record.CommRecord;
 import dev.jperf.format.record.ExitRecord;
@@ -39,19 +41,27 @@ public final class Session {
     private static final int MAX_STACK = Machine.PERF_MAX_STACK_DEPTH;
     /** Batches in flight between the reading and the resolving thread. */
     private static final int BATCHES = 3;
+    /** struct perf_branch_entry: cycles:16 after mispred, predicted, in_tx, abort. */
+    private static final int BRANCH_CYCLES_SHIFT = 4;
 
     /**
      * What to resolve and which samples to drop or mark filtered.
      *
      * @param callchains resolve callchains (off for -g none --no-children: faster)
+     * @param branchStacks resolve each sample's branch stack (perf's branch mode)
      */
-    public record Options(boolean callchains, SampleFilter filter) {
+    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
+        /** Without branch stacks. */
+        public Options(boolean callchains, SampleFilter filter) {
+            this(callchains, filter, false);
+        }
     }
 
     private final PerfDataFile file;
     private final Machine machine;
     private final Options options;
     private long totalLostSamples;
+    private long auxtraceBytes;
     private boolean calleeCut;
     private PerfThread lastThread;
     private long lastPidTid;
@@ -80,6 +90,11 @@ public final class Session {
 
     public PerfDataFile file() {
         return file;
+    }
+
+    /** Bytes of AUX area trace (PERF_RECORD_AUXTRACE payloads) read: jperf decodes none of them. */
+    public long auxtraceBytes() {
+        return auxtraceBytes;
     }
 
     /** Sum of PERF_RECORD_LOST_SAMPLES counts (perf's "Total Lost Samples"). */
@@ -222,8 +237,11 @@ public final class Session {
         }
     }
 
-    private static void route(PerfRecord r, OrderedEvents oe) {
-        if (r instanceof FinishedRoundRecord) {
+    private void route(PerfRecord r, OrderedEvents oe) {
+        if (r instanceof AuxtraceRecord a) {
+            // the reader's count, read once the last batch was taken (the queue orders the two)
+            auxtraceBytes += a.auxSize();
+        } else if (r instanceof FinishedRoundRecord) {
             oe.finishedRound();
         } else if (r instanceof BuildIdRecord) {
             oe.immediate(r);
@@ -334,7 +352,34 @@ public final class Session {
         }
         c.comm = thread.comm();
         c.filtered = options.filter().excludes(thread, c.comm, c.frame);
+        if (options.branchStacks()) {
+            SampleRecord r = (SampleRecord) file.decode(src, d[at + Batch.POSITION], d[at + Batch.OFFSET]);
+            branches(thread, r.branchStack(), c);
+        }
         sink.sample(c);
+    }
+
+    /** perf's sample__resolve_bstack: each entry's ends resolved in whichever address space maps them. */
+    private void branches(PerfThread thread, BranchStack br, CurrentSample c) {
+        if (br == null) {
+            c.branchCount = -1;
+            return;
+        }
+        int n = br.nr();
+        if (c.branchFrom.length < n) {
+            c.branchFrom = new Frame[n];
+            c.branchTo = new Frame[n];
+            c.branchCycles = new int[n];
+        }
+        long[] from = br.from();
+        long[] to = br.to();
+        long[] flags = br.flags();
+        for (int i = 0; i < n; i++) {
+            c.branchTo[i] = machine.resolveAnyMode(thread, to[i]);
+            c.branchFrom[i] = machine.resolveAnyMode(thread, from[i]);
+            c.branchCycles[i] = (int) (flags[i] >>> BRANCH_CYCLES_SHIFT) & 0xffff;
+        }
+        c.branchCount = n;
     }
 
     /**
