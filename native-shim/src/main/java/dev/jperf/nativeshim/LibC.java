@@ -27,6 +27,7 @@ final class LibC {
     private static final Function DUP2 = C.getFunction("dup2");
     private static final Function KILL = C.getFunction("kill");
     private static final Function STRERROR = C.getFunction("strerror");
+    private static final Function GETRUSAGE = C.getFunction("getrusage");
 
     private LibC() {}
 
@@ -68,6 +69,10 @@ final class LibC {
 
     static int kill(int pid, int sig) {
         return KILL.invokeInt(new Object[] {pid, sig});
+    }
+
+    static int getrusage(int who, long usage) {
+        return GETRUSAGE.invokeInt(new Object[] {who, usage});
     }
 
     static String strerror(int errnum) {
