@@ -17,13 +17,14 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "dump", "inject");
+    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "dump", "inject");
 
     private Main() {
     }
 
     public static void main(String[] args) {
-        if (args.length > globalOptions(args) && args[globalOptions(args)].equals("record")) {
+        int first = globalOptions(args);
+        if (args.length > first && (args[first].equals("record") || args[first].equals("stat"))) {
             JnaBoot.prepare();
         }
         int code = run(args);
@@ -140,6 +141,8 @@ public final class Main {
         switch (name) {
             case "record":
                 return new RecordCommand();
+            case "stat":
+                return new StatCommand();
             case "report":
                 return new ReportCommand();
             case "annotate":
