@@ -4,14 +4,25 @@ import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Ioctl;
+import dev.jperf.nativeshim.PerfEventAttrLayout;
+import dev.jperf.nativeshim.PerfEventOpen;
 import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import java.io.IOException;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
- * A raw_tp program on {@code sys_enter} that counts its own runs in slot 0 of an array map
- * (an atomic add), built from raw instructions: the kernel's own count to check jperf's numbers
- * against. Closing it detaches and unloads the program and frees the map.
+ * A program that counts its own runs in slot 0 of an array map (an atomic add), built from raw
+ * instructions: the kernel's own count to check jperf's numbers against. Attached with raw_tp to
+ * {@code sys_enter} (it runs on every syscall of the machine), or as a uprobe on one function of
+ * one binary (it runs only when that function does: a count no other process disturbs). Closing
+ * it detaches and unloads the program and frees the map.
  */
 public final class RunCounter implements AutoCloseable {
     public static final String NAME = "jperf_runs";
@@ -31,22 +42,61 @@ public final class RunCounter implements AutoCloseable {
     }
 
     /** Loads the map and program and attaches it to every syscall entry. */
-    public static RunCounter attach() {
+    public static RunCounter attach() throws IOException {
+        return load(BpfAttrLayout.BPF_PROG_TYPE_RAW_TRACEPOINT, null, 0);
+    }
+
+    /**
+     * Loads the map and program and attaches it as a uprobe at {@code offset} (a file offset)
+     * in {@code binary}, in every process that maps it (the uprobe PMU's perf event, then
+     * PERF_EVENT_IOC_SET_BPF).
+     */
+    public static RunCounter attachUprobe(Path binary, long offset) throws IOException {
+        return load(BpfAttrLayout.BPF_PROG_TYPE_KPROBE, binary, offset);
+    }
+
+    private static RunCounter load(int progType, Path binary, long offset) throws IOException {
         Bpf bpf = new Bpf();
         int map = bpf.mapCreate(BpfAttrLayout.BPF_MAP_TYPE_ARRAY, 4, 8, 1, "jperf_runs");
         int prog = -1;
         try {
-            prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_RAW_TRACEPOINT, instructions(map), "GPL", NAME);
-            int link = bpf.rawTracepointOpen(TRACEPOINT, prog);
+            prog = bpf.progLoad(progType, instructions(map), "GPL", NAME);
+            int link = binary == null ? bpf.rawTracepointOpen(TRACEPOINT, prog) : uprobe(binary, offset, prog);
             Memory info = new Memory(BpfProgInfoLayout.SIZE);
             info.clear();
             bpf.objGetInfoByFd(prog, info, BpfProgInfoLayout.SIZE);
             return new RunCounter(map, prog, link, info.getInt(BpfProgInfoLayout.ID));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | IOException e) {
             Fd.close(prog);
             Fd.close(map);
             throw e;
         }
+    }
+
+    /** A uprobe perf event (config1: the path, config2: the offset) running {@code prog}; its fd. */
+    private static int uprobe(Path binary, long offset, int prog) throws IOException {
+        int type = Integer.parseInt(Files.readString(Path.of("/sys/bus/event_source/devices/uprobe/type")).strip());
+        byte[] name = binary.toString().getBytes(StandardCharsets.UTF_8);
+        Memory path = new Memory(name.length + 1);
+        path.write(0, name, 0, name.length);
+        path.setByte(name.length, (byte) 0);
+        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttrLayout.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
+        attr.putInt(PerfEventAttrLayout.TYPE, type);
+        attr.putInt(PerfEventAttrLayout.SIZE, PerfEventAttrLayout.PERF_ATTR_SIZE_VER7);
+        attr.putLong(PerfEventAttrLayout.SAMPLE_PERIOD, 1);
+        attr.putLong(PerfEventAttrLayout.CONFIG1, Pointer.nativeValue(path));
+        attr.putLong(PerfEventAttrLayout.CONFIG2, offset);
+        int fd = PerfEventOpen.open(attr, -1, 0, -1, PerfEventAttrLayout.PERF_FLAG_FD_CLOEXEC, "uprobe " + binary);
+        // the kernel copied the path during the open: the Memory only has to outlive the call
+        Reference.reachabilityFence(path);
+        try {
+            Ioctl.setBpf(fd, prog);
+            Ioctl.enable(fd);
+        } catch (RuntimeException e) {
+            Fd.close(fd);
+            throw e;
+        }
+        return fd;
     }
 
     /**
