@@ -1,0 +1,301 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.jperf.format.Corpus;
+import dev.jperf.format.PerfOracle;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jperf stat} against {@code perf stat} as the oracle, on the corpus workload: the same
+ * rows, units, columns and event list in every layout; counts that do not depend on timing
+ * (page faults of a fixed program with address-space randomisation off, the unsupported
+ * hardware events) equal; times within the noise.
+ */
+class StatTest {
+    @TempDir
+    Path tmp;
+    private String workload;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        PerfOracle.assumeInstalled();
+        assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"),
+                "needs root: perf_event_open for -a and other processes");
+        Corpus.installBinaries();
+        workload = Corpus.INSTALLED.resolve("src/workload").toString();
+    }
+
+    @Test
+    void defaultTableHasPerfsRowsAndLayout() throws Exception {
+        Result perf = exec("perf", "stat", "--", workload, "0.05", "cpu");
+        Run ours = Run.of("stat", "--", workload, "0.05", "cpu");
+        assertEquals(0, ours.rc(), ours.err());
+        List<String> theirs = table(perf.err);
+        List<String> mine = table(ours.err());
+        assertEquals(shapes(theirs), shapes(mine), ours.err());
+        for (int i = 0; i < theirs.size(); i++) {
+            assertEquals(theirs.get(i).length(), mine.get(i).length(), "columns of\n" + theirs.get(i) + "\n" + mine.get(i));
+        }
+        assertTrue(mine.get(0).startsWith(" Performance counter stats for '" + workload + " 0.05 cpu':"), mine.get(0));
+        assertTrue(ours.err().contains(" seconds user\n") && ours.err().contains(" seconds sys\n"), ours.err());
+        assertTrue(ours.err().endsWith(" seconds sys\n\n\n"), ours.err());
+    }
+
+    @Test
+    void deterministicCountsEqualPerfs() throws Exception {
+        String events = "page-faults,minor-faults,major-faults,alignment-faults,emulation-faults,cycles,instructions";
+        // without address-space randomisation the workload's page faults are the same on every run
+        Result perf = exec("setarch", "-R", "perf", "stat", "-x,", "-e", events, "--", workload, "0.01", "cpu");
+        Result ours = exec(jperf("setarch", "-R", "stat", "-x,", "-e", events, "--", workload, "0.01", "cpu"));
+        assertEquals(0, ours.rc, ours.err);
+        List<String> a = fields(perf.err, 3);
+        List<String> b = fields(ours.err, 3);
+        assertEquals(a, b);
+        assertTrue(a.contains("<not supported>,,cycles") && Integer.parseInt(a.get(0).split(",")[0]) > 10, a.toString());
+    }
+
+    @Test
+    void csvAndJsonHavePerfsFields() throws Exception {
+        Result perf = exec("perf", "stat", "-x;", "--", workload, "0.01", "cpu");
+        Run ours = Run.of("stat", "-x;", "--", workload, "0.01", "cpu");
+        assertEquals(csvShape(perf.err, ";"), csvShape(ours.err(), ";"));
+        perf = exec("perf", "stat", "-j", "--", workload, "0.01", "cpu");
+        ours = Run.of("stat", "--json", "--", workload, "0.01", "cpu");
+        assertEquals(jsonShape(perf.err), jsonShape(ours.err()));
+        assertEquals(8, jsonShape(ours.err()).size());
+    }
+
+    @Test
+    void repeatPrintsMeansAndTheirSpread() throws Exception {
+        Result perf = exec("perf", "stat", "-r", "3", "--", workload, "0.01", "cpu");
+        Run ours = Run.of("stat", "-r", "3", "--", workload, "0.01", "cpu");
+        assertTrue(ours.err().contains(" Performance counter stats for '" + workload + " 0.01 cpu' (3 runs):"));
+        List<String> mine = table(ours.err());
+        assertEquals(withoutSpread(shapes(table(perf.err))), withoutSpread(shapes(mine)));
+        assertTrue(mine.get(mine.size() - 1).matches(" +[0-9.]+ \\+- [0-9.]+ seconds time elapsed  \\( \\+- *[0-9.]+% \\)"),
+                mine.get(mine.size() - 1));
+        perf = exec("perf", "stat", "-r", "3", "-x,", "--", workload, "0.01", "cpu");
+        ours = Run.of("stat", "-r", "3", "-x,", "--", workload, "0.01", "cpu");
+        assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+    }
+
+    @Test
+    void intervalsPrintEveryTickAndTheLastPart() throws Exception {
+        Result perf = exec("perf", "stat", "-I", "100", "-e", "task-clock,page-faults", "--", "sleep", "0.35");
+        Run ours = Run.of("stat", "-I", "100", "-e", "task-clock,page-faults", "--", "sleep", "0.35");
+        List<String> a = perf.err.lines().toList();
+        List<String> b = ours.err().lines().toList();
+        assertEquals(a.get(0), b.get(0)); // the column header
+        assertEquals(ticks(a).size(), ticks(b).size(), ours.err());
+        assertEquals(a.size(), b.size(), ours.err());
+        List<Double> t = new ArrayList<>(ticks(b));
+        for (int i = 1; i < t.size() - 1; i++) {
+            assertEquals(0.1, t.get(i) - t.get(i - 1), 0.03, "ticks " + t);
+        }
+        Run json = Run.of("stat", "-I", "100", "-j", "-e", "task-clock", "--", "sleep", "0.25");
+        for (String line : json.err().lines().toList()) {
+            assertTrue(line.matches("\\{\"interval\" : [0-9.]+, \"counter-value\" : .*\\}"), line);
+        }
+    }
+
+    @Test
+    void timesAreWithinTheNoise() throws Exception {
+        Result perf = exec("perf", "stat", "-x,", "-e", "task-clock", "--", workload, "0.3", "cpu");
+        Run ours = Run.of("stat", "-e", "task-clock", "--", workload, "0.3", "cpu");
+        double theirs = Double.parseDouble(perf.err.lines().findFirst().orElseThrow().split(",")[0]);
+        Matcher m = Pattern.compile("([0-9.]+) msec task-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
+        assertTrue(m.find(), ours.err());
+        double taskClock = Double.parseDouble(m.group(1));
+        Matcher e = Pattern.compile(" ([0-9.]+) seconds time elapsed").matcher(ours.err());
+        assertTrue(e.find(), ours.err());
+        double elapsed = Double.parseDouble(e.group(1));
+        // the workload spins for 0.3 s of wall time: both see about that much CPU if they get it
+        assertEquals(0.3, elapsed, 0.06);
+        assertEquals(theirs, taskClock, 0.35 * theirs, "perf " + theirs + " msec, jperf " + taskClock);
+        assertEquals(taskClock / (elapsed * 1000), Double.parseDouble(m.group(2)), 0.002);
+    }
+
+    @Test
+    void systemWideCountsEveryCpu() throws Exception {
+        Result perf = exec("perf", "stat", "-a", "--", "sleep", "0.2");
+        Run ours = Run.of("stat", "-a", "--", "sleep", "0.2");
+        assertEquals(shapes(table(perf.err)), shapes(table(ours.err())));
+        Matcher m = Pattern.compile("msec cpu-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
+        assertTrue(m.find(), ours.err());
+        int cpus = Runtime.getRuntime().availableProcessors();
+        assertEquals(cpus, Double.parseDouble(m.group(1)), 0.1 * cpus);
+        Run timeout = Run.of("stat", "-C", "0", "-e", "cpu-clock", "--timeout", "150");
+        assertTrue(timeout.err().contains(" Performance counter stats for 'CPU(s) 0':"), timeout.err());
+    }
+
+    @Test
+    void outputFileStartsWithTheDate() throws Exception {
+        Path out = tmp.resolve("stat.txt");
+        Run ours = Run.of("stat", "-o", out.toString(), "-x,", "-e", "page-faults", "--", "true");
+        assertEquals("", ours.err());
+        List<String> lines = Files.readAllLines(out);
+        assertTrue(lines.get(0).matches("# started on \\w{3} \\w{3} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}"), lines.get(0));
+        assertEquals("", lines.get(1));
+        assertTrue(lines.get(2).matches("\\d+,,page-faults,\\d+,100.00,,"), lines.get(2));
+    }
+
+    @Test
+    void badInputIsOneLine() throws Exception {
+        int fds = openFds();
+        Run r = Run.of("stat", "-e", "no-such-event", "--", "true");
+        assertEquals(129, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("jperf stat: unknown event 'no-such-event'"), r.err());
+        r = Run.of("stat", "-p", "999999999");
+        assertEquals(1, r.rc());
+        assertEquals("jperf stat: no process with pid 999999999 (no /proc/999999999/task)\n", r.err());
+        r = Run.of("stat", "-e", "task-clock", "--", tmp.resolve("missing").toString());
+        assertEquals(1, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        r = Run.of("stat");
+        assertEquals(129, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertEquals(fds, openFds(), "fds left open");
+    }
+
+    static int openFds() throws Exception {
+        try (var s = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) s.count();
+        }
+    }
+
+    // ---- helpers ----
+
+    record Result(int rc, String out, String err) {}
+
+    /** {@code jperf ARGS} in a JVM of its own, behind {@code wrapper} (e.g. setarch -R). */
+    static List<String> jperf(String wrapper, String flag, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(wrapper, flag, Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    static Result exec(String... cmd) throws Exception {
+        return exec(List.of(cmd));
+    }
+
+    static Result exec(List<String> cmd) throws Exception {
+        File out = File.createTempFile("jperf-stat", ".out");
+        File err = File.createTempFile("jperf-stat", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectOutput(out).redirectError(err).start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(cmd + " timed out");
+            }
+            return new Result(p.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+                    Files.readString(err.toPath(), StandardCharsets.UTF_8));
+        } finally {
+            out.delete();
+            err.delete();
+        }
+    }
+
+    /** The lines from the "Performance counter stats" header on, blank ones left out. */
+    static List<String> table(String output) {
+        List<String> lines = new ArrayList<>();
+        boolean in = false;
+        for (String l : output.lines().toList()) {
+            in |= l.startsWith(" Performance counter stats for ");
+            if (in && !l.isBlank()) {
+                lines.add(l);
+            }
+        }
+        return lines;
+    }
+
+    /** A line without its numbers (and a rate's K/M/G): what layout, events and units make of it. */
+    static List<String> shapes(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String l : lines) {
+            out.add(l.replaceAll("\\d+(\\.\\d+)?", "0").replaceAll("[KMG]/sec", "/sec").replaceAll(" +", " ")
+                    .replaceAll("'.*'", "'...'"));
+        }
+        return out;
+    }
+
+    /** A spread of 0 is not printed: lines differ by it alone. */
+    static List<String> withoutSpread(List<String> shapes) {
+        List<String> out = new ArrayList<>();
+        for (String s : shapes) {
+            out.add(s.replace(" ( +- 0% )", ""));
+        }
+        return out;
+    }
+
+    /** The first {@code n} fields of each CSV line. */
+    static List<String> fields(String csv, int n) {
+        List<String> out = new ArrayList<>();
+        for (String l : csv.lines().toList()) {
+            String[] f = l.split(",", -1);
+            out.add(String.join(",", List.of(f).subList(0, Math.min(n, f.length))));
+        }
+        return out;
+    }
+
+    /** Per line: the field count and the non-numeric fields (unit, event, metric unit) in place. */
+    static List<String> csvShape(String csv, String sep) {
+        List<String> out = new ArrayList<>();
+        for (String l : csv.lines().toList()) {
+            List<String> f = new ArrayList<>();
+            for (String x : l.split(Pattern.quote(sep), -1)) {
+                f.add(x.matches("[0-9.]+%?") ? "0" : x.replaceAll("^[KMG]/sec", "/sec"));
+            }
+            out.add(f.size() + ":" + String.join(sep, f));
+        }
+        return out;
+    }
+
+    /** Per line: the keys in order, with the event and units. */
+    static List<String> jsonShape(String json) {
+        List<String> out = new ArrayList<>();
+        Pattern kv = Pattern.compile("\"([a-z-]+)\" : (\"[^\"]*\"|[0-9.]+)");
+        for (String l : json.lines().toList()) {
+            assertTrue(l.startsWith("{") && l.endsWith("}"), l);
+            StringBuilder b = new StringBuilder();
+            Matcher m = kv.matcher(l);
+            while (m.find()) {
+                String v = m.group(2);
+                boolean text = m.group(1).equals("event") || m.group(1).endsWith("unit") || v.startsWith("\"<");
+                b.append(m.group(1)).append('=').append(text ? v.replaceAll("[KMG]/sec", "/sec") : "0").append(' ');
+            }
+            out.add(b.toString());
+        }
+        return out;
+    }
+
+    /** The distinct interval timestamps, in order. */
+    static Set<Double> ticks(List<String> lines) {
+        Set<Double> t = new LinkedHashSet<>();
+        for (String l : lines) {
+            if (!l.startsWith("#")) {
+                t.add(Double.parseDouble(l.strip().split(" +")[0]));
+            }
+        }
+        assertFalse(t.isEmpty());
+        return t;
+    }
+}
