@@ -85,11 +85,20 @@ final class StatCommand implements Subcommand {
         try {
             // an unknown event is a bad command line (perf: "event syntax error", exit 129)
             StatSession.parseEvents(events);
+            checkIds("-b", bpfIds);
+            checkIds("-p", pids);
+            checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, repeat, separator, json,
                     output, timeoutMs);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         return new StatSession(o, System.err).runWithSignals();
+    }
+
+    private static void checkIds(String option, String list) {
+        if (list != null) {
+            StatSession.ids(option, list);
+        }
     }
 }

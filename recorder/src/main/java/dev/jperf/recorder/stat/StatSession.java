@@ -381,7 +381,7 @@ public final class StatSession {
     }
 
     /** A comma-separated list of ids (pids, tids, program ids). */
-    static List<Integer> ids(String option, String list) {
+    public static List<Integer> ids(String option, String list) {
         List<Integer> ids = new ArrayList<>();
         for (String s : list.split(",")) {
             if (s.isBlank()) {
