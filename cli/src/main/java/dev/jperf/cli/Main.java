@@ -17,14 +17,15 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "dump", "inject");
+    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "dump", "inject", "bpf");
 
     private Main() {
     }
 
     public static void main(String[] args) {
         int first = globalOptions(args);
-        if (args.length > first && (args[first].equals("record") || args[first].equals("stat"))) {
+        if (args.length > first && (args[first].equals("record") || args[first].equals("stat")
+                || args[first].equals("bpf"))) {
             JnaBoot.prepare();
         }
         int code = run(args);
@@ -153,6 +154,8 @@ public final class Main {
                 return new DumpCommand();
             case "inject":
                 return new InjectCommand();
+            case "bpf":
+                return new BpfCommand();
             default:
                 return null;
         }
