@@ -146,6 +146,30 @@ class StatTest {
     }
 
     @Test
+    void processAndThreadTargets() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "30").start();
+        try {
+            String pid = Long.toString(sleeper.pid());
+            Result perf = exec("perf", "stat", "-p", pid, "--timeout", "200");
+            Run ours = Run.of("stat", "-p", pid, "--timeout", "200");
+            assertEquals(shapes(table(perf.err)), shapes(table(ours.err())));
+            assertTrue(ours.err().contains(" Performance counter stats for process id '" + pid + "':"), ours.err());
+            assertTrue(ours.err().contains("     <not counted> msec task-clock "), ours.err()); // it sleeps throughout
+            perf = exec("perf", "stat", "-t", pid, "-x,", "--timeout", "200");
+            ours = Run.of("stat", "-t", pid, "-x,", "--timeout", "200");
+            assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+        } finally {
+            sleeper.destroy();
+        }
+        // the target ending ends the count
+        Process quick = new ProcessBuilder("sleep", "0.3").start();
+        long start = System.nanoTime();
+        Run ours = Run.of("stat", "-e", "task-clock", "-p", Long.toString(quick.pid()));
+        assertEquals(0, ours.rc(), ours.err());
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "stat outlived its target by far");
+    }
+
+    @Test
     void outputFileStartsWithTheDate() throws Exception {
         Path out = tmp.resolve("stat.txt");
         Run ours = Run.of("stat", "-o", out.toString(), "-x,", "-e", "page-faults", "--", "true");

@@ -123,6 +123,20 @@ public final class RunCounter implements AutoCloseable {
         b.put((byte) code).put((byte) (dst | src << 4)).putShort((short) off).putInt(imm);
     }
 
+    /**
+     * For scripts (bench/stat.sh): attaches to sys_enter, prints the program's id, and keeps it
+     * attached until stdin ends.
+     */
+    public static void main(String[] args) throws IOException {
+        try (RunCounter c = attach()) {
+            System.out.println(c.id());
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // attached until stdin ends
+            }
+        }
+    }
+
     /** The program's id. */
     public int id() {
         return id;
