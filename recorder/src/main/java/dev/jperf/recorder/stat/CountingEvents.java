@@ -96,7 +96,7 @@ final class CountingEvents implements AutoCloseable {
     /** What builtin-stat.c's stat_handle_error takes for "this event is not supported here". */
     private static boolean unsupported(int errno) {
         return errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV || errno == Errno.EINVAL
-                || errno == 6 /* ENXIO */ || errno == Errno.ENOSYS;
+                || errno == Errno.ENXIO || errno == Errno.ENOSYS;
     }
 
     List<StatEvent> events() {

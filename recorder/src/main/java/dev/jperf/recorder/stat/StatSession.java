@@ -124,15 +124,15 @@ public final class StatSession {
         int exit = 0;
         for (int run = 0; run < options.repeat(); run++) {
             RunResult r = runOnce(specs, cpus, printer);
-            events = r.events;
-            usage = r.usage;
-            exit = r.exit;
-            wall.update(r.wallNs);
+            events = r.events();
+            usage = r.usage();
+            exit = r.exit();
+            wall.update(r.wallNs());
             for (int i = 0; i < specs.size(); i++) {
                 if (values[i] == null) {
                     values[i] = new Stats[] {new Stats(), new Stats(), new Stats()};
                 }
-                CounterValues raw = r.totals[i] == null ? CounterValues.ZERO : r.totals[i];
+                CounterValues raw = r.totals()[i] == null ? CounterValues.ZERO : r.totals()[i];
                 CounterValues v = raw.scaled();
                 v = v == null ? new CounterValues(0, raw.ena(), raw.run()) : v;
                 values[i][0].update(v.val());
@@ -223,13 +223,8 @@ public final class StatSession {
         }
     }
 
-    private static final class RunResult {
-        List<StatEvent> events;
-        CounterValues[] totals;
-        long wallNs;
-        ResourceUsage usage;
-        int exit;
-    }
+    /** One run: its events, their totals (raw, summed), wall time, the workload's CPU time and exit code. */
+    private record RunResult(List<StatEvent> events, CounterValues[] totals, long wallNs, ResourceUsage usage, int exit) {}
 
     private RunResult runOnce(List<EventSpec> specs, int[] cpus, StatPrinter printer)
             throws IOException, InterruptedException {
@@ -238,8 +233,6 @@ public final class StatSession {
             boolean enableOnExec = workload != null && targetNone();
             int[] threads = threads(workload);
             try (CountingEvents ev = CountingEvents.open(specs, cpus, threads, enableOnExec)) {
-                RunResult r = new RunResult();
-                r.events = ev.events();
                 ResourceUsage before = ResourceUsage.children();
                 long t0 = System.nanoTime();
                 if (!enableOnExec) {
@@ -257,18 +250,16 @@ public final class StatSession {
                         last[0] = cur;
                     }
                 };
-                r.exit = waitLoop(workload, t0, threads, tick);
+                int exit = waitLoop(workload, t0, threads, tick);
                 long t1 = System.nanoTime();
                 if (!enableOnExec) {
                     ev.disable();
                 }
-                r.totals = ev.read();
+                CounterValues[] totals = ev.read();
                 if (options.intervalMs() > 0) {
-                    printInterval(printer, t1 - t0, ev.events(), delta(r.totals, last[0]));
+                    printInterval(printer, t1 - t0, ev.events(), delta(totals, last[0]));
                 }
-                r.wallNs = t1 - t0;
-                r.usage = ResourceUsage.children().since(before);
-                return r;
+                return new RunResult(ev.events(), totals, t1 - t0, ResourceUsage.children().since(before), exit);
             }
         } finally {
             stopWorkload(workload);
