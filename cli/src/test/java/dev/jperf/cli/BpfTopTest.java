@@ -121,7 +121,7 @@ class BpfTopTest {
     void liveViewInATerminal() throws Exception {
         assumeTrue(StatTest.exec("sh", "-c", "command -v tmux").rc() == 0, "tmux is not installed (apt-get install tmux)");
         String session = "jperf-top-" + ProcessHandle.current().pid();
-        List<String> java = new ArrayList<>(StatTest.jperf("env", "TERM=xterm", "bpf", "top", "-d", "0.3"));
+        List<String> java = new ArrayList<>(StatTest.jperf(List.of("env", "TERM=xterm"), "bpf", "top", "-d", "0.3"));
         String command = String.join(" ", java.stream().map(a -> "'" + a + "'").toList());
         try (RunCounter c = RunCounter.attach()) {
             assertEquals(0, StatTest.exec("tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "40", command).rc());

@@ -63,7 +63,7 @@ class StatTest {
         String events = "page-faults,minor-faults,major-faults,alignment-faults,emulation-faults,cycles,instructions";
         // without address-space randomisation the workload's page faults are the same on every run
         Result perf = exec("setarch", "-R", "perf", "stat", "-x,", "-e", events, "--", workload, "0.01", "cpu");
-        Result ours = exec(jperf("setarch", "-R", "stat", "-x,", "-e", events, "--", workload, "0.01", "cpu"));
+        Result ours = exec(jperf(List.of("setarch", "-R"), "stat", "-x,", "-e", events, "--", workload, "0.01", "cpu"));
         assertEquals(0, ours.rc, ours.err);
         List<String> a = fields(perf.err, 3);
         List<String> b = fields(ours.err, 3);
@@ -109,6 +109,9 @@ class StatTest {
         for (int i = 1; i < t.size() - 1; i++) {
             assertEquals(0.1, t.get(i) - t.get(i - 1), 0.03, "ticks " + t);
         }
+        perf = exec("perf", "stat", "-I", "100", "-x,", "-e", "task-clock,page-faults", "--", "sleep", "0.25");
+        ours = Run.of("stat", "-I", "100", "-x,", "-e", "task-clock,page-faults", "--", "sleep", "0.25");
+        assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
         Run json = Run.of("stat", "-I", "100", "-j", "-e", "task-clock", "--", "sleep", "0.25");
         for (String line : json.err().lines().toList()) {
             assertTrue(line.matches("\\{\"interval\" : [0-9.]+, \"counter-value\" : .*\\}"), line);
@@ -169,6 +172,31 @@ class StatTest {
         assertTrue(System.nanoTime() - start < 2_000_000_000L, "stat outlived its target by far");
     }
 
+    /** Without privilege (no capabilities left), as perf: user space only where paranoia allows it, else one line. */
+    @Test
+    void unprivilegedCountsUserSpaceOrSaysWhy() throws Exception {
+        List<String> noCaps = List.of("setpriv", "--bounding-set=-all", "--inh-caps=-all");
+        assumeTrue(exec("sh", "-c", "command -v setpriv").rc == 0, "setpriv (util-linux) is not installed");
+        assumeTrue(Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip()) > 1,
+                "kernel.perf_event_paranoid allows the kernel to everyone here");
+        List<String> perfCmd = new ArrayList<>(noCaps);
+        perfCmd.addAll(List.of("perf", "stat", "--", workload, "0.01", "cpu"));
+        Result perf = exec(perfCmd);
+        Result ours = exec(jperf(noCaps, "stat", "--", workload, "0.01", "cpu"));
+        assertEquals(0, ours.rc, ours.err);
+        assertEquals(shapes(table(perf.err)), shapes(table(ours.err)));
+        assertTrue(ours.err.contains(" msec task-clock:u "), ours.err);
+        ours = exec(jperf(noCaps, "stat", "-a", "--timeout", "100"));
+        assertEquals(1, ours.rc);
+        assertEquals("jperf stat: no permission to open event 'cpu-clock' (kernel.perf_event_paranoid = "
+                + Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip() + "): run as root, grant "
+                + "CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid\n", ours.err);
+        ours = exec(jperf(noCaps, "stat", "-b", "1"));
+        assertEquals(1, ours.rc);
+        assertEquals(1, ours.err.lines().count(), ours.err);
+        assertTrue(ours.err.contains("(EPERM)"), ours.err);
+    }
+
     @Test
     void outputFileStartsWithTheDate() throws Exception {
         Path out = tmp.resolve("stat.txt");
@@ -210,9 +238,10 @@ class StatTest {
     record Result(int rc, String out, String err) {}
 
     /** {@code jperf ARGS} in a JVM of its own, behind {@code wrapper} (e.g. setarch -R). */
-    static List<String> jperf(String wrapper, String flag, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(wrapper, flag, Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    static List<String> jperf(List<String> wrapper, String... args) {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(List.of(args));
         return cmd;
     }
@@ -286,7 +315,7 @@ class StatTest {
         for (String l : csv.lines().toList()) {
             List<String> f = new ArrayList<>();
             for (String x : l.split(Pattern.quote(sep), -1)) {
-                f.add(x.matches("[0-9.]+%?") ? "0" : x.replaceAll("^[KMG]/sec", "/sec"));
+                f.add(x.strip().matches("[0-9.]+%?") ? "0" : x.replaceAll("^[KMG]/sec", "/sec"));
             }
             out.add(f.size() + ":" + String.join(sep, f));
         }

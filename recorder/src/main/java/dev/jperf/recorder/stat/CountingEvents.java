@@ -49,6 +49,46 @@ final class CountingEvents implements AutoCloseable {
     }
 
     private void openOne(EventSpec spec, int[] cpus, int[] threads, boolean enableOnExec) {
+        try {
+            openEvery(spec, cpus, threads, enableOnExec);
+        } catch (StatException e) {
+            EventSpec user = userOnly(spec, e);
+            if (user == null) {
+                throw e;
+            }
+            try {
+                openEvery(user, cpus, threads, enableOnExec);
+            } catch (StatException again) {
+                // not even user space (e.g. per CPU): the event as asked for is what was refused
+                throw userOnly(spec, again) != null ? e : again;
+            }
+        }
+    }
+
+    /**
+     * perf's evsel__fallback for EACCES: with kernel.perf_event_paranoid above 1 an unprivileged
+     * user may still count user space, so the event is retried without kernel and hypervisor and
+     * named with {@code u} appended, as perf names it. Null when that does not apply.
+     */
+    private static EventSpec userOnly(EventSpec spec, StatException e) {
+        if (!(e.getCause() instanceof NativeException n) || n.errno() != Errno.EACCES
+                || (spec.excludeFlags() & (FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_USER)) != 0 || paranoid() <= 1) {
+            return null;
+        }
+        String name = spec.name() + (spec.name().contains(":") || spec.name().contains("/") ? "u" : ":u");
+        return new EventSpec(name, spec.type(), spec.config(), spec.excludeFlags() | FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV,
+                spec.preciseIp(), spec.preciseMax());
+    }
+
+    private static int paranoid() {
+        try {
+            return Integer.parseInt(StatException.paranoid());
+        } catch (NumberFormatException e) {
+            return 2;
+        }
+    }
+
+    private void openEvery(EventSpec spec, int[] cpus, int[] threads, boolean enableOnExec) {
         ByteBuffer attr = ByteBuffer.allocate(PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
         attr.putInt(TYPE, spec.type());
         attr.putInt(SIZE, PERF_ATTR_SIZE_VER7);

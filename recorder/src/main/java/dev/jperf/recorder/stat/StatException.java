@@ -33,7 +33,8 @@ public final class StatException extends RuntimeException {
         return new StatException(e.getMessage(), e);
     }
 
-    private static String paranoid() {
+    /** kernel.perf_event_paranoid as the file says it, or "unknown". */
+    static String paranoid() {
         try {
             return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
         } catch (IOException e) {
