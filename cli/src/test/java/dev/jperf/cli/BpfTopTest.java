@@ -94,7 +94,10 @@ class BpfTopTest {
         });
         try {
             t.start();
-            Thread.sleep(750);
+            // the first update is out (it lists the first program): then swap the programs
+            for (int i = 0; i < 200 && buf.size() == 0; i++) {
+                Thread.sleep(25);
+            }
             first.close();
             first = null;
             second = RunCounter.attach();

@@ -106,7 +106,7 @@ class StatBpfTest {
     void badProgramIdsAreOneLineAndLeaveNothingOn() throws Exception {
         try (RunCounter c = RunCounter.attachUprobe(binary, entry())) {
             assumeStatsOff(c);
-            int fds = StatTest.openFds();
+            List<String> fds = StatTest.openFds();
             Bpf bpf = new Bpf();
             // a program that is gone
             int prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER,

@@ -103,11 +103,12 @@ class StatTest {
         List<String> a = perf.err.lines().toList();
         List<String> b = ours.err().lines().toList();
         assertEquals(a.get(0), b.get(0)); // the column header
-        assertEquals(ticks(a).size(), ticks(b).size(), ours.err());
-        assertEquals(a.size(), b.size(), ours.err());
+        // three ticks and the last part (a tick late on a busy machine may fall after the end)
+        assertEquals(ticks(a).size(), ticks(b).size(), 1, ours.err());
+        assertEquals(1 + 2 * ticks(b).size(), b.size(), ours.err());
         List<Double> t = new ArrayList<>(ticks(b));
         for (int i = 1; i < t.size() - 1; i++) {
-            assertEquals(0.1, t.get(i) - t.get(i - 1), 0.03, "ticks " + t);
+            assertEquals(0.1, t.get(i) - t.get(i - 1), 0.05, "ticks " + t);
         }
         perf = exec("perf", "stat", "-I", "100", "-x,", "-e", "task-clock,page-faults", "--", "sleep", "0.25");
         ours = Run.of("stat", "-I", "100", "-x,", "-e", "task-clock,page-faults", "--", "sleep", "0.25");
@@ -118,21 +119,39 @@ class StatTest {
         }
     }
 
+    /**
+     * A fixed amount of work (not a fixed time: the machine is shared) takes about the same CPU
+     * time however busy the machine is: jperf's task-clock for it within the spread of two perf
+     * runs (at least 25 %); elapsed and CPUs utilized agree with each other.
+     */
     @Test
     void timesAreWithinTheNoise() throws Exception {
-        Result perf = exec("perf", "stat", "-x,", "-e", "task-clock", "--", workload, "0.3", "cpu");
-        Run ours = Run.of("stat", "-e", "task-clock", "--", workload, "0.3", "cpu");
-        double theirs = Double.parseDouble(perf.err.lines().findFirst().orElseThrow().split(",")[0]);
+        String[] work = {"sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"};
+        double first = perfTaskClock(work);
+        Run ours = Run.of(concat(new String[] {"stat", "-e", "task-clock", "--"}, work));
+        double second = perfTaskClock(work);
         Matcher m = Pattern.compile("([0-9.]+) msec task-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
         assertTrue(m.find(), ours.err());
         double taskClock = Double.parseDouble(m.group(1));
+        double mean = (first + second) / 2;
+        double tolerance = Math.max(0.25 * mean, 2 * Math.abs(first - second));
+        assertEquals(mean, taskClock, tolerance, "perf " + first + " and " + second + " msec, jperf " + taskClock);
         Matcher e = Pattern.compile(" ([0-9.]+) seconds time elapsed").matcher(ours.err());
         assertTrue(e.find(), ours.err());
         double elapsed = Double.parseDouble(e.group(1));
-        // the workload spins for 0.3 s of wall time: both see about that much CPU if they get it
-        assertEquals(0.3, elapsed, 0.06);
-        assertEquals(theirs, taskClock, 0.35 * theirs, "perf " + theirs + " msec, jperf " + taskClock);
+        assertTrue(elapsed * 1000 >= taskClock * 0.98, "elapsed " + elapsed + " s, task-clock " + taskClock + " msec");
         assertEquals(taskClock / (elapsed * 1000), Double.parseDouble(m.group(2)), 0.002);
+    }
+
+    private static double perfTaskClock(String... work) throws Exception {
+        Result r = exec(concat(new String[] {"perf", "stat", "-x,", "-e", "task-clock", "--"}, work));
+        return Double.parseDouble(r.err.lines().findFirst().orElseThrow().split(",")[0]);
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
     }
 
     @Test
@@ -210,7 +229,7 @@ class StatTest {
 
     @Test
     void badInputIsOneLine() throws Exception {
-        int fds = openFds();
+        List<String> fds = openFds();
         Run r = Run.of("stat", "-e", "no-such-event", "--", "true");
         assertEquals(129, r.rc());
         assertEquals(1, r.err().lines().count(), r.err());
@@ -227,10 +246,27 @@ class StatTest {
         assertEquals(fds, openFds(), "fds left open");
     }
 
-    static int openFds() throws Exception {
+    /**
+     * This JVM's fds of kernel objects (perf events, BPF programs, maps, links, the statistics
+     * fd: all anonymous inodes): what a failed command must not leave open. Other fds come and
+     * go with the JVM's own work.
+     */
+    static List<String> openFds() throws Exception {
+        List<String> fds = new ArrayList<>();
         try (var s = Files.list(Path.of("/proc/self/fd"))) {
-            return (int) s.count();
+            for (Path fd : s.toList()) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("anon_inode:")) {
+                        fds.add(fd.getFileName() + " " + target);
+                    }
+                } catch (java.io.IOException e) {
+                    // closed while listed
+                }
+            }
         }
+        fds.sort(null);
+        return fds;
     }
 
     // ---- helpers ----
@@ -290,11 +326,11 @@ class StatTest {
         return out;
     }
 
-    /** A spread of 0 is not printed: lines differ by it alone. */
+    /** A spread of 0 is not printed, and counts that vary (context switches) may have one or not: left out. */
     static List<String> withoutSpread(List<String> shapes) {
         List<String> out = new ArrayList<>();
         for (String s : shapes) {
-            out.add(s.replace(" ( +- 0% )", ""));
+            out.add(s.replaceAll(" *\\( \\+- *0% \\)", "").stripTrailing());
         }
         return out;
     }
