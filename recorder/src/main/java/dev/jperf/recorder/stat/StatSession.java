@@ -11,10 +11,8 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -146,20 +144,19 @@ public final class StatSession {
         if (options.intervalMs() == 0) {
             printer.header(target(), options.repeat());
             List<Row> rows = new ArrayList<>();
-            Map<Long, Stats> nsecs = new HashMap<>();
+            ShadowStats shadow = new ShadowStats(wall.avg());
             List<CounterValues> means = new ArrayList<>();
             for (int i = 0; i < events.size(); i++) {
                 CounterValues mean = new CounterValues(Math.round(values[i][0].avg()), Math.round(values[i][1].avg()),
                         Math.round(values[i][2].avg()));
                 means.add(mean);
-                StatEvent e = events.get(i);
-                if (e.clock() && e.supported() && mean.run() != 0) {
-                    nsecs.computeIfAbsent(e.context(), k -> new Stats()).update(values[i][0].avg());
+                if (events.get(i).supported() && mean.run() != 0) {
+                    shadow.update(events.get(i), values[i][0].avg());
                 }
             }
             for (int i = 0; i < events.size(); i++) {
                 double noise = Stats.relStddev(values[i][0].stddev(), values[i][0].avg());
-                rows.add(row(events.get(i), means.get(i), values[i][0].avg(), noise, wall.avg(), nsecs));
+                rows.add(row(events.get(i), means.get(i), values[i][0].avg(), noise, shadow));
             }
             for (Row row : rows) {
                 printer.row(null, row);
@@ -171,8 +168,8 @@ public final class StatSession {
         return exit;
     }
 
-    /** One table row for an event whose (scaled, averaged) values are {@code v}. */
-    static Row row(StatEvent e, CounterValues v, double count, double noise, double wallNs, Map<Long, Stats> nsecs) {
+    /** One table row for an event whose (scaled, averaged) values are {@code v}, its count {@code count}. */
+    static Row row(StatEvent e, CounterValues v, double count, double noise, ShadowStats shadow) {
         boolean fraction = Math.floor(e.scale()) != e.scale();
         if (!e.supported()) {
             return new Row(e.name(), e.unit(), fraction, false, null, 0, noise, Metric.NONE);
@@ -181,31 +178,14 @@ public final class StatSession {
             return new Row(e.name(), e.unit(), fraction, true, v, 0, noise, Metric.NONE);
         }
         double value = count * e.scale();
-        return new Row(e.name(), e.unit(), fraction, true, v, value, noise, metric(e, value, wallNs, nsecs));
-    }
-
-    /**
-     * perf_stat__print_shadow_stats for software events: a clock is so many CPUs over the wall
-     * time; any other event a rate per second of the clock counted in the same context.
-     */
-    private static Metric metric(StatEvent e, double value, double wallNs, Map<Long, Stats> nsecs) {
-        if (e.clock()) {
-            return wallNs != 0 ? new Metric("%8.3f", "CPUs utilized", value / (wallNs * e.scale()))
-                    : new Metric(null, "CPUs utilized", 0);
-        }
-        Stats clock = nsecs.get(e.context());
-        if (clock != null && clock.count() != 0) {
-            double total = clock.avg();
-            return Metric.perSecond(total != 0 ? 1e9 * value / total : 0);
-        }
-        return Metric.NONE;
+        return new Row(e.name(), e.unit(), fraction, true, v, value, noise, shadow.metric(e, count, value));
     }
 
     /** Every interval's rows: the deltas since the last, over the interval's nominal length (as perf). */
     void printInterval(StatPrinter printer, long ns, List<StatEvent> events, CounterValues[] delta) {
         printer.intervalHeader();
         String prefix = printer.intervalPrefix(ns);
-        Map<Long, Stats> nsecs = new HashMap<>();
+        ShadowStats shadow = new ShadowStats(options.intervalMs() * 1e6);
         CounterValues[] scaled = new CounterValues[delta.length];
         for (int i = 0; i < delta.length; i++) {
             if (delta[i] == null) {
@@ -213,17 +193,16 @@ public final class StatSession {
             }
             CounterValues s = delta[i].scaled();
             scaled[i] = s == null ? delta[i] : s;
-            if (events.get(i).clock() && s != null) {
-                nsecs.computeIfAbsent(events.get(i).context(), k -> new Stats()).update(s.val());
+            if (s != null) {
+                shadow.update(events.get(i), s.val());
             }
         }
         for (int i = 0; i < delta.length; i++) {
             CounterValues v = scaled[i] == null ? CounterValues.ZERO : scaled[i];
-            printer.row(prefix, row(events.get(i), v, v.val(), Double.NaN, options.intervalMs() * 1e6, nsecs));
+            printer.row(prefix, row(events.get(i), v, v.val(), Double.NaN, shadow));
         }
     }
 
-    /** One run: its events, their totals (raw, summed), wall time, the workload's CPU time and exit code. */
     private record RunResult(List<StatEvent> events, CounterValues[] totals, long wallNs, ResourceUsage usage, int exit) {}
 
     private RunResult runOnce(List<EventSpec> specs, int[] cpus, StatPrinter printer)
