@@ -94,6 +94,10 @@ class StatTest {
         perf = exec("perf", "stat", "-r", "3", "-x,", "--", workload, "0.01", "cpu");
         ours = Run.of("stat", "-r", "3", "-x,", "--", workload, "0.01", "cpu");
         assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+        perf = exec("perf", "stat", "-r", "3", "-j", "--", workload, "0.01", "cpu");
+        ours = Run.of("stat", "-r", "3", "-j", "--", workload, "0.01", "cpu");
+        assertEquals(jsonShape(perf.err), jsonShape(ours.err()));
+        assertTrue(ours.err().contains("\"variance\" : "), ours.err());
     }
 
     @Test
