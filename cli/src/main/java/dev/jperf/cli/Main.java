@@ -17,13 +17,15 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "report", "annotate", "script", "flamegraph", "dump", "inject");
+    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject");
 
     private Main() {
     }
 
     public static void main(String[] args) {
-        if (args.length > globalOptions(args) && args[globalOptions(args)].equals("record")) {
+        int first = globalOptions(args);
+        if (args.length > first && (args[first].equals("record") || args[first].equals("stat")
+                || args[first].equals("bpf"))) {
             JnaBoot.prepare();
         }
         int code = run(args);
@@ -140,6 +142,8 @@ public final class Main {
         switch (name) {
             case "record":
                 return new RecordCommand();
+            case "stat":
+                return new StatCommand();
             case "report":
                 return new ReportCommand();
             case "annotate":
@@ -164,9 +168,11 @@ public final class Main {
             case "prog":
             case "map":
                 return run(new BpfProgMapCommand(sub), args.subList(1, args.size()), out, err);
+            case "top":
+                return run(new BpfTopCommand(), args.subList(1, args.size()), out, err);
             default:
                 err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
-                        + "; usage: jperf bpf {prog|map} {list|show|dump} ...");
+                        + "; usage: jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top");
                 err.flush();
                 return USAGE_ERROR;
         }
@@ -188,6 +194,7 @@ public final class Main {
             Subcommand c = find(name);
             b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
         }
+        b.append(String.format("   %-12s %s%n", "bpf top", new BpfTopCommand().summary()));
         b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");
         out.print(b);
         out.flush();

@@ -18,7 +18,7 @@ class CommandLineTest {
         for (String[] args : new String[][] {{}, {"--help"}, {"help"}}) {
             Run r = Run.of(args);
             assertEquals(0, r.rc());
-            for (String c : new String[] {"record", "report", "annotate", "script", "flamegraph", "dump", "inject"}) {
+            for (String c : new String[] {"record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject", "bpf top"}) {
                 assertTrue(r.out().contains("\n   " + c + " "), r.out());
             }
         }
@@ -27,7 +27,7 @@ class CommandLineTest {
 
     @Test
     void everyCommandHasHelp() {
-        for (String c : new String[] {"record", "report", "annotate", "script", "flamegraph", "dump", "inject"}) {
+        for (String c : new String[] {"record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject"}) {
             Run h = Run.of(c, "-h");
             assertEquals(0, h.rc(), c);
             assertTrue(h.out().startsWith("\n Usage: jperf " + c + " "), h.out());
@@ -68,7 +68,7 @@ class CommandLineTest {
     /** Each command's set takes every option its table lists, given or negated. */
     @Test
     void everyListedOptionIsHandled() {
-        for (String c : new String[] {"record", "report", "annotate", "script", "flamegraph", "dump", "inject"}) {
+        for (String c : new String[] {"record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject"}) {
             Subcommand command = Main.find(c);
             Matcher x = LISTED.matcher(Run.of(c, "-h").out());
             int n = 0;
@@ -90,7 +90,7 @@ class CommandLineTest {
     @Test
     void sharedOptionsAreSpelledAsPerfSpellsThem() throws Exception {
         PerfOracle.assumeInstalled();
-        for (String c : new String[] {"record", "report", "annotate", "script"}) {
+        for (String c : new String[] {"record", "stat", "report", "annotate", "script"}) {
             Map<String, String> perf = spellings(PerfOracle.usage(c));
             Map<String, String> ours = spellings(Run.of(c, "-h").out());
             int shared = 0;

@@ -146,6 +146,16 @@ public final class Bpf {
      * carries the verifier's last log line.
      */
     public int progLoad(int progType, byte[] insns, String license, String name) {
+        return progLoad(progType, insns, license, name, 0, 0, 0);
+    }
+
+    /**
+     * BPF_PROG_LOAD of a program that names its attach point at load (tracing programs):
+     * {@code expectedAttachType} (e.g. {@link BpfAttrLayout#BPF_TRACE_FENTRY}), the BTF id of the
+     * function it attaches to, and the fd of the BPF program holding that function (0: vmlinux).
+     */
+    public int progLoad(int progType, byte[] insns, String license, String name, int expectedAttachType,
+            int attachBtfId, int attachProgFd) {
         if (insns.length % 8 != 0) {
             throw new IllegalArgumentException("instructions are 8 bytes each, got " + insns.length + " bytes");
         }
@@ -154,7 +164,7 @@ public final class Bpf {
         Memory lic = cString(license);
         Memory log = new Memory(64 * 1024);
         log.clear();
-        attr.clear(BpfAttrLayout.LINE_INFO_CNT + 4);
+        attr.clear(BpfAttrLayout.ATTACH_PROG_FD + 4);
         attr.setInt(BpfAttrLayout.PROG_TYPE, progType);
         attr.setInt(BpfAttrLayout.INSN_CNT, insns.length / 8);
         attr.setLong(BpfAttrLayout.INSNS, Pointer.nativeValue(code));
@@ -164,7 +174,10 @@ public final class Bpf {
         attr.setLong(BpfAttrLayout.LOG_BUF, Pointer.nativeValue(log));
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         attr.write(BpfAttrLayout.PROG_NAME, n, 0, Math.min(n.length, BpfAttrLayout.BPF_OBJ_NAME_LEN - 1));
-        long fd = sys(BpfAttrLayout.BPF_PROG_LOAD, BpfAttrLayout.LINE_INFO_CNT + 4);
+        attr.setInt(BpfAttrLayout.EXPECTED_ATTACH_TYPE, expectedAttachType);
+        attr.setInt(BpfAttrLayout.ATTACH_BTF_ID, attachBtfId);
+        attr.setInt(BpfAttrLayout.ATTACH_PROG_FD, attachProgFd);
+        long fd = sys(BpfAttrLayout.BPF_PROG_LOAD, BpfAttrLayout.ATTACH_PROG_FD + 4);
         if (fd < 0) {
             int errno = Errno.last();
             String text = log.getString(0).strip();
@@ -202,6 +215,37 @@ public final class Bpf {
                     Errno.last());
         }
         return (int) fd;
+    }
+
+    /** BPF_MAP_CREATE; the map lives while its fd (or a program using it) does. */
+    public int mapCreate(int mapType, int keySize, int valueSize, int maxEntries, String name) {
+        attr.clear(BpfAttrLayout.MAP_NAME + BpfAttrLayout.BPF_OBJ_NAME_LEN);
+        attr.setInt(BpfAttrLayout.MAP_TYPE, mapType);
+        attr.setInt(BpfAttrLayout.KEY_SIZE, keySize);
+        attr.setInt(BpfAttrLayout.VALUE_SIZE, valueSize);
+        attr.setInt(BpfAttrLayout.MAX_ENTRIES, maxEntries);
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        attr.write(BpfAttrLayout.MAP_NAME, n, 0, Math.min(n.length, BpfAttrLayout.BPF_OBJ_NAME_LEN - 1));
+        long fd = sys(BpfAttrLayout.BPF_MAP_CREATE, BpfAttrLayout.MAP_NAME + BpfAttrLayout.BPF_OBJ_NAME_LEN);
+        if (fd < 0) {
+            throw new NativeException("bpf(BPF_MAP_CREATE, " + name + ")", Errno.last());
+        }
+        return (int) fd;
+    }
+
+    /** BPF_MAP_LOOKUP_ELEM: the value ({@code valueSize} bytes) stored under {@code key}. */
+    public byte[] mapLookupElem(int mapFd, byte[] key, int valueSize) {
+        Memory k = new Memory(Math.max(1, key.length));
+        k.write(0, key, 0, key.length);
+        Memory v = new Memory(Math.max(1, valueSize));
+        attr.clear(32);
+        attr.setInt(BpfAttrLayout.ELEM_MAP_FD, mapFd);
+        attr.setLong(BpfAttrLayout.ELEM_KEY, Pointer.nativeValue(k));
+        attr.setLong(BpfAttrLayout.ELEM_VALUE, Pointer.nativeValue(v));
+        if (sys(BpfAttrLayout.BPF_MAP_LOOKUP_ELEM, 32) < 0) {
+            throw new NativeException("bpf(BPF_MAP_LOOKUP_ELEM, map fd " + mapFd + ")", Errno.last());
+        }
+        return v.getByteArray(0, valueSize);
     }
 
     /** BPF_BTF_LOAD of a raw BTF blob. */

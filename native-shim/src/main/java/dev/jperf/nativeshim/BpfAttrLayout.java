@@ -30,6 +30,20 @@ public final class BpfAttrLayout {
     public static final int BPF_LINK_CREATE = 28;
     public static final int BPF_ENABLE_STATS = 32;
 
+    // BPF_MAP_CREATE
+    public static final int MAP_TYPE = 0;
+    public static final int KEY_SIZE = 4;
+    public static final int VALUE_SIZE = 8;
+    public static final int MAX_ENTRIES = 12;
+    public static final int MAP_FLAGS = 16;
+    public static final int MAP_NAME = 28;
+    // BPF_MAP_*_ELEM: map_fd, key, value, flags
+    public static final int ELEM_MAP_FD = 0;
+    public static final int ELEM_KEY = 8;
+    public static final int ELEM_VALUE = 16;
+    public static final int ELEM_FLAGS = 24;
+    // enum bpf_map_type (those the tests and tools here use)
+    public static final int BPF_MAP_TYPE_ARRAY = 2;
     // BPF_*_GET_NEXT_ID
     public static final int START_ID = 0;
     public static final int NEXT_ID = 4;
@@ -71,6 +85,8 @@ public final class BpfAttrLayout {
     public static final int LINK_CREATE_ATTACH_TYPE = 8;
     public static final int LINK_CREATE_FLAGS = 12;
     // enum bpf_attach_type
+    public static final int BPF_TRACE_FENTRY = 24;
+    public static final int BPF_TRACE_FEXIT = 25;
     public static final int BPF_XDP = 37;
     // BPF_RAW_TRACEPOINT_OPEN
     public static final int RAW_TRACEPOINT_NAME = 0;

@@ -27,6 +27,10 @@ final class LibC {
     private static final Function DUP2 = C.getFunction("dup2");
     private static final Function KILL = C.getFunction("kill");
     private static final Function STRERROR = C.getFunction("strerror");
+    private static final Function GETRUSAGE = C.getFunction("getrusage");
+    private static final Function TCGETATTR = C.getFunction("tcgetattr");
+    private static final Function TCSETATTR = C.getFunction("tcsetattr");
+    private static final Function ISATTY = C.getFunction("isatty");
 
     private LibC() {}
 
@@ -68,6 +72,22 @@ final class LibC {
 
     static int kill(int pid, int sig) {
         return KILL.invokeInt(new Object[] {pid, sig});
+    }
+
+    static int getrusage(int who, long usage) {
+        return GETRUSAGE.invokeInt(new Object[] {who, usage});
+    }
+
+    static int tcgetattr(int fd, long termios) {
+        return TCGETATTR.invokeInt(new Object[] {fd, termios});
+    }
+
+    static int tcsetattr(int fd, int action, long termios) {
+        return TCSETATTR.invokeInt(new Object[] {fd, action, termios});
+    }
+
+    static int isatty(int fd) {
+        return ISATTY.invokeInt(new Object[] {fd});
     }
 
     static String strerror(int errnum) {

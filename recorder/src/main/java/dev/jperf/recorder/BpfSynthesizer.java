@@ -48,10 +48,10 @@ final class BpfSynthesizer {
                 continue; // unloaded meanwhile
             }
             try {
-                BpfProgInfo info = BpfCapture.fetch(bpf, id, fd);
+                BpfProgInfo info = BpfProgFetch.info(bpf, id, fd);
                 byte[] btf = null;
                 if (info.btfId() != 0) {
-                    btf = capture.hasBtf(info.btfId()) ? capture.btf(info.btfId()) : BpfCapture.fetchBtf(bpf, info.btfId());
+                    btf = capture.hasBtf(info.btfId()) ? capture.btf(info.btfId()) : BpfProgFetch.btf(bpf, info.btfId());
                 }
                 capture.add(info, btf);
                 imagesPossible |= usesImage(info.type());

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
  * are opened on the stopped child with enable_on_exec and it is continued with SIGCONT, so
  * counting starts exactly at the exec, as with perf.
  */
-final class Workload {
+public final class Workload {
     private final Process process;
 
     private Workload(Process process) {
@@ -28,7 +28,7 @@ final class Workload {
      * Starts the shell, stopped before its exec. With {@code stdoutToStderr} (pipe mode: stdout
      * carries the stream) the command's stdout is its stderr, as perf's workload's is.
      */
-    static Workload startStopped(List<String> command, boolean stdoutToStderr) {
+    public static Workload startStopped(List<String> command, boolean stdoutToStderr) {
         String exe = command.get(0);
         if (!exe.contains("/") ? findInPath(exe) == null : !Files.isExecutable(Path.of(exe))) {
             throw new RecordException("cannot run workload '" + exe + "': No such file or directory (or not executable)");
@@ -85,20 +85,20 @@ final class Workload {
         }
     }
 
-    int pid() {
+    public int pid() {
         return (int) process.pid();
     }
 
-    void go() {
+    public void go() {
         Sched.kill(pid(), Sched.SIGCONT);
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process.isAlive();
     }
 
     /** SIGTERM, as perf does when recording stops before its workload ends. */
-    void terminate() {
+    public void terminate() {
         try {
             Sched.kill(pid(), Sched.SIGTERM);
         } catch (NativeException e) {
@@ -107,11 +107,11 @@ final class Workload {
     }
 
     /** Waits up to {@code ms} for the exit; returns the exit code or -1. */
-    int waitFor(long ms) throws InterruptedException {
+    public int waitFor(long ms) throws InterruptedException {
         return process.waitFor(ms, TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
     }
 
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
     }
 }

@@ -1,0 +1,104 @@
+package dev.jperf.cli;
+
+import dev.jperf.cli.options.OptionValue;
+import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
+import dev.jperf.recorder.stat.StatOptions;
+import dev.jperf.recorder.stat.StatSession;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code jperf stat}: perf stat's options, same spellings; {@code -b} as perf's BPF build has it. */
+final class StatCommand implements Subcommand {
+    private final List<String> events = new ArrayList<>();
+    private boolean allCpus;
+    private String cpus;
+    private String pids;
+    private String tids;
+    private String bpfIds;
+    private long intervalMs;
+    private int repeat = 1;
+    private String separator;
+    private boolean json;
+    private Path output;
+    private long timeoutMs;
+    private List<String> command = List.of();
+
+    @Override
+    public String name() {
+        return "stat";
+    }
+
+    @Override
+    public String summary() {
+        return "Run a command and gather performance counter statistics";
+    }
+
+    @Override
+    public Options options() {
+        return new Options("jperf stat [<options>] [<command>]")
+                .stopAtNonOption()
+                .value('e', "event", "event", "event selector, e.g. task-clock, page-faults, cycles (repeatable,"
+                        + " comma lists)")
+                .flag('a', "all-cpus", "system-wide collection from all CPUs")
+                .value('C', "cpu", "cpu", "list of cpus to monitor in system-wide")
+                .value('p', "pid", "pid", "stat events on existing process id")
+                .value('t', "tid", "tid", "stat events on existing thread id")
+                .value('b', "bpf-prog", "bpf-prog-id", "stat BPF programs by id (comma list): runs, run time,"
+                        + " average run, from the kernel's BPF statistics")
+                .value('I', "interval-print", "n", "print counts at regular interval in ms (>= 10)")
+                .value('r', "repeat", "n", "repeat command and print average + stddev")
+                .value('x', "field-separator", "separator", "print counts with custom separator")
+                .flag('j', "json-output", "print counts in JSON format")
+                .value('o', "output", "file", "output file name")
+                .value('\0', "timeout", "n", "stop workload and print counts after a timeout period in ms (>= 10ms)");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "event" -> events.add(v.text());
+            case "all-cpus" -> allCpus = v.on();
+            case "cpu" -> cpus = v.text();
+            case "pid" -> pids = v.text();
+            case "tid" -> tids = v.text();
+            case "bpf-prog" -> bpfIds = v.text();
+            case "interval-print" -> intervalMs = v.integer();
+            case "repeat" -> repeat = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
+            case "field-separator" -> separator = v.text();
+            case "json-output" -> json = v.on();
+            case "output" -> output = Path.of(v.text());
+            case "timeout" -> timeoutMs = v.integer();
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
+    }
+
+    @Override
+    public void arguments(List<String> positional, List<String> all) {
+        command = positional;
+    }
+
+    @Override
+    public int call() throws Exception {
+        StatOptions o;
+        try {
+            // an unknown event is a bad command line (perf: "event syntax error", exit 129)
+            StatSession.parseEvents(events);
+            checkIds("-b", bpfIds);
+            checkIds("-p", pids);
+            checkIds("-t", tids);
+            o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, repeat, separator, json,
+                    output, timeoutMs);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return new StatSession(o, System.err).runWithSignals();
+    }
+
+    private static void checkIds(String option, String list) {
+        if (list != null) {
+            StatSession.ids(option, list);
+        }
+    }
+}

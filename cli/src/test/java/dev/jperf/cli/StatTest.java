@@ -1,0 +1,394 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.jperf.format.Corpus;
+import dev.jperf.format.PerfOracle;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jperf stat} against {@code perf stat} as the oracle, on the corpus workload: the same
+ * rows, units, columns and event list in every layout; counts that do not depend on timing
+ * (page faults of a fixed program with address-space randomisation off, the unsupported
+ * hardware events) equal; times within the noise.
+ */
+class StatTest {
+    @TempDir
+    Path tmp;
+    private String workload;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        PerfOracle.assumeInstalled();
+        assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"),
+                "needs root: perf_event_open for -a and other processes");
+        Corpus.installBinaries();
+        workload = Corpus.INSTALLED.resolve("src/workload").toString();
+    }
+
+    @Test
+    void defaultTableHasPerfsRowsAndLayout() throws Exception {
+        Result perf = exec("perf", "stat", "--", workload, "0.05", "cpu");
+        Run ours = Run.of("stat", "--", workload, "0.05", "cpu");
+        assertEquals(0, ours.rc(), ours.err());
+        List<String> theirs = table(perf.err);
+        List<String> mine = table(ours.err());
+        assertEquals(shapes(theirs), shapes(mine), ours.err());
+        for (int i = 0; i < theirs.size(); i++) {
+            assertEquals(theirs.get(i).length(), mine.get(i).length(), "columns of\n" + theirs.get(i) + "\n" + mine.get(i));
+        }
+        assertTrue(mine.get(0).startsWith(" Performance counter stats for '" + workload + " 0.05 cpu':"), mine.get(0));
+        assertTrue(ours.err().contains(" seconds user\n") && ours.err().contains(" seconds sys\n"), ours.err());
+        assertTrue(ours.err().endsWith(" seconds sys\n\n\n"), ours.err());
+    }
+
+    @Test
+    void deterministicCountsEqualPerfs() throws Exception {
+        String events = "page-faults,minor-faults,major-faults,alignment-faults,emulation-faults,cycles,instructions";
+        // without address-space randomisation the workload's page faults are the same on every run
+        Result perf = exec("setarch", "-R", "perf", "stat", "-x,", "-e", events, "--", workload, "0.01", "cpu");
+        Result ours = exec(jperf(List.of("setarch", "-R"), "stat", "-x,", "-e", events, "--", workload, "0.01", "cpu"));
+        assertEquals(0, ours.rc, ours.err);
+        List<String> a = fields(perf.err, 3);
+        List<String> b = fields(ours.err, 3);
+        assertEquals(a, b);
+        assertTrue(a.contains("<not supported>,,cycles") && Integer.parseInt(a.get(0).split(",")[0]) > 10, a.toString());
+    }
+
+    @Test
+    void csvAndJsonHavePerfsFields() throws Exception {
+        Result perf = exec("perf", "stat", "-x;", "--", workload, "0.01", "cpu");
+        Run ours = Run.of("stat", "-x;", "--", workload, "0.01", "cpu");
+        assertEquals(csvShape(perf.err, ";"), csvShape(ours.err(), ";"));
+        perf = exec("perf", "stat", "-j", "--", workload, "0.01", "cpu");
+        ours = Run.of("stat", "--json", "--", workload, "0.01", "cpu");
+        assertEquals(jsonShape(perf.err), jsonShape(ours.err()));
+        assertEquals(8, jsonShape(ours.err()).size());
+    }
+
+    @Test
+    void repeatPrintsMeansAndTheirSpread() throws Exception {
+        Result perf = exec("perf", "stat", "-r", "3", "--", workload, "0.01", "cpu");
+        Run ours = Run.of("stat", "-r", "3", "--", workload, "0.01", "cpu");
+        assertTrue(ours.err().contains(" Performance counter stats for '" + workload + " 0.01 cpu' (3 runs):"));
+        List<String> mine = table(ours.err());
+        assertEquals(withoutSpread(shapes(table(perf.err))), withoutSpread(shapes(mine)));
+        assertTrue(mine.get(mine.size() - 1).matches(" +[0-9.]+ \\+- [0-9.]+ seconds time elapsed  \\( \\+- *[0-9.]+% \\)"),
+                mine.get(mine.size() - 1));
+        perf = exec("perf", "stat", "-r", "3", "-x,", "--", workload, "0.01", "cpu");
+        ours = Run.of("stat", "-r", "3", "-x,", "--", workload, "0.01", "cpu");
+        assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+        perf = exec("perf", "stat", "-r", "3", "-j", "--", workload, "0.01", "cpu");
+        ours = Run.of("stat", "-r", "3", "-j", "--", workload, "0.01", "cpu");
+        assertEquals(jsonShape(perf.err), jsonShape(ours.err()));
+        assertTrue(ours.err().contains("\"variance\" : "), ours.err());
+    }
+
+    @Test
+    void intervalsPrintEveryTickAndTheLastPart() throws Exception {
+        Result perf = exec("perf", "stat", "-I", "100", "-e", "task-clock,page-faults", "--", "sleep", "0.35");
+        Run ours = Run.of("stat", "-I", "100", "-e", "task-clock,page-faults", "--", "sleep", "0.35");
+        List<String> a = perf.err.lines().toList();
+        List<String> b = ours.err().lines().toList();
+        assertEquals(a.get(0), b.get(0)); // the column header
+        // three ticks and the last part (a tick late on a busy machine may fall after the end)
+        assertEquals(ticks(a).size(), ticks(b).size(), 1, ours.err());
+        assertEquals(1 + 2 * ticks(b).size(), b.size(), ours.err());
+        List<Double> t = new ArrayList<>(ticks(b));
+        for (int i = 1; i < t.size() - 1; i++) {
+            assertEquals(0.1, t.get(i) - t.get(i - 1), 0.05, "ticks " + t);
+        }
+        perf = exec("perf", "stat", "-I", "100", "-x,", "-e", "task-clock,page-faults", "--", "sleep", "0.25");
+        ours = Run.of("stat", "-I", "100", "-x,", "-e", "task-clock,page-faults", "--", "sleep", "0.25");
+        assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+        Run json = Run.of("stat", "-I", "100", "-j", "-e", "task-clock", "--", "sleep", "0.25");
+        for (String line : json.err().lines().toList()) {
+            assertTrue(line.matches("\\{\"interval\" : [0-9.]+, \"counter-value\" : .*\\}"), line);
+        }
+    }
+
+    /**
+     * A fixed amount of work (not a fixed time: the machine is shared) takes about the same CPU
+     * time however busy the machine is: jperf's task-clock for it within the spread of two perf
+     * runs (at least 25 %); elapsed and CPUs utilized agree with each other.
+     */
+    @Test
+    void timesAreWithinTheNoise() throws Exception {
+        String[] work = {"sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"};
+        double first = perfTaskClock(work);
+        Run ours = Run.of(concat(new String[] {"stat", "-e", "task-clock", "--"}, work));
+        double second = perfTaskClock(work);
+        Matcher m = Pattern.compile("([0-9.]+) msec task-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
+        assertTrue(m.find(), ours.err());
+        double taskClock = Double.parseDouble(m.group(1));
+        double mean = (first + second) / 2;
+        double tolerance = Math.max(0.25 * mean, 2 * Math.abs(first - second));
+        assertEquals(mean, taskClock, tolerance, "perf " + first + " and " + second + " msec, jperf " + taskClock);
+        Matcher e = Pattern.compile(" ([0-9.]+) seconds time elapsed").matcher(ours.err());
+        assertTrue(e.find(), ours.err());
+        double elapsed = Double.parseDouble(e.group(1));
+        assertTrue(elapsed * 1000 >= taskClock * 0.98, "elapsed " + elapsed + " s, task-clock " + taskClock + " msec");
+        assertEquals(taskClock / (elapsed * 1000), Double.parseDouble(m.group(2)), 0.002);
+    }
+
+    private static double perfTaskClock(String... work) throws Exception {
+        Result r = exec(concat(new String[] {"perf", "stat", "-x,", "-e", "task-clock", "--"}, work));
+        return Double.parseDouble(r.err.lines().findFirst().orElseThrow().split(",")[0]);
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
+    @Test
+    void systemWideCountsEveryCpu() throws Exception {
+        Result perf = exec("perf", "stat", "-a", "--", "sleep", "0.2");
+        Run ours = Run.of("stat", "-a", "--", "sleep", "0.2");
+        assertEquals(shapes(table(perf.err)), shapes(table(ours.err())));
+        Matcher m = Pattern.compile("msec cpu-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
+        assertTrue(m.find(), ours.err());
+        int cpus = Runtime.getRuntime().availableProcessors();
+        assertEquals(cpus, Double.parseDouble(m.group(1)), 0.1 * cpus);
+        Run timeout = Run.of("stat", "-C", "0", "-e", "cpu-clock", "--timeout", "150");
+        assertTrue(timeout.err().contains(" Performance counter stats for 'CPU(s) 0':"), timeout.err());
+    }
+
+    @Test
+    void processAndThreadTargets() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "30").start();
+        try {
+            String pid = Long.toString(sleeper.pid());
+            Result perf = exec("perf", "stat", "-p", pid, "--timeout", "200");
+            Run ours = Run.of("stat", "-p", pid, "--timeout", "200");
+            assertEquals(shapes(table(perf.err)), shapes(table(ours.err())));
+            assertTrue(ours.err().contains(" Performance counter stats for process id '" + pid + "':"), ours.err());
+            assertTrue(ours.err().contains("     <not counted> msec task-clock "), ours.err()); // it sleeps throughout
+            perf = exec("perf", "stat", "-t", pid, "-x,", "--timeout", "200");
+            ours = Run.of("stat", "-t", pid, "-x,", "--timeout", "200");
+            assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+        } finally {
+            sleeper.destroy();
+        }
+        // the target ending ends the count
+        Process quick = new ProcessBuilder("sleep", "0.3").start();
+        long start = System.nanoTime();
+        Run ours = Run.of("stat", "-e", "task-clock", "-p", Long.toString(quick.pid()));
+        assertEquals(0, ours.rc(), ours.err());
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "stat outlived its target by far");
+    }
+
+    /** Without privilege (no capabilities left), as perf: user space only where paranoia allows it, else one line. */
+    @Test
+    void unprivilegedCountsUserSpaceOrSaysWhy() throws Exception {
+        List<String> noCaps = List.of("setpriv", "--bounding-set=-all", "--inh-caps=-all");
+        assumeTrue(exec("sh", "-c", "command -v setpriv").rc == 0, "setpriv (util-linux) is not installed");
+        assumeTrue(Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip()) > 1,
+                "kernel.perf_event_paranoid allows the kernel to everyone here");
+        List<String> perfCmd = new ArrayList<>(noCaps);
+        perfCmd.addAll(List.of("perf", "stat", "--", workload, "0.01", "cpu"));
+        Result perf = exec(perfCmd);
+        Result ours = exec(jperf(noCaps, "stat", "--", workload, "0.01", "cpu"));
+        assertEquals(0, ours.rc, ours.err);
+        assertEquals(shapes(table(perf.err)), shapes(table(ours.err)));
+        assertTrue(ours.err.contains(" msec task-clock:u "), ours.err);
+        ours = exec(jperf(noCaps, "stat", "-a", "--timeout", "100"));
+        assertEquals(1, ours.rc);
+        assertEquals("jperf stat: no permission to open event 'cpu-clock' (kernel.perf_event_paranoid = "
+                + Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip() + "): run as root, grant "
+                + "CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid\n", ours.err);
+        ours = exec(jperf(noCaps, "stat", "-b", "1"));
+        assertEquals(1, ours.rc);
+        assertEquals(1, ours.err.lines().count(), ours.err);
+        assertTrue(ours.err.contains("(EPERM)"), ours.err);
+    }
+
+    @Test
+    void outputFileStartsWithTheDate() throws Exception {
+        Path out = tmp.resolve("stat.txt");
+        Run ours = Run.of("stat", "-o", out.toString(), "-x,", "-e", "page-faults", "--", "true");
+        assertEquals("", ours.err());
+        List<String> lines = Files.readAllLines(out);
+        assertTrue(lines.get(0).matches("# started on \\w{3} \\w{3} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}"), lines.get(0));
+        assertEquals("", lines.get(1));
+        assertTrue(lines.get(2).matches("\\d+,,page-faults,\\d+,100.00,,"), lines.get(2));
+    }
+
+    @Test
+    void badInputIsOneLine() throws Exception {
+        List<String> fds = openFds();
+        Run r = Run.of("stat", "-e", "no-such-event", "--", "true");
+        assertEquals(129, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("jperf stat: unknown event 'no-such-event'"), r.err());
+        r = Run.of("stat", "-p", "999999999");
+        assertEquals(1, r.rc());
+        assertEquals("jperf stat: no process with pid 999999999 (no /proc/999999999/task)\n", r.err());
+        r = Run.of("stat", "-e", "task-clock", "--", tmp.resolve("missing").toString());
+        assertEquals(1, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        r = Run.of("stat");
+        assertEquals(129, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertEquals(fds, openFds(), "fds left open");
+    }
+
+    /**
+     * This JVM's fds of kernel objects (perf events, BPF programs, maps, links, the statistics
+     * fd: all anonymous inodes): what a failed command must not leave open. Other fds come and
+     * go with the JVM's own work.
+     */
+    static List<String> openFds() throws Exception {
+        List<String> fds = new ArrayList<>();
+        try (var s = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : s.toList()) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("anon_inode:")) {
+                        fds.add(fd.getFileName() + " " + target);
+                    }
+                } catch (java.io.IOException e) {
+                    // closed while listed
+                }
+            }
+        }
+        fds.sort(null);
+        return fds;
+    }
+
+    // ---- helpers ----
+
+    record Result(int rc, String out, String err) {}
+
+    /** {@code jperf ARGS} in a JVM of its own, behind {@code wrapper} (e.g. setarch -R). */
+    static List<String> jperf(List<String> wrapper, String... args) {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    static Result exec(String... cmd) throws Exception {
+        return exec(List.of(cmd));
+    }
+
+    static Result exec(List<String> cmd) throws Exception {
+        File out = File.createTempFile("jperf-stat", ".out");
+        File err = File.createTempFile("jperf-stat", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectOutput(out).redirectError(err).start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(cmd + " timed out");
+            }
+            return new Result(p.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+                    Files.readString(err.toPath(), StandardCharsets.UTF_8));
+        } finally {
+            out.delete();
+            err.delete();
+        }
+    }
+
+    /** The lines from the "Performance counter stats" header on, blank ones left out. */
+    static List<String> table(String output) {
+        List<String> lines = new ArrayList<>();
+        boolean in = false;
+        for (String l : output.lines().toList()) {
+            in |= l.startsWith(" Performance counter stats for ");
+            if (in && !l.isBlank()) {
+                lines.add(l);
+            }
+        }
+        return lines;
+    }
+
+    /** A line without its numbers (and a rate's K/M/G): what layout, events and units make of it. */
+    static List<String> shapes(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String l : lines) {
+            out.add(l.replaceAll("\\d+(\\.\\d+)?", "0").replaceAll("[KMG]/sec", "/sec").replaceAll(" +", " ")
+                    .replaceAll("'.*'", "'...'"));
+        }
+        return out;
+    }
+
+    /** A spread of 0 is not printed, and counts that vary (context switches) may have one or not: left out. */
+    static List<String> withoutSpread(List<String> shapes) {
+        List<String> out = new ArrayList<>();
+        for (String s : shapes) {
+            out.add(s.replaceAll(" *\\( \\+- *0% \\)", "").stripTrailing());
+        }
+        return out;
+    }
+
+    /** The first {@code n} fields of each CSV line. */
+    static List<String> fields(String csv, int n) {
+        List<String> out = new ArrayList<>();
+        for (String l : csv.lines().toList()) {
+            String[] f = l.split(",", -1);
+            out.add(String.join(",", List.of(f).subList(0, Math.min(n, f.length))));
+        }
+        return out;
+    }
+
+    /** Per line: the field count and the non-numeric fields (unit, event, metric unit) in place. */
+    static List<String> csvShape(String csv, String sep) {
+        List<String> out = new ArrayList<>();
+        for (String l : csv.lines().toList()) {
+            List<String> f = new ArrayList<>();
+            for (String x : l.split(Pattern.quote(sep), -1)) {
+                f.add(x.strip().matches("[0-9.]+%?") ? "0" : x.replaceAll("^[KMG]/sec", "/sec"));
+            }
+            out.add(f.size() + ":" + String.join(sep, f));
+        }
+        return out;
+    }
+
+    /** Per line: the keys in order, with the event and units. */
+    static List<String> jsonShape(String json) {
+        List<String> out = new ArrayList<>();
+        Pattern kv = Pattern.compile("\"([a-z-]+)\" : (\"[^\"]*\"|[0-9.]+)");
+        for (String l : json.lines().toList()) {
+            assertTrue(l.startsWith("{") && l.endsWith("}"), l);
+            StringBuilder b = new StringBuilder();
+            Matcher m = kv.matcher(l);
+            while (m.find()) {
+                String v = m.group(2);
+                boolean text = m.group(1).equals("event") || m.group(1).endsWith("unit") || v.startsWith("\"<");
+                b.append(m.group(1)).append('=').append(text ? v.replaceAll("[KMG]/sec", "/sec") : "0").append(' ');
+            }
+            out.add(b.toString());
+        }
+        return out;
+    }
+
+    /** The distinct interval timestamps, in order. */
+    static Set<Double> ticks(List<String> lines) {
+        Set<Double> t = new LinkedHashSet<>();
+        for (String l : lines) {
+            if (!l.startsWith("#")) {
+                t.add(Double.parseDouble(l.strip().split(" +")[0]));
+            }
+        }
+        assertFalse(t.isEmpty());
+        return t;
+    }
+}

@@ -1,0 +1,194 @@
+package dev.jperf.recorder.stat;
+
+import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
+
+import dev.jperf.nativeshim.Errno;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Ioctl;
+import dev.jperf.nativeshim.NativeException;
+import dev.jperf.nativeshim.PerfEventOpen;
+import dev.jperf.recorder.EventSpec;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * perf stat's counters: per event one fd per CPU and thread, counting only (no sample period, no
+ * ring buffer), read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, inherited by children, each
+ * event its own group leader, opened disabled and enabled at the workload's exec or by ioctl (as
+ * builtin-stat.c's create_perf_stat_counter). An event the machine lacks (the kernel answers
+ * ENOENT, EOPNOTSUPP, ENODEV, EINVAL, ENXIO or ENOSYS, as for hardware events without a PMU) is
+ * kept, unsupported: perf prints {@code <not supported>} for it.
+ */
+final class CountingEvents implements AutoCloseable {
+    static final long STAT_READ_FORMAT = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    /** value, time_enabled, time_running */
+    private static final int READ_SIZE = 24;
+
+    private final List<StatEvent> events = new ArrayList<>();
+    private final List<int[]> fds = new ArrayList<>();
+
+    private CountingEvents() {}
+
+    /**
+     * Opens every event on each of {@code cpus} x {@code threads} ({@code -1} for any). A thread
+     * that exited meanwhile is skipped; no permission is a {@link StatException}.
+     */
+    static CountingEvents open(List<EventSpec> specs, int[] cpus, int[] threads, boolean enableOnExec) {
+        CountingEvents c = new CountingEvents();
+        try {
+            for (EventSpec spec : specs) {
+                c.openOne(spec, cpus, threads, enableOnExec);
+            }
+            return c;
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private void openOne(EventSpec spec, int[] cpus, int[] threads, boolean enableOnExec) {
+        try {
+            openEvery(spec, cpus, threads, enableOnExec);
+        } catch (StatException e) {
+            EventSpec user = userOnly(spec, e);
+            if (user == null) {
+                throw e;
+            }
+            try {
+                openEvery(user, cpus, threads, enableOnExec);
+            } catch (StatException again) {
+                // not even user space (e.g. per CPU): the event as asked for is what was refused
+                throw userOnly(spec, again) != null ? e : again;
+            }
+        }
+    }
+
+    /**
+     * perf's evsel__fallback for EACCES: with kernel.perf_event_paranoid above 1 an unprivileged
+     * user may still count user space, so the event is retried without kernel and hypervisor and
+     * named with {@code u} appended, as perf names it. Null when that does not apply.
+     */
+    private static EventSpec userOnly(EventSpec spec, StatException e) {
+        if (!(e.getCause() instanceof NativeException n) || n.errno() != Errno.EACCES
+                || (spec.excludeFlags() & (FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_USER)) != 0 || paranoid() <= 1) {
+            return null;
+        }
+        String name = spec.name() + (spec.name().contains(":") || spec.name().contains("/") ? "u" : ":u");
+        return new EventSpec(name, spec.type(), spec.config(), spec.excludeFlags() | FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV,
+                spec.preciseIp(), spec.preciseMax());
+    }
+
+    private static int paranoid() {
+        try {
+            return Integer.parseInt(StatException.paranoid());
+        } catch (NumberFormatException e) {
+            return 2;
+        }
+    }
+
+    private void openEvery(EventSpec spec, int[] cpus, int[] threads, boolean enableOnExec) {
+        ByteBuffer attr = ByteBuffer.allocate(PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
+        attr.putInt(TYPE, spec.type());
+        attr.putInt(SIZE, PERF_ATTR_SIZE_VER7);
+        attr.putLong(CONFIG, spec.config());
+        attr.putLong(READ_FORMAT, STAT_READ_FORMAT);
+        attr.putLong(FLAGS, FLAG_DISABLED | FLAG_INHERIT | spec.excludeFlags()
+                | ((long) spec.preciseIp() << PRECISE_IP_SHIFT) | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0));
+        List<Integer> opened = new ArrayList<>();
+        try {
+            for (int cpu : cpus) {
+                for (int tid : threads) {
+                    try {
+                        opened.add(PerfEventOpen.open(attr.duplicate().order(ByteOrder.LITTLE_ENDIAN), tid, cpu, -1,
+                                PERF_FLAG_FD_CLOEXEC, spec.name()));
+                    } catch (NativeException e) {
+                        if (e.errno() == Errno.ESRCH && tid != -1) {
+                            continue; // the thread exited meanwhile
+                        }
+                        throw e;
+                    }
+                }
+            }
+        } catch (NativeException e) {
+            for (int fd : opened) {
+                Fd.close(fd);
+            }
+            if (!unsupported(e.errno())) {
+                throw StatException.of(e, spec.name());
+            }
+            events.add(StatEvent.of(spec, false));
+            fds.add(new int[0]);
+            return;
+        }
+        if (opened.isEmpty()) {
+            throw new StatException("no thread left to count: every target thread has exited");
+        }
+        int[] a = new int[opened.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = opened.get(i);
+        }
+        events.add(StatEvent.of(spec, true));
+        fds.add(a);
+    }
+
+    /** What builtin-stat.c's stat_handle_error takes for "this event is not supported here". */
+    private static boolean unsupported(int errno) {
+        return errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV || errno == Errno.EINVAL
+                || errno == Errno.ENXIO || errno == Errno.ENOSYS;
+    }
+
+    List<StatEvent> events() {
+        return events;
+    }
+
+    /** Each event's values summed over its fds (raw, unscaled: perf's AGGR_GLOBAL); null for an unsupported one. */
+    CounterValues[] read() {
+        CounterValues[] out = new CounterValues[events.size()];
+        for (int i = 0; i < out.length; i++) {
+            if (!events.get(i).supported()) {
+                continue;
+            }
+            CounterValues sum = CounterValues.ZERO;
+            for (int fd : fds.get(i)) {
+                ByteBuffer b = ByteBuffer.wrap(Fd.read(fd, READ_SIZE, events.get(i).name())).order(ByteOrder.LITTLE_ENDIAN);
+                if (b.remaining() == READ_SIZE) {
+                    sum = sum.plus(new CounterValues(b.getLong(0), b.getLong(8), b.getLong(16)));
+                }
+            }
+            out[i] = sum;
+        }
+        return out;
+    }
+
+    void enable() {
+        for (int[] a : fds) {
+            for (int fd : a) {
+                Ioctl.enable(fd);
+            }
+        }
+    }
+
+    void disable() {
+        for (int[] a : fds) {
+            for (int fd : a) {
+                try {
+                    Ioctl.disable(fd);
+                } catch (NativeException e) {
+                    // the task is gone: its event no longer counts
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int[] a : fds) {
+            for (int fd : a) {
+                Fd.close(fd);
+            }
+        }
+        fds.clear();
+    }
+}

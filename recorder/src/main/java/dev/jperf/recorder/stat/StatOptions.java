@@ -1,0 +1,62 @@
+package dev.jperf.recorder.stat;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What {@code jperf stat} was asked to do, in perf stat's terms.
+ *
+ * @param events     {@code -e} names (comma lists allowed); empty: perf's default set
+ * @param allCpus    {@code -a}
+ * @param cpus       {@code -C} as given (null: not given)
+ * @param pids       {@code -p} as given (null: not given)
+ * @param tids       {@code -t} as given (null: not given)
+ * @param bpfIds     {@code -b} as given (null: not given): count BPF programs instead of events
+ * @param command    the workload after {@code --}
+ * @param intervalMs {@code -I}: print counts every so many milliseconds (0: only at the end)
+ * @param repeat     {@code -r}: run the command this many times, print means and their spread
+ * @param csvSeparator {@code -x} (null: not given)
+ * @param json       {@code -j} / {@code --json}
+ * @param output     {@code -o} (null: stderr, as perf)
+ * @param timeoutMs  {@code --timeout}: stop after so many milliseconds (0: not given)
+ */
+public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
+        List<String> command, long intervalMs, int repeat, String csvSeparator, boolean json, Path output,
+        long timeoutMs) {
+
+    public StatOptions {
+        events = List.copyOf(events);
+        command = List.copyOf(command);
+        if (repeat < 1) {
+            throw new IllegalArgumentException("-r " + repeat + ": the run count must be at least 1");
+        }
+        if (intervalMs < 0 || (intervalMs > 0 && intervalMs < 10)) {
+            throw new IllegalArgumentException("-I " + intervalMs + ": the print interval must be >= 10 ms");
+        }
+        if (timeoutMs < 0 || (timeoutMs > 0 && timeoutMs < 10)) {
+            throw new IllegalArgumentException("--timeout " + timeoutMs + ": the timeout must be >= 10 ms");
+        }
+        if (csvSeparator != null && json) {
+            throw new IllegalArgumentException("-x and --json are mutually exclusive");
+        }
+        int targets = (allCpus || cpus != null ? 1 : 0) + (pids != null ? 1 : 0) + (tids != null ? 1 : 0)
+                + (bpfIds != null ? 1 : 0);
+        if (targets > 1) {
+            throw new IllegalArgumentException("choose one target: -a/-C, -p, -t or -b");
+        }
+        if (repeat > 1 && command.isEmpty()) {
+            throw new IllegalArgumentException("-r needs a command to repeat");
+        }
+        if (bpfIds != null && repeat > 1) {
+            throw new IllegalArgumentException("-r is not supported with -b");
+        }
+        if (targets == 0 && command.isEmpty()) {
+            throw new IllegalArgumentException("nothing to count: give -a, -C, -p, -t, -b or a command");
+        }
+    }
+
+    /** Counting per CPU for every task (perf's target__has_cpu). */
+    public boolean systemWide() {
+        return allCpus || cpus != null;
+    }
+}

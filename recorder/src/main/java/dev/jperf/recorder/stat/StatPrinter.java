@@ -1,0 +1,261 @@
+package dev.jperf.recorder.stat;
+
+import dev.jperf.nativeshim.ResourceUsage;
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * perf 6.1's stat output (util/stat-display.c), byte for byte: the table ({@code %18.2f} counts,
+ * unit column, 32-wide names, {@code # metric} in 35 columns, {@code ( +- x.xx% )} over runs,
+ * {@code (xx.xx%)} when multiplexed), {@code -x} CSV, {@code -j} JSON lines, the interval prefix
+ * and its header every 25 intervals, and the footer with elapsed, user and sys time.
+ */
+final class StatPrinter {
+    enum Mode { STD, CSV, JSON }
+
+    private static final String NOT_SUPPORTED = "<not supported>";
+    private static final String NOT_COUNTED = "<not counted>";
+    /** METRIC_LEN */
+    private static final int METRIC_LEN = 35;
+    /** how often the interval header is repeated (print_interval's num_print_interval) */
+    private static final int HEADER_EVERY = 25;
+
+    private final PrintStream out;
+    private final Mode mode;
+    private final String sep;
+    private final int unitWidth;
+    private final int runs;
+    private int intervalsPrinted;
+
+    /**
+     * @param csvSeparator {@code -x}'s separator (CSV mode), else null
+     * @param unitWidth    the widest unit of the events shown, at least 4 (perf's unit_width)
+     */
+    StatPrinter(PrintStream out, boolean json, String csvSeparator, int unitWidth, int runs) {
+        this.out = out;
+        this.mode = json ? Mode.JSON : csvSeparator != null ? Mode.CSV : Mode.STD;
+        this.sep = csvSeparator != null ? csvSeparator : " ";
+        this.unitWidth = Math.max(4, unitWidth);
+        this.runs = runs;
+    }
+
+    Mode mode() {
+        return mode;
+    }
+
+    /** print_header: {@code Performance counter stats for '...'} (the table only). */
+    void header(String target, int runCount) {
+        if (mode != Mode.STD) {
+            return;
+        }
+        out.print("\n Performance counter stats for " + target + (runCount > 1 ? " (" + runCount + " runs)" : "")
+                + ":\n\n");
+    }
+
+    /** The prefix of every line of an interval {@code ns} after the start. */
+    String intervalPrefix(long ns) {
+        String t = String.format(Locale.ROOT, "%d.%09d", ns / 1_000_000_000L, ns % 1_000_000_000L);
+        if (mode == Mode.JSON) {
+            return "{\"interval\" : " + t + ", ";
+        }
+        return String.format(Locale.ROOT, "%6d.%09d", ns / 1_000_000_000L, ns % 1_000_000_000L) + sep;
+    }
+
+    /** The column header before the first interval and every 25th after it (the table only). */
+    void intervalHeader() {
+        if (mode == Mode.STD && intervalsPrinted == 0) {
+            out.print("#           time             counts " + pad("unit", unitWidth, false) + " events\n");
+        }
+        if (++intervalsPrinted == HEADER_EVERY) {
+            intervalsPrinted = 0;
+        }
+    }
+
+    /** One row; {@code prefix} is the interval's, null outside interval mode. */
+    void row(String prefix, Row r) {
+        StringBuilder b = new StringBuilder();
+        if (prefix != null) {
+            b.append(prefix);
+        } else if (mode == Mode.JSON) {
+            b.append('{');
+        }
+        if (r.counted()) {
+            counted(b, r);
+        } else {
+            notCounted(b, r);
+        }
+        out.print(b.append('\n'));
+    }
+
+    private void counted(StringBuilder b, Row r) {
+        switch (mode) {
+            case JSON -> {
+                b.append("\"counter-value\" : \"").append(f("%f", r.value())).append("\", ");
+                b.append("\"unit\" : \"").append(r.unit()).append("\", ");
+                b.append("\"event\" : \"").append(r.name()).append("\", ");
+                noise(b, r);
+                running(b, r.values());
+                metric(b, r.metric());
+            }
+            case CSV -> {
+                b.append(f(r.fraction() ? "%.2f" : "%.0f", r.value())).append(sep);
+                b.append(r.unit()).append(sep).append(r.name());
+                noise(b, r);
+                running(b, r.values());
+                metric(b, r.metric());
+            }
+            default -> {
+                b.append(f(r.fraction() ? "%18.2f" : "%18.0f", r.value())).append(sep);
+                b.append(pad(r.unit(), unitWidth, true)).append(sep).append(pad(r.name(), 32, true));
+                metric(b, r.metric());
+                noise(b, r);
+                running(b, r.values());
+            }
+        }
+    }
+
+    private void notCounted(StringBuilder b, Row r) {
+        String text = r.supported() ? NOT_COUNTED : NOT_SUPPORTED;
+        CounterValues v = r.values() != null ? r.values() : CounterValues.ZERO;
+        switch (mode) {
+            case JSON -> {
+                b.append("\"counter-value\" : \"").append(text).append("\", ");
+                b.append("\"unit\" : \"").append(r.unit()).append("\", ");
+                b.append("\"event\" : \"").append(r.name()).append("\", ");
+                noise(b, r);
+                running(b, v);
+                metric(b, new Metric(null, "", 0));
+            }
+            case CSV -> {
+                b.append(text).append(sep).append(r.unit()).append(sep).append(r.name());
+                noise(b, r);
+                running(b, v);
+                metric(b, Metric.NONE);
+            }
+            default -> {
+                b.append(pad(text, 18, false)).append(sep).append(pad(r.unit(), unitWidth, true)).append(sep)
+                        .append(pad(r.name(), 25, true));
+                metric(b, Metric.NONE);
+                noise(b, r);
+                running(b, v);
+            }
+        }
+    }
+
+    /** print_noise: only over several runs; the table leaves out a zero spread. */
+    private void noise(StringBuilder b, Row r) {
+        if (runs <= 1 || Double.isNaN(r.noise())) {
+            return;
+        }
+        switch (mode) {
+            case JSON -> b.append("\"variance\" : ").append(f("%.2f", r.noise())).append(", ");
+            case CSV -> b.append(sep).append(f("%.2f", r.noise())).append('%');
+            default -> {
+                if (r.noise() != 0) {
+                    b.append(f("  ( +-%6.2f%% )", r.noise()));
+                }
+            }
+        }
+    }
+
+    /** print_running: the share of the enabled time the event was on the PMU. */
+    private void running(StringBuilder b, CounterValues v) {
+        long run = v.run();
+        long ena = v.ena();
+        switch (mode) {
+            case JSON, CSV -> {
+                // perf divides integers here (100 * run / ena), then prints two decimals
+                double pct = run != ena ? (double) Long.divideUnsigned(100 * run, ena) : 100;
+                if (mode == Mode.JSON) {
+                    b.append("\"event-runtime\" : ").append(Long.toUnsignedString(run)).append(", \"pcnt-running\" : ")
+                            .append(f("%.2f", pct)).append(", ");
+                } else {
+                    b.append(sep).append(Long.toUnsignedString(run)).append(sep).append(f("%.2f", pct));
+                }
+            }
+            default -> {
+                if (run != ena) {
+                    b.append(f("  (%.2f%%)", 100.0 * run / ena));
+                }
+            }
+        }
+    }
+
+    private void metric(StringBuilder b, Metric m) {
+        switch (mode) {
+            case JSON -> b.append("\"metric-value\" : ").append(f("%f", m.value())).append(", \"metric-unit\" : \"")
+                    .append(m.unit() == null ? "(null)" : m.unit()).append("\"}");
+            case CSV -> {
+                if (!m.shown()) {
+                    b.append(sep).append(sep);
+                } else {
+                    // print_metric_csv: the number without its padding, up to the first other character
+                    String v = m.formatted().strip();
+                    int end = 0;
+                    while (end < v.length() && (Character.isDigit(v.charAt(end)) || v.charAt(end) == '.')) {
+                        end++;
+                    }
+                    b.append(sep).append(v, 0, end).append(sep).append(m.unit().stripLeading());
+                }
+            }
+            default -> {
+                if (!m.shown()) {
+                    b.append(" ".repeat(METRIC_LEN));
+                } else {
+                    String v = m.formatted();
+                    int n = 3 + v.length();
+                    b.append(" # ").append(v).append(' ').append(pad(m.unit(), METRIC_LEN - n - 1, true));
+                }
+            }
+        }
+    }
+
+    /**
+     * print_footer: elapsed seconds (mean and spread over runs), and for one run of a command its
+     * user and sys time ({@code usage} null: not shown). The table only.
+     */
+    void footer(Stats wall, ResourceUsage usage) {
+        if (mode != Mode.STD) {
+            return;
+        }
+        StringBuilder b = new StringBuilder("\n");
+        double avg = wall.avg() / 1e9;
+        if (runs == 1) {
+            b.append(f(" %17.9f seconds time elapsed", avg));
+            if (usage != null) {
+                b.append("\n\n");
+                b.append(f(" %17.9f seconds user\n", usage.userMicros() / 1e6));
+                b.append(f(" %17.9f seconds sys\n", usage.sysMicros() / 1e6));
+            }
+        } else {
+            double sd = wall.stddev() / 1e9;
+            int precision = precision(sd) + 2;
+            b.append(f(" %17." + precision + "f +- %." + precision + "f seconds time elapsed", avg, sd));
+            double pct = Stats.relStddev(sd, avg);
+            if (pct != 0) {
+                b.append(f("  ( +-%6.2f%% )", pct));
+            }
+        }
+        out.print(b.append("\n\n"));
+    }
+
+    /** get_precision: the digits after the point that the spread's first significant one needs. */
+    private static int precision(double num) {
+        if (num > 1 || !(num > 0)) {
+            return 0;
+        }
+        return (int) Math.round(Math.ceil(-Math.log10(num)));
+    }
+
+    private static String f(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+
+    private static String pad(String s, int width, boolean left) {
+        if (s.length() >= width) {
+            return s;
+        }
+        String spaces = " ".repeat(width - s.length());
+        return left ? s + spaces : spaces + s;
+    }
+}

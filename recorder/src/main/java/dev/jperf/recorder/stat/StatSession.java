@@ -1,0 +1,412 @@
+package dev.jperf.recorder.stat;
+
+import dev.jperf.format.header.CpuList;
+import dev.jperf.nativeshim.ResourceUsage;
+import dev.jperf.recorder.EventSpec;
+import dev.jperf.recorder.Workload;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * {@code jperf stat}: perf stat's counting mode. Opens the events (no ring buffer), starts the
+ * workload stopped before its exec (counters enabled at the exec, as perf's enable_on_exec),
+ * waits for it, a signal, {@code --timeout} or the targets' end, printing deltas every {@code -I}
+ * and the totals (means over {@code -r} runs) at the end, in perf 6.1's layouts. With {@code -b}
+ * it counts BPF programs' runs and run time instead ({@link ProgramStat}).
+ */
+public final class StatSession {
+    /** How long a wait lasts at most before the stop flag and the targets are checked again. */
+    private static final long POLL_NS = 100_000_000L;
+
+    private final StatOptions options;
+    private final PrintStream err;
+    private volatile boolean stopRequested;
+
+    /** @param err where perf stat prints (stderr), unless {@code -o} names a file */
+    public StatSession(StatOptions options, PrintStream err) {
+        this.options = options;
+        this.err = err;
+    }
+
+    /** Asks the counting to stop (signal handlers, tests). */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    /** perf stat's default events (builtin-stat.c default_attrs0/1): cpu-clock instead of task-clock per CPU. */
+    static List<EventSpec> defaultEvents(boolean systemWide) {
+        List<String> names = new ArrayList<>(List.of(systemWide ? "cpu-clock" : "task-clock", "context-switches",
+                "cpu-migrations", "page-faults", "cycles"));
+        // added only where the CPU PMU lists them (pmu_have_event("cpu", ...))
+        for (String stalled : List.of("stalled-cycles-frontend", "stalled-cycles-backend")) {
+            if (Files.exists(Path.of("/sys/bus/event_source/devices/cpu/events", stalled))) {
+                names.add(stalled);
+            }
+        }
+        names.addAll(List.of("instructions", "branches", "branch-misses"));
+        List<EventSpec> specs = new ArrayList<>();
+        for (String n : names) {
+            specs.add(EventSpec.parse(n));
+        }
+        return specs;
+    }
+
+    /** The {@code -e} lists as events; an unknown one is an {@link IllegalArgumentException} naming it. */
+    public static List<EventSpec> parseEvents(List<String> lists) {
+        List<EventSpec> specs = new ArrayList<>();
+        for (String list : lists) {
+            for (String one : list.split(",")) {
+                if (!one.isBlank()) {
+                    specs.add(EventSpec.parse(one));
+                }
+            }
+        }
+        return specs;
+    }
+
+    /** Counts until done; SIGINT and SIGTERM stop it and print what was counted, as perf's do. */
+    public int runWithSignals() throws IOException, InterruptedException {
+        SignalHandler stop = new SignalHandler() {
+            @Override
+            public void handle(Signal s) {
+                requestStop();
+            }
+        };
+        Signal.handle(new Signal("INT"), stop);
+        Signal.handle(new Signal("TERM"), stop);
+        return run();
+    }
+
+    /** Counts and prints; returns the (last) workload's exit code, 0 without one. */
+    public int run() throws IOException, InterruptedException {
+        PrintStream out = err;
+        if (options.output() != null) {
+            out = new PrintStream(Files.newOutputStream(options.output()), false, "UTF-8");
+            // perf's "# started on" line: ctime(3)'s layout
+            out.print("# started on " + DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT)
+                    .format(ZonedDateTime.now()) + "\n\n");
+        }
+        try {
+            return options.bpfIds() != null ? new ProgramStat(this, options, err).run(out) : runEvents(out);
+        } finally {
+            out.flush();
+            if (out != err) {
+                out.close();
+            }
+        }
+    }
+
+    private int runEvents(PrintStream out) throws IOException, InterruptedException {
+        List<EventSpec> specs = options.events().isEmpty() ? defaultEvents(options.systemWide())
+                : parseEvents(options.events());
+        int unitWidth = 0;
+        for (EventSpec s : specs) {
+            unitWidth = Math.max(unitWidth, StatEvent.of(s, true).unit().length());
+        }
+        StatPrinter printer = new StatPrinter(out, options.json(), options.csvSeparator(), unitWidth, options.repeat());
+        int[] cpus = options.systemWide() ? cpus() : new int[] {-1};
+        Stats wall = new Stats();
+        Stats[][] values = new Stats[specs.size()][];
+        List<StatEvent> events = null;
+        ResourceUsage usage = null;
+        int exit = 0;
+        for (int run = 0; run < options.repeat(); run++) {
+            RunResult r = runOnce(specs, cpus, printer);
+            events = r.events();
+            usage = r.usage();
+            exit = r.exit();
+            wall.update(r.wallNs());
+            for (int i = 0; i < specs.size(); i++) {
+                if (values[i] == null) {
+                    values[i] = new Stats[] {new Stats(), new Stats(), new Stats()};
+                }
+                CounterValues raw = r.totals()[i] == null ? CounterValues.ZERO : r.totals()[i];
+                CounterValues v = raw.scaled();
+                v = v == null ? new CounterValues(0, raw.ena(), raw.run()) : v;
+                values[i][0].update(v.val());
+                values[i][1].update(v.ena());
+                values[i][2].update(v.run());
+            }
+            if (stopRequested) {
+                break;
+            }
+        }
+        if (options.intervalMs() == 0) {
+            printer.header(target(), options.repeat());
+            List<Row> rows = new ArrayList<>();
+            ShadowStats shadow = new ShadowStats(wall.avg());
+            List<CounterValues> means = new ArrayList<>();
+            for (int i = 0; i < events.size(); i++) {
+                CounterValues mean = new CounterValues(Math.round(values[i][0].avg()), Math.round(values[i][1].avg()),
+                        Math.round(values[i][2].avg()));
+                means.add(mean);
+                if (events.get(i).supported() && mean.run() != 0) {
+                    shadow.update(events.get(i), values[i][0].avg());
+                }
+            }
+            for (int i = 0; i < events.size(); i++) {
+                double noise = Stats.relStddev(values[i][0].stddev(), values[i][0].avg());
+                rows.add(row(events.get(i), means.get(i), values[i][0].avg(), noise, shadow));
+            }
+            for (Row row : rows) {
+                printer.row(null, row);
+            }
+            boolean forked = !options.command().isEmpty() && !options.systemWide() && options.pids() == null
+                    && options.tids() == null;
+            printer.footer(wall, forked && options.repeat() == 1 ? usage : null);
+        }
+        return exit;
+    }
+
+    /** One table row for an event whose (scaled, averaged) values are {@code v}, its count {@code count}. */
+    static Row row(StatEvent e, CounterValues v, double count, double noise, ShadowStats shadow) {
+        boolean fraction = Math.floor(e.scale()) != e.scale();
+        if (!e.supported()) {
+            return new Row(e.name(), e.unit(), fraction, false, null, 0, noise, Metric.NONE);
+        }
+        if (v.run() == 0 || v.ena() == 0) {
+            return new Row(e.name(), e.unit(), fraction, true, v, 0, noise, Metric.NONE);
+        }
+        double value = count * e.scale();
+        return new Row(e.name(), e.unit(), fraction, true, v, value, noise, shadow.metric(e, count, value));
+    }
+
+    /** Every interval's rows: the deltas since the last, over the interval's nominal length (as perf). */
+    void printInterval(StatPrinter printer, long ns, List<StatEvent> events, CounterValues[] delta) {
+        printer.intervalHeader();
+        String prefix = printer.intervalPrefix(ns);
+        ShadowStats shadow = new ShadowStats(options.intervalMs() * 1e6);
+        CounterValues[] scaled = new CounterValues[delta.length];
+        for (int i = 0; i < delta.length; i++) {
+            if (delta[i] == null) {
+                continue;
+            }
+            CounterValues s = delta[i].scaled();
+            scaled[i] = s == null ? delta[i] : s;
+            if (s != null) {
+                shadow.update(events.get(i), s.val());
+            }
+        }
+        for (int i = 0; i < delta.length; i++) {
+            CounterValues v = scaled[i] == null ? CounterValues.ZERO : scaled[i];
+            printer.row(prefix, row(events.get(i), v, v.val(), Double.NaN, shadow));
+        }
+    }
+
+    private record RunResult(List<StatEvent> events, CounterValues[] totals, long wallNs, ResourceUsage usage, int exit) {}
+
+    private RunResult runOnce(List<EventSpec> specs, int[] cpus, StatPrinter printer)
+            throws IOException, InterruptedException {
+        Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command(), false);
+        try {
+            boolean enableOnExec = workload != null && targetNone();
+            int[] threads = threads(workload);
+            try (CountingEvents ev = CountingEvents.open(specs, cpus, threads, enableOnExec)) {
+                ResourceUsage before = ResourceUsage.children();
+                long t0 = System.nanoTime();
+                if (!enableOnExec) {
+                    ev.enable();
+                }
+                if (workload != null) {
+                    workload.go();
+                }
+                CounterValues[][] last = {new CounterValues[specs.size()]};
+                Ticker tick = new Ticker() {
+                    @Override
+                    public void at(long now) {
+                        CounterValues[] cur = ev.read();
+                        printInterval(printer, now - t0, ev.events(), delta(cur, last[0]));
+                        last[0] = cur;
+                    }
+                };
+                int exit = waitLoop(workload, t0, threads, tick);
+                long t1 = System.nanoTime();
+                if (!enableOnExec) {
+                    ev.disable();
+                }
+                CounterValues[] totals = ev.read();
+                if (options.intervalMs() > 0) {
+                    printInterval(printer, t1 - t0, ev.events(), delta(totals, last[0]));
+                }
+                return new RunResult(ev.events(), totals, t1 - t0, ResourceUsage.children().since(before), exit);
+            }
+        } finally {
+            stopWorkload(workload);
+        }
+    }
+
+    static void stopWorkload(Workload workload) throws InterruptedException {
+        if (workload != null && workload.alive()) {
+            workload.terminate();
+            if (workload.waitFor(2000) < 0) {
+                workload.kill();
+            }
+        }
+    }
+
+    private static CounterValues[] delta(CounterValues[] cur, CounterValues[] last) {
+        CounterValues[] d = new CounterValues[cur.length];
+        for (int i = 0; i < cur.length; i++) {
+            d[i] = cur[i] == null ? null : last[i] == null ? cur[i] : cur[i].minus(last[i]);
+        }
+        return d;
+    }
+
+    /** What happens at each {@code -I} tick. */
+    interface Ticker {
+        void at(long now);
+    }
+
+    /**
+     * Waits for the end (the workload's exit, a stop request, {@code --timeout}, every {@code -p}/
+     * {@code -t} target gone), calling {@code tick} every {@code -I}. Returns the workload's exit
+     * code (0 without one or when jperf stopped it).
+     */
+    int waitLoop(Workload workload, long t0, int[] threads, Ticker tick) throws InterruptedException {
+        long intervalNs = options.intervalMs() * 1_000_000L;
+        long deadline = options.timeoutMs() > 0 ? t0 + options.timeoutMs() * 1_000_000L : Long.MAX_VALUE;
+        long next = intervalNs > 0 ? t0 + intervalNs : Long.MAX_VALUE;
+        boolean watchTargets = workload == null && (options.pids() != null || options.tids() != null);
+        while (!stopRequested) {
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                break;
+            }
+            if (now >= next) {
+                tick.at(now);
+                next += intervalNs;
+                continue;
+            }
+            if (watchTargets && !anyAlive(threads)) {
+                break;
+            }
+            long until = Math.min(Math.min(next, deadline), now + POLL_NS);
+            if (workload != null) {
+                int code = workload.waitFor(Math.max(1, (until - now + 999_999) / 1_000_000));
+                if (code >= 0) {
+                    return code;
+                }
+            } else {
+                LockSupport.parkNanos(until - now);
+            }
+        }
+        return 0;
+    }
+
+    private static boolean anyAlive(int[] threads) {
+        for (int tid : threads) {
+            if (Files.exists(Path.of("/proc/" + tid))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean targetNone() {
+        return !options.systemWide() && options.pids() == null && options.tids() == null && options.bpfIds() == null;
+    }
+
+    /** The threads to count: the workload's, every thread of each {@code -p} process, the {@code -t} ones, or any. */
+    private int[] threads(Workload workload) throws IOException {
+        List<Integer> tids = new ArrayList<>();
+        if (options.systemWide()) {
+            tids.add(-1);
+        } else if (options.pids() != null) {
+            for (int pid : ids("-p", options.pids())) {
+                Path task = Path.of("/proc/" + pid + "/task");
+                if (!Files.isDirectory(task)) {
+                    throw new StatException("no process with pid " + pid + " (no " + task + ")");
+                }
+                try (var dir = Files.newDirectoryStream(task)) {
+                    for (Path t : dir) {
+                        tids.add(Integer.parseInt(t.getFileName().toString()));
+                    }
+                }
+            }
+        } else if (options.tids() != null) {
+            for (int tid : ids("-t", options.tids())) {
+                if (!Files.isDirectory(Path.of("/proc/" + tid))) {
+                    throw new StatException("no thread with tid " + tid + " (no /proc/" + tid + ")");
+                }
+                tids.add(tid);
+            }
+        } else {
+            tids.add(workload.pid());
+        }
+        int[] a = new int[tids.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = tids.get(i);
+        }
+        return a;
+    }
+
+    /** A comma-separated list of ids (pids, tids, program ids). */
+    public static List<Integer> ids(String option, String list) {
+        List<Integer> ids = new ArrayList<>();
+        for (String s : list.split(",")) {
+            if (s.isBlank()) {
+                continue;
+            }
+            try {
+                int id = Integer.parseInt(s.strip());
+                if (id <= 0) {
+                    throw new NumberFormatException();
+                }
+                ids.add(id);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("option '" + option + "' expects positive ids, not '" + s.strip() + "'");
+            }
+        }
+        if (ids.isEmpty()) {
+            throw new IllegalArgumentException("option '" + option + "' expects ids, got '" + list + "'");
+        }
+        return ids;
+    }
+
+    private int[] cpus() {
+        List<Integer> l;
+        try {
+            l = options.cpus() != null ? CpuList.parse(options.cpus())
+                    : CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")));
+        } catch (IOException | RuntimeException e) {
+            throw new StatException("cannot read the CPU list" + (options.cpus() != null ? " '" + options.cpus() + "'" : "")
+                    + ": " + e.getMessage(), e);
+        }
+        int[] a = new int[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
+    }
+
+    /** print_header's target: the BPF programs, the CPUs, the command, or the processes/threads. */
+    String target() {
+        if (options.bpfIds() != null) {
+            return "'BPF program(s) " + options.bpfIds() + "'";
+        }
+        if (options.allCpus()) {
+            return "'system wide'";
+        }
+        if (options.cpus() != null) {
+            return "'CPU(s) " + options.cpus() + "'";
+        }
+        if (options.pids() == null && options.tids() == null) {
+            return "'" + String.join(" ", options.command()) + "'";
+        }
+        return options.pids() != null ? "process id '" + options.pids() + "'" : "thread id '" + options.tids() + "'";
+    }
+
+    boolean stopRequested() {
+        return stopRequested;
+    }
+}
