@@ -72,6 +72,9 @@ public final class Main {
                 c.options().usage(out);
                 return 0;
             }
+            case "bpf" -> {
+                return bpf(Arrays.asList(args).subList(1, args.length), out, err);
+            }
             default -> {
                 Subcommand c = find(first);
                 return c == null ? unknown(first, err) : run(c, Arrays.asList(args).subList(1, args.length), out, err);
@@ -117,6 +120,20 @@ public final class Main {
                 return new InjectCommand();
             default:
                 return null;
+        }
+    }
+
+    /** {@code jperf bpf SUBCOMMAND ...}: the BPF commands, bpftool's way (a noun, then a verb). */
+    private static int bpf(List<String> args, PrintStream out, PrintStream err) {
+        String sub = args.isEmpty() ? "" : args.get(0);
+        switch (sub) {
+            case "load":
+                return run(new BpfLoadCommand(), args.subList(1, args.size()), out, err);
+            default:
+                err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
+                        + "; usage: jperf bpf load OBJ [-p PROG]... [--json]");
+                err.flush();
+                return USAGE_ERROR;
         }
     }
 

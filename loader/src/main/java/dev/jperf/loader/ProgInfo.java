@@ -1,0 +1,38 @@
+package dev.jperf.loader;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import dev.jperf.nativeshim.Bpf;
+import dev.jperf.nativeshim.BpfProgInfoLayout;
+
+/** What the kernel holds of a loaded program (bpf_prog_info): its id, type and xlated instructions. */
+public record ProgInfo(int id, int type, byte[] xlated) {
+    /** BPF_OBJ_GET_INFO_BY_FD twice: the sizes, then the xlated instructions. */
+    static ProgInfo of(Bpf bpf, int fd) {
+        Memory info = new Memory(BpfProgInfoLayout.SIZE);
+        info.clear();
+        bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.SIZE);
+        int id = info.getInt(BpfProgInfoLayout.ID);
+        int type = info.getInt(BpfProgInfoLayout.TYPE);
+        int len = info.getInt(BpfProgInfoLayout.XLATED_PROG_LEN);
+        byte[] xlated = new byte[0];
+        if (len > 0) {
+            Memory insns = new Memory(len);
+            info.clear();
+            info.setInt(BpfProgInfoLayout.XLATED_PROG_LEN, len);
+            info.setLong(BpfProgInfoLayout.XLATED_PROG_INSNS, Pointer.nativeValue(insns));
+            bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.SIZE);
+            int got = Math.min(len, info.getInt(BpfProgInfoLayout.XLATED_PROG_LEN));
+            xlated = insns.getByteArray(0, got);
+        }
+        return new ProgInfo(id, type, xlated);
+    }
+
+    /** The loaded program's info ({@code p} must be loaded). */
+    public static ProgInfo of(BpfProgram p) {
+        if (p.fd < 0) {
+            throw new IllegalStateException("program '" + p.name + "' is not loaded");
+        }
+        return of(new Bpf(), p.fd);
+    }
+}
