@@ -25,9 +25,18 @@ final class KernelBtf {
         this.btf = btf;
     }
 
-    static KernelBtf load(Path file) throws BpfObjectException {
+    /** The last kernel BTF read: loads in one process share it (it is read-only once indexed). */
+    private static KernelBtf cached;
+    private static Path cachedPath;
+
+    static synchronized KernelBtf load(Path file) throws BpfObjectException {
+        if (cached != null && file.equals(cachedPath)) {
+            return cached;
+        }
         try {
-            return new KernelBtf(Btf.parse(Files.readAllBytes(file)));
+            cached = new KernelBtf(Btf.parse(Files.readAllBytes(file)));
+            cachedPath = file;
+            return cached;
         } catch (IOException e) {
             throw new BpfObjectException("kernel BTF " + file + ": " + e.getMessage(), Errnos.ESRCH);
         } catch (BtfException e) {
@@ -36,7 +45,7 @@ final class KernelBtf {
     }
 
     /** Ids of named types whose essential name is {@code essential}, ascending. */
-    List<Integer> byEssentialName(String essential) {
+    synchronized List<Integer> byEssentialName(String essential) {
         if (byEssentialName == null) {
             Map<String, List<Integer>> m = new HashMap<>();
             for (int id = 1; id <= btf.lastId(); id++) {
