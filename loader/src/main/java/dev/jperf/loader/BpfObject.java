@@ -37,6 +37,9 @@ public final class BpfObject implements AutoCloseable {
     /** A legacy map definition: struct bpf_map_def's first five u32 (type, key, value, max_entries, flags). */
     static final int BPF_MAP_DEF_MIN = 20;
 
+    /** Largest global data section held as a map value (an array map's value is kmalloc'ed: a few MiB at most). */
+    static final long MAX_GLOBAL_DATA = 64L << 20;
+
     enum SecType { NONE, DATA, RODATA, BSS, RELO }
 
     final String path;
@@ -673,8 +676,9 @@ public final class BpfObject implements AutoCloseable {
 
     private void addInternalMap(BpfMap.Internal kind, String realName, int secIdx, byte[] data, long size)
             throws ElfException {
-        if (size > Integer.MAX_VALUE - 8) {
-            throw new ElfException(path + ": section " + realName + " too large for a map");
+        if (size > MAX_GLOBAL_DATA) {
+            throw new ElfException(path + ": section " + realName + " of " + size + " bytes is too large for a map (at most "
+                    + MAX_GLOBAL_DATA + ")");
         }
         BpfMap m = new BpfMap(internalMapName(realName), realName, kind, secIdx, 0);
         m.type = Uapi.BPF_MAP_TYPE_ARRAY;

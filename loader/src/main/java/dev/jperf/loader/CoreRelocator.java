@@ -66,8 +66,13 @@ final class CoreRelocator {
 
     /** Computes and applies relocation {@code r} (#{@code idx}) at instruction {@code insnIdx} of {@code insns}. */
     void relocate(String progName, CoreRelo r, int idx, byte[] insns, int insnIdx) throws CoreException {
-        Res res = calcRelo(progName, r, idx);
-        patch(progName, insns, insnIdx, r, idx, res);
+        try {
+            Res res = calcRelo(progName, r, idx);
+            patch(progName, insns, insnIdx, r, idx, res);
+        } catch (dev.jperf.format.btf.BtfException | ClassCastException | IndexOutOfBoundsException e) {
+            // the object's BTF does not describe what the relocation says it does
+            throw fail(progName, idx, "malformed relocation: " + e.getMessage(), Errnos.EINVAL);
+        }
     }
 
     private CoreException fail(String progName, int idx, String what, int errno) {

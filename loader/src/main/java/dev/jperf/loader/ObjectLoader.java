@@ -53,6 +53,10 @@ final class ObjectLoader {
             relocate();
             loadPrograms();
             ok = true;
+        } catch (dev.jperf.format.btf.BtfException | IndexOutOfBoundsException | ClassCastException
+                | IllegalArgumentException e) {
+            // hostile BTF or instructions the open phase could not see through
+            throw new BpfObjectException(o.path + ": malformed object at load (" + e.getMessage() + ")", Errnos.EINVAL);
         } finally {
             if (!ok) {
                 close();
