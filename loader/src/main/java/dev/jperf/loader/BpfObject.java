@@ -53,7 +53,9 @@ public final class BpfObject implements AutoCloseable {
     int btfMapsShndx = -1;
     int legacyMapsShndx = -1;
     String license = "";
+    /** The version section's value; without one libbpf passes the running kernel's version. */
     int kernVersion;
+    boolean hasVersion;
     ObjectBtf btf;
     BtfExt btfExt;
     final List<BpfProgram> programs = new ArrayList<>();
@@ -131,9 +133,9 @@ public final class BpfObject implements AutoCloseable {
         return license;
     }
 
-    /** The {@code version} section's value, 0 when absent. */
+    /** The {@code version} section's value, else the running kernel's version (what PROG_LOAD gets, as libbpf). */
     public int kernVersion() {
-        return kernVersion;
+        return hasVersion ? kernVersion : Probes.kernelVersion();
     }
 
     /** The programs, subprograms of .text excluded, in section and offset order. */
@@ -250,6 +252,7 @@ public final class BpfObject implements AutoCloseable {
                     throw new ElfException(path + ": invalid kver section");
                 }
                 kernVersion = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN).getInt();
+                hasVersion = true;
             } else if (n.equals("maps")) {
                 legacyMapsShndx = s.index();
             } else if (n.equals(".maps")) {

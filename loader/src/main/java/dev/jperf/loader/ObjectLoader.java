@@ -594,7 +594,7 @@ final class ObjectLoader {
         }
         boolean withBtf = btfFd >= 0;
         BpfProgLoadAttr attr = new BpfProgLoadAttr(p.def.progType(), p.def.expectedAttachType(), p.insns, o.license,
-                Probes.kernelVersion(), progFlags, p.name, withBtf ? btfFd : 0, withBtf ? p.funcInfo : null,
+                o.kernVersion(), progFlags, p.name, withBtf ? btfFd : 0, withBtf ? p.funcInfo : null,
                 p.funcInfoRecSize, withBtf ? p.lineInfo : null, p.lineInfoRecSize, p.attachBtfId, 0);
         int fd = bpf.progLoad(attr, null, 0);
         if (fd < 0) {
