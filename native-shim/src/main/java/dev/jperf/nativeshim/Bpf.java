@@ -130,9 +130,10 @@ public final class Bpf {
 
     /** BPF_RAW_TRACEPOINT_OPEN: attaches a raw-tracepoint program; closing the fd detaches it. */
     public int rawTracepointOpen(String tracepoint, int progFd) {
-        Memory tp = cString(tracepoint);
+        // a null name attaches a BTF-typed program (tp_btf, fentry, fexit, lsm) at its attach_btf_id
+        Memory tp = tracepoint == null ? null : cString(tracepoint);
         attr.clear(16);
-        attr.setLong(BpfAttrLayout.RAW_TRACEPOINT_NAME, Pointer.nativeValue(tp));
+        attr.setLong(BpfAttrLayout.RAW_TRACEPOINT_NAME, tp == null ? 0 : Pointer.nativeValue(tp));
         attr.setInt(BpfAttrLayout.RAW_TRACEPOINT_PROG_FD, progFd);
         long fd = sys(BpfAttrLayout.BPF_RAW_TRACEPOINT_OPEN, 16);
         if (fd < 0) {
