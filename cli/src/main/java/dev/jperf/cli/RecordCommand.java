@@ -4,6 +4,7 @@ import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.loader.AttachedObjects;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import java.io.IOException;
@@ -29,6 +30,7 @@ final class RecordCommand implements Subcommand {
     private Integer compressionLevel;
     private boolean quiet;
     private Double duration;
+    private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
 
@@ -62,7 +64,9 @@ final class RecordCommand implements Subcommand {
                         + " (PERF_RECORD_COMPRESSED); n as perf takes it (default 1, 0 means 1, above 22 means 22), but"
                         + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1")
                 .flag('q', "quiet", "don't print any message")
-                .value('\0', "duration", "seconds", "stop after this many seconds (jperf)");
+                .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
+                .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
+                        + " programs for the recording (perf bpf record --object)");
     }
 
     @Override
@@ -82,6 +86,13 @@ final class RecordCommand implements Subcommand {
             case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
             case "quiet" -> quiet = v.on();
             case "duration" -> duration = v.decimal();
+            case "bpf-object" -> {
+                for (String f : v.text().split(",")) {
+                    if (!f.isEmpty()) {
+                        bpfObjects.add(Path.of(f));
+                    }
+                }
+            }
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -109,8 +120,16 @@ final class RecordCommand implements Subcommand {
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
                 compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL));
-        Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
-        return r.writeFailure() != null ? 1 : 0;
+        // loaded before the recording starts: the recorder synthesizes every loaded program's
+        // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
+        try (AttachedObjects bpf = bpfObjects.isEmpty() ? null : AttachedObjects.loadAndAttach(bpfObjects, System.err)) {
+            if (bpf != null && !quiet) {
+                System.err.println("jperf record: " + bpfObjects.size() + " BPF object(s) loaded, " + bpf.targets().size()
+                        + " attachment(s)");
+            }
+            Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
+            return r.writeFailure() != null ? 1 : 0;
+        }
     }
 
     /** perf writes pipe mode when no -o is given and stdout is a pipe (perf_data__open's check_pipe). */

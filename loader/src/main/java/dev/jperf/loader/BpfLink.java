@@ -145,6 +145,29 @@ public final class BpfLink implements AutoCloseable {
         }
     }
 
+    static final int PERF_TYPE_SOFTWARE = 1;
+    static final int PERF_COUNT_SW_CPU_CLOCK = 0;
+
+    /**
+     * A perf_event program on a cpu-clock event sampling CPU {@code cpu} at {@code freq} Hz (what a
+     * profiler's perf_event program runs on); the link owns the event.
+     */
+    public static BpfLink cpuClock(BpfProgram p, int cpu, long freq) throws BpfObjectException {
+        ByteBuffer attr = attr();
+        attr.putInt(PerfEventAttrLayout.TYPE, PERF_TYPE_SOFTWARE);
+        attr.putLong(PerfEventAttrLayout.CONFIG, PERF_COUNT_SW_CPU_CLOCK);
+        attr.putLong(PerfEventAttrLayout.SAMPLE_PERIOD, freq);
+        attr.putLong(PerfEventAttrLayout.FLAGS, PerfEventAttrLayout.FLAG_FREQ | PerfEventAttrLayout.FLAG_DISABLED);
+        int pfd;
+        try {
+            pfd = PerfEventOpen.open(attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC, "cpu-clock");
+        } catch (NativeException e) {
+            throw new BpfObjectException("prog '" + p.name() + "': cpu-clock on cpu " + cpu + ": " + Errno.name(e.errno())
+                    + ": " + Errno.text(e.errno()), e.errno());
+        }
+        return onPerfEvent(p, pfd, "cpu-clock cpu " + cpu + " at " + freq + " Hz");
+    }
+
     /** An xdp program on interface {@code ifindex} (BPF_LINK_CREATE, BPF_XDP). */
     public static BpfLink xdp(BpfProgram p, int ifindex) throws BpfObjectException {
         return link(p, ifindex, Uapi.BPF_XDP, "xdp ifindex " + ifindex);
