@@ -118,7 +118,7 @@ public final class BpfLink implements AutoCloseable {
                     int plus = spec.indexOf('+');
                     String func = plus < 0 ? spec : spec.substring(0, plus);
                     long off = plus < 0 ? 0 : Long.decode(spec.substring(plus + 1));
-                    return uprobe(p, ret, -1, Path.of(target.substring(0, colon)), func, off);
+                    return uprobe(p, ret, -1, resolveBinary(target.substring(0, colon)), func, off);
                 }
                 case ITER:
                     return new BpfLink(p.sectionName(), new Bpf().linkCreate(p.fd(), 0, Uapi.BPF_TRACE_ITER), -1);
@@ -286,6 +286,26 @@ public final class BpfLink implements AutoCloseable {
             throw new BpfObjectException("prog '" + p.name() + "': failed to attach uprobe " + binary + ":" + function + ": "
                     + Errno.name(e.errno()) + ": " + Errno.text(e.errno()), e.errno());
         }
+    }
+
+    /**
+     * libbpf's resolve_full_path: a name with a '/' as it is; a library (".so" in its name) on
+     * LD_LIBRARY_PATH then /usr/lib64:/usr/lib; any other name on PATH.
+     */
+    static Path resolveBinary(String file) throws BpfObjectException {
+        if (file.contains("/")) {
+            return Path.of(file);
+        }
+        String search = file.contains(".so")
+                ? System.getenv().getOrDefault("LD_LIBRARY_PATH", "") + ":/usr/lib64:/usr/lib"
+                : System.getenv().getOrDefault("PATH", "");
+        for (String dir : search.split(":")) {
+            if (!dir.isEmpty() && Files.isRegularFile(Path.of(dir, file))) {
+                return Path.of(dir, file);
+            }
+        }
+        throw new BpfObjectException("uprobe binary '" + file + "' not found on " + (file.contains(".so") ? "LD_LIBRARY_PATH"
+                : "PATH"), Errnos.ENOENT);
     }
 
     /** elf_find_func_offset: a function symbol's address turned into a file offset through its section or segment. */
