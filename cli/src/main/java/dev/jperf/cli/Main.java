@@ -21,7 +21,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("record")) {
+        if (args.length > 0 && (args[0].equals("record") || args[0].equals("bpf"))) {
             JnaBoot.prepare();
         }
         int code = run(args);

@@ -3,12 +3,11 @@ package dev.jperf.loader;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The running kernel's BTF ({@code /sys/kernel/btf/vmlinux}), the target of CO-RE relocations
@@ -19,9 +18,12 @@ final class KernelBtf {
     static final Path VMLINUX = Path.of("/sys/kernel/btf/vmlinux");
 
     final Btf btf;
-    private Map<String, List<Integer>> byEssentialName;
+    private final byte[] raw;
+    /** (hash of the essential name) << 32 | id for every named type, sorted: built on first use. */
+    private long[] byHash;
 
-    private KernelBtf(Btf btf) {
+    private KernelBtf(byte[] raw, Btf btf) {
+        this.raw = raw;
         this.btf = btf;
     }
 
@@ -34,7 +36,8 @@ final class KernelBtf {
             return cached;
         }
         try {
-            cached = new KernelBtf(Btf.parse(Files.readAllBytes(file)));
+            byte[] raw = Files.readAllBytes(file);
+            cached = new KernelBtf(raw, Btf.parse(raw));
             cachedPath = file;
             return cached;
         } catch (IOException e) {
@@ -44,20 +47,84 @@ final class KernelBtf {
         }
     }
 
-    /** Ids of named types whose essential name is {@code essential}, ascending. */
+    /**
+     * Ids of named types whose essential name is {@code essential}, ascending. The index hashes
+     * the names' bytes in place (no string per type: the kernel has over 100 000 types).
+     */
     synchronized List<Integer> byEssentialName(String essential) {
-        if (byEssentialName == null) {
-            Map<String, List<Integer>> m = new HashMap<>();
-            for (int id = 1; id <= btf.lastId(); id++) {
-                String n = btf.name(id);
-                if (n.isEmpty()) {
-                    continue;
-                }
-                m.computeIfAbsent(n.substring(0, BtfTypes.essentialNameLen(n)), k -> new ArrayList<>(1)).add(id);
-            }
-            byEssentialName = m;
+        if (byHash == null) {
+            byHash = index();
         }
-        return byEssentialName.getOrDefault(essential, List.of());
+        byte[] eb = essential.getBytes(StandardCharsets.UTF_8);
+        int h = hash(eb, 0, eb.length);
+        int lo = lowerBound((long) h << 32);
+        List<Integer> out = new ArrayList<>(2);
+        for (int i = lo; i < byHash.length && (int) (byHash[i] >> 32) == h; i++) {
+            int id = (int) byHash[i];
+            String n = btf.name(id);
+            if (BtfTypes.essentialNameLen(n) == essential.length() && n.startsWith(essential)) {
+                out.add(id);
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private int lowerBound(long key) {
+        int lo = 0;
+        int hi = byHash.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (byHash[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private long[] index() {
+        int strStart = btf.stringSectionOffset();
+        int strEnd = strStart + btf.stringSectionLength();
+        long[] keys = new long[btf.lastId()];
+        int n = 0;
+        for (int id = 1; id <= btf.lastId(); id++) {
+            long off = Integer.toUnsignedLong(btf.nameOffset(id));
+            if (off == 0 || off >= strEnd - strStart) {
+                continue;
+            }
+            int s = strStart + (int) off;
+            int e = s;
+            while (e < strEnd && raw[e] != 0) {
+                e++;
+            }
+            if (e == s) {
+                continue;
+            }
+            keys[n++] = ((long) hash(raw, s, essentialLen(raw, s, e)) << 32) | id;
+        }
+        long[] out = java.util.Arrays.copyOf(keys, n);
+        java.util.Arrays.sort(out);
+        return out;
+    }
+
+    /** {@link BtfTypes#essentialNameLen} over a name's bytes. */
+    private static int essentialLen(byte[] b, int s, int e) {
+        for (int i = e - 5; i >= s; i--) {
+            if (b[i] != '_' && b[i + 1] == '_' && b[i + 2] == '_' && b[i + 3] == '_' && b[i + 4] != '_') {
+                return i + 1 - s;
+            }
+        }
+        return e - s;
+    }
+
+    private static int hash(byte[] b, int s, int len) {
+        int h = 0;
+        for (int i = s; i < s + len; i++) {
+            h = 31 * h + b[i];
+        }
+        return h;
     }
 
     /** btf__find_by_name_kind over the kernel's types, or -1 (ENOENT). */

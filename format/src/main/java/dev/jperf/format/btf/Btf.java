@@ -139,6 +139,11 @@ public final class Btf {
         return offsetOf(id);
     }
 
+    /** Type {@code id}'s name_off (an own type): where its name starts in {@link #stringSectionOffset()}'s section. */
+    public int nameOffset(int id) {
+        return buf.getInt(offsetOf(id));
+    }
+
     /** Offset of the type section in the blob parsed. */
     public int typeSectionOffset() {
         return typeStart;
