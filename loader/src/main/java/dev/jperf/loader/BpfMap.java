@@ -27,6 +27,12 @@ public final class BpfMap {
     long mapExtra;
     int btfKeyTypeId;
     int btfValueTypeId;
+    /** A map-in-map's inner map definition (created only as the outer map's template), else null. */
+    BpfMap inner;
+    /** Index of the map's VAR in the .maps DATASEC (BTF-defined maps), -1 otherwise. */
+    int btfVarIdx = -1;
+    /** What the definition's {@code values} initialise: a BpfMap or BpfProgram per slot, null where none. */
+    Object[] initSlots = new Object[0];
     /** The initial contents of an internal map (its one value). */
     byte[] data;
     int fd = -1;

@@ -52,6 +52,8 @@ public final class BpfObject implements AutoCloseable {
     int textShndx = -1;
     int btfMapsShndx = -1;
     int legacyMapsShndx = -1;
+    /** The .rel.maps section: map-in-map and prog-array slots initialised by the definitions' values. */
+    int mapsRelIdx = -1;
     String license = "";
     /** The version section's value; without one libbpf passes the running kernel's version. */
     int kernVersion;
@@ -288,6 +290,8 @@ public final class BpfObject implements AutoCloseable {
                 ElfSection t = sections.get(target);
                 if ((t.flags() & ElfSection.SHF_EXECINSTR) != 0 && t.type() == ElfSection.SHT_PROGBITS) {
                     secTypes[s.index()] = SecType.RELO;
+                } else if (n.equals(".rel.maps")) {
+                    mapsRelIdx = s.index();
                 }
             } else if (s.type() == ElfSection.SHT_NOBITS && (n.equals(".bss") || n.startsWith(".bss."))) {
                 secTypes[s.index()] = SecType.BSS;
@@ -749,7 +753,95 @@ public final class BpfObject implements AutoCloseable {
 
     // ---- relocations (bpf_object__collect_relos) ----
 
+    /** bpf_object__collect_map_relos: each .rel.maps entry fills one slot of a map's {@code values}. */
+    private void collectMapRelos() throws ElfException {
+        if (mapsRelIdx < 0) {
+            return;
+        }
+        if (btfMapsShndx < 0 || btf == null) {
+            throw new ElfException(path + ": .rel.maps without BTF-defined maps");
+        }
+        Btf b = btf.btf();
+        int dsId = -1;
+        for (int id = 1; id <= b.lastId(); id++) {
+            if (b.kind(id) == BtfKind.DATASEC && b.name(id).equals(".maps")) {
+                dsId = id;
+                break;
+            }
+        }
+        BtfType.DataSec ds = (BtfType.DataSec) b.type(dsId);
+        List<ElfRelocation> rels = elf.relocations(sections.get(mapsRelIdx));
+        for (int i = 0; i < rels.size(); i++) {
+            ElfRelocation r = rels.get(i);
+            if (r.symbol() < 0 || r.symbol() >= symbols.size()) {
+                throw new ElfException(path + ": .maps relo #" + i + ": symbol " + r.symbol() + " not found");
+            }
+            ElfSymbol sym = symbols.get(r.symbol());
+            BpfMap map = null;
+            BtfType.VarSecInfo vi = null;
+            for (BpfMap m : maps) {
+                if (m.secIdx != btfMapsShndx || m.btfVarIdx < 0) {
+                    continue;
+                }
+                BtfType.VarSecInfo v = ds.vars().get(m.btfVarIdx);
+                if (Integer.toUnsignedLong(v.offset()) <= r.offset()
+                        && r.offset() + 8 <= Integer.toUnsignedLong(v.offset()) + Integer.toUnsignedLong(v.size())) {
+                    map = m;
+                    vi = v;
+                    break;
+                }
+            }
+            if (map == null) {
+                throw new ElfException(path + ": .maps relo #" + i + ": cannot find map '" + sym.name() + "' at offset "
+                        + r.offset());
+            }
+            Object target;
+            boolean mapInMap = map.type == Uapi.BPF_MAP_TYPE_ARRAY_OF_MAPS || map.type == Uapi.BPF_MAP_TYPE_HASH_OF_MAPS;
+            if (mapInMap) {
+                if (sym.shndx() != btfMapsShndx) {
+                    throw new ElfException(path + ": .maps relo #" + i + ": '" + sym.name() + "' isn't a BTF-defined map");
+                }
+                if (map.type == Uapi.BPF_MAP_TYPE_HASH_OF_MAPS && map.keySize != 4) {
+                    throw new ElfException(path + ": .maps relo #" + i + ": hash-of-maps '" + map.name
+                            + "' should have key size 4");
+                }
+                target = map(sym.name());
+                if (target == null) {
+                    throw new ElfException(path + ": .maps relo #" + i + ": '" + sym.name() + "' isn't a valid map reference");
+                }
+            } else if (map.type == Uapi.BPF_MAP_TYPE_PROG_ARRAY) {
+                BpfProgram p = null;
+                for (BpfProgram q : programs) {
+                    if (q.name.equals(sym.name())) {
+                        p = q;
+                        break;
+                    }
+                }
+                if (p == null || p.secIdx != sym.shndx() || p.secInsnOff * 8L != sym.value() || isSubprog(p)) {
+                    throw new ElfException(path + ": .maps relo #" + i + ": '" + sym.name() + "' isn't an entry-point program");
+                }
+                target = p;
+            } else {
+                throw new ElfException(path + ": .maps relo #" + i + ": map '" + map.name + "' has no slots to fill");
+            }
+            BtfType.Composite def = (BtfType.Composite) b.type(BtfTypes.skipModsAndTypedefs(b,
+                    ((BtfType.Var) b.type(vi.type())).type()));
+            BtfType.Member last = def.members().get(def.members().size() - 1);
+            long moff = Integer.toUnsignedLong(last.bitOffset()) / 8;
+            long rel = r.offset() - Integer.toUnsignedLong(vi.offset());
+            if (!last.name().equals("values") || rel < moff || (rel - moff) % 8 != 0) {
+                throw new ElfException(path + ": .maps relo #" + i + ": not in map '" + map.name + "''s values");
+            }
+            int slot = (int) ((rel - moff) / 8);
+            if (slot >= map.initSlots.length) {
+                map.initSlots = java.util.Arrays.copyOf(map.initSlots, slot + 1);
+            }
+            map.initSlots[slot] = target;
+        }
+    }
+
     private void collectRelos() throws ElfException {
+        collectMapRelos();
         for (ElfSection s : sections) {
             if (secTypes[s.index()] != SecType.RELO) {
                 continue;

@@ -62,6 +62,7 @@ final class MapDefs {
                 throw new ElfException(o.path + ": map '" + mapName + "': invalid def size");
             }
             BpfMap m = new BpfMap(mapName, mapName, BpfMap.Internal.NONE, o.btfMapsShndx, Integer.toUnsignedLong(vi.offset()));
+            m.btfVarIdx = i;
             parseDef(o, b, mapName, def, m, false);
             o.maps.add(m);
         }
@@ -129,9 +130,28 @@ final class MapDefs {
                         throw new ElfException(where + "conflicting value size " + m.valueSize + " != 4");
                     }
                     m.valueSize = 4;
-                    if (mapInMap) {
-                        throw new ElfException(where + "map-in-map definitions are not supported by this loader");
+                    if (!BtfTypes.valid(b, mem.type()) || !(b.type(mem.type()) instanceof BtfType.Array arr)
+                            || arr.nelems() != 0) {
+                        throw new ElfException(where + (mapInMap ? "map-in-map inner" : "prog-array value")
+                                + " spec is not a zero-sized array");
                     }
+                    int ptr = BtfTypes.skipModsAndTypedefs(b, arr.elemType());
+                    if (ptr <= 0 || b.kind(ptr) != BtfKind.PTR) {
+                        throw new ElfException(where + "values def is of unexpected kind");
+                    }
+                    int t = BtfTypes.skipModsAndTypedefs(b, ((BtfType.Ref) b.type(ptr)).type());
+                    if (!mapInMap) {
+                        if (t <= 0 || b.kind(t) != BtfKind.FUNC_PROTO) {
+                            throw new ElfException(where + "prog-array value def is of unexpected kind");
+                        }
+                        continue;
+                    }
+                    if (t <= 0 || b.kind(t) != BtfKind.STRUCT) {
+                        throw new ElfException(where + "map-in-map inner def is of unexpected kind");
+                    }
+                    BpfMap innerMap = new BpfMap(mapName + ".inner", mapName + ".inner", BpfMap.Internal.NONE, m.secIdx, -1);
+                    parseDef(o, b, mapName + ".inner", (BtfType.Composite) b.type(t), innerMap, true);
+                    m.inner = innerMap;
                 }
                 case "pinning" -> {
                     int v = fieldInt(b, mem, where);

@@ -52,6 +52,13 @@ final class ObjectLoader {
             createMaps();
             relocate();
             loadPrograms();
+            if (allLoaded()) {
+                for (BpfMap m : o.maps) {
+                    if (m.type == Uapi.BPF_MAP_TYPE_PROG_ARRAY && m.initSlots.length > 0) {
+                        initSlots(m); // as libbpf: after the programs load; a slot's program not loaded fails the load
+                    }
+                }
+            }
             ok = true;
         } catch (dev.jperf.format.btf.BtfException | IndexOutOfBoundsException | ClassCastException
                 | IllegalArgumentException e) {
@@ -201,17 +208,39 @@ final class ObjectLoader {
                 default -> {
                 }
             }
-            int fd = bpf.mapCreate(m.type, m.name, m.keySize, m.valueSize, m.maxEntries, m.flags, fdBtf, keyId, valueId,
-                    m.mapExtra);
+            int innerFd = 0;
+            if (m.inner != null) {
+                BpfMap in = m.inner;
+                int inBtf = btfFd >= 0 && (in.btfKeyTypeId != 0 || in.btfValueTypeId != 0) ? btfFd : 0;
+                innerFd = bpf.mapCreate(in.type, in.name, in.keySize, in.valueSize, in.maxEntries, in.flags, 0, inBtf,
+                        inBtf != 0 ? in.btfKeyTypeId : 0, inBtf != 0 ? in.btfValueTypeId : 0, in.mapExtra);
+                if (innerFd < 0 && inBtf != 0) {
+                    innerFd = bpf.mapCreate(in.type, in.name, in.keySize, in.valueSize, in.maxEntries, in.flags, 0, 0, 0, 0,
+                            in.mapExtra);
+                }
+                if (innerFd < 0) {
+                    throw new BpfObjectException(o.path + ": map '" + m.name + "': failed to create inner map: "
+                            + errnoText(-innerFd), -innerFd);
+                }
+            }
+            int fd = bpf.mapCreate(m.type, m.name, m.keySize, m.valueSize, m.maxEntries, m.flags, innerFd, fdBtf, keyId,
+                    valueId, m.mapExtra);
             if (fd < 0 && (keyId != 0 || valueId != 0)) {
                 m.btfKeyTypeId = 0;
                 m.btfValueTypeId = 0;
-                fd = bpf.mapCreate(m.type, m.name, m.keySize, m.valueSize, m.maxEntries, m.flags, 0, 0, 0, m.mapExtra);
+                fd = bpf.mapCreate(m.type, m.name, m.keySize, m.valueSize, m.maxEntries, m.flags, innerFd, 0, 0, 0,
+                        m.mapExtra);
+            }
+            if (innerFd > 0) {
+                Fd.close(innerFd); // the inner map was only the outer one's template
             }
             if (fd < 0) {
                 throw new BpfObjectException(o.path + ": map '" + m.name + "': failed to create: " + errnoText(-fd), -fd);
             }
             m.fd = fd;
+            if (m.initSlots.length > 0 && m.type != Uapi.BPF_MAP_TYPE_PROG_ARRAY) {
+                initSlots(m);
+            }
             if (m.internal != BpfMap.Internal.NONE) {
                 int err = bpf.mapUpdateElem(fd, new byte[4], m.data);
                 if (err < 0) {
@@ -225,6 +254,25 @@ final class ObjectLoader {
                                 + errnoText(-err), -err);
                     }
                 }
+            }
+        }
+    }
+
+    /** init_map_in_map_slots / init_prog_array_slots: slot i holds the fd of the map or program the definition names. */
+    private void initSlots(BpfMap m) throws BpfObjectException {
+        for (int i = 0; i < m.initSlots.length; i++) {
+            Object t = m.initSlots[i];
+            if (t == null) {
+                continue;
+            }
+            int fd = t instanceof BpfMap tm ? tm.fd : ((BpfProgram) t).fd;
+            String name = t instanceof BpfMap tm ? "map '" + tm.name + "'" : "prog '" + ((BpfProgram) t).name + "'";
+            byte[] key = {(byte) i, (byte) (i >> 8), (byte) (i >> 16), (byte) (i >> 24)};
+            byte[] value = {(byte) fd, (byte) (fd >> 8), (byte) (fd >> 16), (byte) (fd >> 24)};
+            int err = bpf.mapUpdateElem(m.fd, key, value);
+            if (err < 0) {
+                throw new BpfObjectException(o.path + ": map '" + m.name + "': failed to initialize slot [" + i + "] to "
+                        + name + " fd=" + fd + ": " + errnoText(-err), -err);
             }
         }
     }
@@ -551,6 +599,16 @@ final class ObjectLoader {
     }
 
     // ---- PROG_LOAD ----
+
+    /** Whether every autoload program loaded (libbpf's load stops at the first that does not). */
+    private boolean allLoaded() {
+        for (BpfProgram p : o.programs) {
+            if (!o.isSubprog(p) && p.autoload && p.fd < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private void loadPrograms() {
         for (BpfProgram p : o.programs) {

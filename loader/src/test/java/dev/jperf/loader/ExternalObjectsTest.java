@@ -51,7 +51,16 @@ class ExternalObjectsTest {
     @ParameterizedTest(name = "{0} {1} ({2}): {3}")
     @MethodSource("programs")
     void loadsAsLibbpf(String object, String program, String section, String libbpf) throws Exception {
-        try (BpfObject o = BpfObject.open(DIR.resolve("obj").resolve(object))) {
+        check(DIR.resolve("obj"), DIR.resolve("golden"), object, program, section, libbpf);
+    }
+
+    /**
+     * Loads {@code program} of {@code objDir/object} alone and compares with golden.c's answer
+     * {@code libbpf} and, when it loaded, {@code goldenDir/OBJECT.PROGRAM.xlated}.
+     */
+    static void check(Path objDir, Path goldenDir, String object, String program, String section, String libbpf)
+            throws Exception {
+        try (BpfObject o = BpfObject.open(objDir.resolve(object))) {
             BpfProgram me = o.program(program);
             assertEquals(section, me.sectionName());
             for (BpfProgram p : o.programs()) {
@@ -70,7 +79,7 @@ class ExternalObjectsTest {
                 return;
             }
             assertTrue(me.fd() >= 0, me.error());
-            List<String> golden = Files.readAllLines(DIR.resolve("golden").resolve(object + "." + program + ".xlated"));
+            List<String> golden = Files.readAllLines(goldenDir.resolve(object + "." + program + ".xlated"));
             List<String> want = new ArrayList<>();
             List<String> wantMaps = new ArrayList<>();
             for (String l : golden) {

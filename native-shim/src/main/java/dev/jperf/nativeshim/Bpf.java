@@ -175,16 +175,17 @@ public final class Bpf {
 
     /**
      * BPF_MAP_CREATE: the new map's fd, or -errno. {@code name} is cut to 15 bytes; a BTF fd of 0
-     * creates the map without BTF.
+     * creates the map without BTF; {@code innerMapFd} (0: none) is a map-in-map's template.
      */
     public int mapCreate(int mapType, String name, int keySize, int valueSize, int maxEntries, int mapFlags,
-            int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra) {
+            int innerMapFd, int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra) {
         attr.clear(BpfAttrLayout.MAP_CREATE_SIZE);
         attr.setInt(BpfAttrLayout.MAP_TYPE, mapType);
         attr.setInt(BpfAttrLayout.KEY_SIZE, keySize);
         attr.setInt(BpfAttrLayout.VALUE_SIZE, valueSize);
         attr.setInt(BpfAttrLayout.MAX_ENTRIES, maxEntries);
         attr.setInt(BpfAttrLayout.MAP_FLAGS, mapFlags);
+        attr.setInt(BpfAttrLayout.INNER_MAP_FD, innerMapFd);
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         attr.write(BpfAttrLayout.MAP_NAME, n, 0, Math.min(n.length, BpfAttrLayout.BPF_OBJ_NAME_LEN - 1));
         attr.setInt(BpfAttrLayout.BTF_FD, btfFd);
