@@ -72,7 +72,14 @@ final class RecordCommand implements Subcommand {
     @Override
     public void set(String name, OptionValue v) {
         switch (name) {
-            case "event" -> events.add(v.text());
+            case "event" -> {
+                // perf's -e prog.c / -e prog.o: a BPF program to load for the recording, not an event
+                if (v.text().endsWith(".c") || v.text().endsWith(".o")) {
+                    bpfObjects.add(Path.of(v.text()));
+                } else {
+                    events.add(v.text());
+                }
+            }
             case "all-cpus" -> allCpus = v.on();
             case "cpu" -> cpus = v.text();
             case "pid" -> pids = v.text();
@@ -122,13 +129,29 @@ final class RecordCommand implements Subcommand {
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL));
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
-        try (AttachedObjects bpf = bpfObjects.isEmpty() ? null : AttachedObjects.loadAndAttach(bpfObjects, System.err)) {
+        Path built = null;
+        List<Path> objects = new ArrayList<>();
+        for (Path f : bpfObjects) {
+            if (f.toString().endsWith(".c")) {
+                if (built == null) {
+                    built = Files.createTempDirectory("jperf-bpf");
+                }
+                objects.add(BpfSource.compile(f, built));
+            } else {
+                objects.add(f);
+            }
+        }
+        try (AttachedObjects bpf = objects.isEmpty() ? null : AttachedObjects.loadAndAttach(objects, System.err)) {
             if (bpf != null && !quiet) {
                 System.err.println("jperf record: " + bpfObjects.size() + " BPF object(s) loaded, " + bpf.targets().size()
                         + " attachment(s)");
             }
             Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
             return r.writeFailure() != null ? 1 : 0;
+        } finally {
+            if (built != null) {
+                BpfSource.delete(built);
+            }
         }
     }
 
