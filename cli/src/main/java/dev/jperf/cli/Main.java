@@ -153,6 +153,7 @@ public final class Main {
             Subcommand c = find(name);
             b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
         }
+        b.append(String.format("   %-12s %s%n", "bpf load", new BpfLoadCommand().summary()));
         b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");
         out.print(b);
         out.flush();
