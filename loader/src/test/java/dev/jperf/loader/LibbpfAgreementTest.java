@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * What the external objects do not use, checked against libbpf the same way (test resources
  * {@code agreement/}: sources, objects built as the samples are, and golden.c's output for them):
  * kfunc calls, a map-in-map with its inner definition and initial slots, a prog array whose slot
- * names a program (libbpf refuses the object when that program is not loaded: EBADF).
+ * names a program (libbpf refuses the object when that program is not loaded: EBADF), and the
+ * CO-RE kinds they lack (type id local/target, type size, enum value, a poisoned dead access).
  */
 class LibbpfAgreementTest {
     static final Path DIR = Path.of("src/test/resources/agreement");
