@@ -37,6 +37,8 @@ public final class BpfObject implements AutoCloseable {
     /** A legacy map definition: struct bpf_map_def's first five u32 (type, key, value, max_entries, flags). */
     static final int BPF_MAP_DEF_MIN = 20;
 
+    /** Largest object file read (the largest of the 36 external objects is under 100 KB). */
+    static final long MAX_OBJECT_SIZE = 256L << 20;
     /** Largest global data section held as a map value (an array map's value is kmalloc'ed: a few MiB at most). */
     static final long MAX_GLOBAL_DATA = 64L << 20;
 
@@ -97,6 +99,11 @@ public final class BpfObject implements AutoCloseable {
     public static BpfObject open(Path file) throws BpfObjectException {
         byte[] image;
         try {
+            long size = Files.size(file);
+            if (size > MAX_OBJECT_SIZE) {
+                throw new BpfObjectException(file + ": " + size + " bytes is too large for a BPF object (at most "
+                        + MAX_OBJECT_SIZE + ")", Errnos.E2BIG);
+            }
             image = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new BpfObjectException(file + ": no such file", Errnos.ENOENT);

@@ -7,6 +7,7 @@ final class Errnos {
     static final int ESRCH = 3;
     static final int E2BIG = 7;
     static final int EINVAL = 22;
+    static final int ENOSPC = 28;
     static final int ERANGE = 34;
     static final int EOPNOTSUPP = 95;
     static final int EUCLEAN = 117;

@@ -26,6 +26,8 @@ import java.util.List;
 final class ObjectLoader {
     /** BPF_LOG_BUF_SIZE: libbpf's first verifier log buffer (UINT32_MAX >> 8). */
     static final int BPF_LOG_BUF_SIZE = (int) (0xffffffffL >>> 8);
+    /** The largest verifier log asked for (libbpf stops doubling at UINT_MAX / 2; a JVM heap is smaller). */
+    static final long MAX_LOG_BUF_SIZE = 1L << 30;
     /** MAP_LDIMM64_POISON_BASE: what an ld_imm64 of a map that was not created calls. */
     static final int MAP_LDIMM64_POISON_BASE = 2001000000;
 
@@ -660,6 +662,11 @@ final class ObjectLoader {
             int logLevel = Math.max(1, options.logLevel());
             Memory log = new Memory(BPF_LOG_BUF_SIZE);
             fd = bpf.progLoad(attr, log, logLevel);
+            // as libbpf: a log too long for the buffer (ENOSPC) is asked for again with twice the room
+            while (fd == -Errnos.ENOSPC && log.size() <= MAX_LOG_BUF_SIZE / 2) {
+                log = new Memory(log.size() * 2);
+                fd = bpf.progLoad(attr, log, logLevel);
+            }
             if (fd < 0) {
                 int errno = -fd;
                 p.log = log.getString(0, "UTF-8");
