@@ -80,6 +80,77 @@ class AttachTest {
         runsWhileAttached("runqlat.bpf.o", "sched_switch");
     }
 
+    /** Loads {@code program} alone and attaches it with {@code attach}, then runs {@code activity}: it must have run. */
+    interface Attach {
+        BpfLink to(BpfProgram p) throws Exception;
+    }
+
+    interface Activity {
+        void run() throws Exception;
+    }
+
+    void runsWhenAttached(String object, String program, Attach attach, Activity activity) throws Exception {
+        int stats = new Bpf().enableStats(BpfAttrLayout.BPF_STATS_RUN_TIME);
+        try (BpfObject o = BpfObject.open(ExternalObjectsTest.DIR.resolve("obj").resolve(object))) {
+            for (BpfProgram p : o.programs()) {
+                p.setAutoload(p.name().equals(program));
+            }
+            o.load(LoadOptions.DEFAULT);
+            BpfProgram p = o.program(program);
+            try (BpfLink link = attach.to(p)) {
+                activity.run();
+                assertTrue(runCount(p) > 0, program + " never ran attached to " + link.target());
+            }
+        } finally {
+            Fd.close(stats);
+        }
+    }
+
+    @Test
+    void tcOnLoopbackThroughTcx() throws Exception {
+        runsWhenAttached("tc.bpf.o", "tc_ingress", p -> BpfLink.tc(p, BpfLink.ifindex("lo"), true), () -> {
+            try (java.net.DatagramSocket s = new java.net.DatagramSocket()) {
+                byte[] b = new byte[8];
+                for (int i = 0; i < 5; i++) {
+                    s.send(new java.net.DatagramPacket(b, b.length, java.net.InetAddress.getLoopbackAddress(), 9));
+                }
+            }
+        });
+    }
+
+    @Test
+    void perfEventOnCpuClockOfEveryCpu() throws Exception {
+        int stats = new Bpf().enableStats(BpfAttrLayout.BPF_STATS_RUN_TIME);
+        java.util.List<BpfLink> links = new java.util.ArrayList<>();
+        try (BpfObject o = BpfObject.open(ExternalObjectsTest.DIR.resolve("obj/profile.bpf.o"))) {
+            o.load(LoadOptions.DEFAULT);
+            BpfProgram p = o.program("profile");
+            for (int cpu : AttachedObjects.onlineCpus()) {
+                links.add(BpfLink.cpuClock(p, cpu, 999));
+            }
+            long until = System.nanoTime() + 300_000_000L;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait(); // this thread's CPU is sampled while it spins
+            }
+            assertTrue(runCount(p) > 0, "profile never ran on a cpu-clock sample");
+        } finally {
+            for (BpfLink l : links) {
+                l.close();
+            }
+            Fd.close(stats);
+        }
+    }
+
+    @Test
+    void iterLink() throws Exception {
+        try (BpfObject o = BpfObject.open(ExternalObjectsTest.DIR.resolve("obj/task_iter.bpf.o"))) {
+            o.load(LoadOptions.DEFAULT);
+            try (BpfLink link = BpfLink.attach(o.program("get_tasks"))) {
+                assertEquals("iter/task", link.target());
+            }
+        }
+    }
+
     @Test
     void kprobeWithoutKprobesIsOneLine() throws Exception {
         assumeTrue(!Files.exists(Path.of("/sys/bus/event_source/devices/kprobe")), "kprobes exist here");
