@@ -288,7 +288,7 @@ final class CoreRelocator {
         targ.kind = localSpec.kind;
         if (isTypeBased(localSpec.kind)) {
             if (localSpec.kind == CoreRelo.BPF_CORE_TYPE_MATCHES) {
-                return -Errnos.EOPNOTSUPP;
+                return typesMatch(local, localSpec.rootTypeId, tb, targId, false, 32);
             }
             return typesAreCompat(local, localSpec.rootTypeId, tb, targId, 32);
         }
@@ -494,6 +494,165 @@ final class CoreRelocator {
                     }
                     lid = BtfTypes.skipModsAndTypedefs(lb, lp.returnType());
                     tid = BtfTypes.skipModsAndTypedefs(tb, tp.returnType());
+                    break;
+                }
+                default:
+                    return 0;
+            }
+        }
+    }
+
+    /** bpf_core_names_match: essential names equal; an anonymous target matches only an anonymous local. */
+    private static boolean namesMatch(String local, String targ) {
+        if (targ.isEmpty()) {
+            return local.isEmpty();
+        }
+        int tl = BtfTypes.essentialNameLen(targ);
+        return tl == BtfTypes.essentialNameLen(local) && local.regionMatches(0, targ, 0, tl);
+    }
+
+    /** __bpf_core_types_match (BPF_CORE_TYPE_MATCHES): the local type's shape is found in the target's. */
+    static int typesMatch(Btf lb, int lid, Btf tb, int tid, boolean behindPtr, int level) {
+        if (level <= 0) {
+            return -Errnos.EINVAL;
+        }
+        for (int depth = 32; ; ) {
+            if (--depth < 0) {
+                return -Errnos.EINVAL;
+            }
+            lid = BtfTypes.skipModsAndTypedefs(lb, lid);
+            tid = BtfTypes.skipModsAndTypedefs(tb, tid);
+            if (lid < 0 || tid < 0) {
+                return -Errnos.EINVAL;
+            }
+            if (!namesMatch(lb.name(lid), tb.name(tid))) {
+                return 0;
+            }
+            BtfKind lk = lb.kind(lid);
+            BtfKind tk = tb.kind(tid);
+            switch (lk) {
+                case UNKN:
+                    return lk == tk ? 1 : 0;
+                case FWD: {
+                    boolean lf = ((BtfType.Fwd) lb.type(lid)).union();
+                    if (behindPtr) {
+                        if (lk == tk) {
+                            return lf == ((BtfType.Fwd) tb.type(tid)).union() ? 1 : 0;
+                        }
+                        return (tk == BtfKind.STRUCT && !lf) || (tk == BtfKind.UNION && lf) ? 1 : 0;
+                    }
+                    return lk == tk && lf == ((BtfType.Fwd) tb.type(tid)).union() ? 1 : 0;
+                }
+                case ENUM: case ENUM64: {
+                    if (!BtfTypes.isAnyEnum(tk)) {
+                        return 0;
+                    }
+                    BtfType.Enum le = (BtfType.Enum) lb.type(lid);
+                    BtfType.Enum te = (BtfType.Enum) tb.type(tid);
+                    if (le.size() != te.size() || le.values().size() > te.values().size()) {
+                        return 0;
+                    }
+                    for (BtfType.EnumValue lv : le.values()) {
+                        boolean matched = false;
+                        for (BtfType.EnumValue tv : te.values()) {
+                            if (namesMatch(lv.name(), tv.name())) {
+                                matched = true;
+                                break;
+                            }
+                        }
+                        if (!matched) {
+                            return 0;
+                        }
+                    }
+                    return 1;
+                }
+                case STRUCT: case UNION: {
+                    if (behindPtr) {
+                        if (lk == tk) {
+                            return 1;
+                        }
+                        if (tk != BtfKind.FWD) {
+                            return 0;
+                        }
+                        return (lk == BtfKind.UNION) == ((BtfType.Fwd) tb.type(tid)).union() ? 1 : 0;
+                    }
+                    if (lk != tk) {
+                        return 0;
+                    }
+                    List<BtfType.Member> lms = ((BtfType.Composite) lb.type(lid)).members();
+                    List<BtfType.Member> tms = ((BtfType.Composite) tb.type(tid)).members();
+                    if (lms.size() > tms.size()) {
+                        return 0;
+                    }
+                    for (BtfType.Member lm : lms) {
+                        boolean matched = false;
+                        for (BtfType.Member tm : tms) {
+                            if (!namesMatch(lm.name(), tm.name())) {
+                                continue;
+                            }
+                            int err = typesMatch(lb, lm.type(), tb, tm.type(), behindPtr, level - 1);
+                            if (err < 0) {
+                                return err;
+                            }
+                            if (err > 0) {
+                                matched = true;
+                                break;
+                            }
+                        }
+                        if (!matched) {
+                            return 0;
+                        }
+                    }
+                    return 1;
+                }
+                case INT: {
+                    if (lk != tk) {
+                        return 0;
+                    }
+                    BtfType.Int li = (BtfType.Int) lb.type(lid);
+                    BtfType.Int ti = (BtfType.Int) tb.type(tid);
+                    return li.size() == ti.size()
+                            && (li.encoding() & BtfTypes.BTF_INT_SIGNED) == (ti.encoding() & BtfTypes.BTF_INT_SIGNED) ? 1 : 0;
+                }
+                case PTR:
+                    if (lk != tk) {
+                        return 0;
+                    }
+                    behindPtr = true;
+                    lid = ((BtfType.Ref) lb.type(lid)).type();
+                    tid = ((BtfType.Ref) tb.type(tid)).type();
+                    break;
+                case ARRAY: {
+                    if (lk != tk) {
+                        return 0;
+                    }
+                    BtfType.Array la = (BtfType.Array) lb.type(lid);
+                    BtfType.Array ta = (BtfType.Array) tb.type(tid);
+                    if (la.nelems() != ta.nelems()) {
+                        return 0;
+                    }
+                    lid = la.elemType();
+                    tid = ta.elemType();
+                    break;
+                }
+                case FUNC_PROTO: {
+                    if (lk != tk) {
+                        return 0;
+                    }
+                    BtfType.FuncProto lp = (BtfType.FuncProto) lb.type(lid);
+                    BtfType.FuncProto tp = (BtfType.FuncProto) tb.type(tid);
+                    if (lp.params().size() != tp.params().size()) {
+                        return 0;
+                    }
+                    for (int i = 0; i < lp.params().size(); i++) {
+                        int err = typesMatch(lb, lp.params().get(i).type(), tb, tp.params().get(i).type(), behindPtr,
+                                level - 1);
+                        if (err <= 0) {
+                            return err;
+                        }
+                    }
+                    lid = lp.returnType();
+                    tid = tp.returnType();
                     break;
                 }
                 default:
