@@ -21,7 +21,11 @@ final class CoreRelocator {
 
     private final Btf local;
     private final KernelBtf target;
-    private final Map<Integer, List<Integer>> candCache = new HashMap<>();
+    private final Map<Integer, List<Cand>> candCache = new HashMap<>();
+
+    /** struct bpf_core_cand: a target type, in vmlinux's BTF or a module's. */
+    record Cand(Btf btf, int id) {
+    }
 
     CoreRelocator(Btf local, KernelBtf target) {
         this.local = local;
@@ -101,15 +105,15 @@ final class CoreRelocator {
             throw fail(progName, idx, "relocation kind " + relo.kind() + " doesn't support anonymous types",
                     Errnos.EOPNOTSUPP);
         }
-        List<Integer> cands = candidates(relo.typeId());
+        List<Cand> cands = candidates(relo.typeId());
         Res targRes = null;
         Spec targSpec = null;
-        List<Integer> kept = new ArrayList<>();
-        for (int cand : cands) {
+        List<Cand> kept = new ArrayList<>();
+        for (Cand cand : cands) {
             Spec candSpec = new Spec();
-            int m = specMatch(localSpec, cand, candSpec);
+            int m = specMatch(localSpec, cand.btf(), cand.id(), candSpec);
             if (m < 0) {
-                throw fail(progName, idx, "error matching candidate #" + cand + ": " + m, -m);
+                throw fail(progName, idx, "error matching candidate [" + cand.id() + "]: " + m, -m);
             }
             if (m == 0) {
                 continue;
@@ -144,19 +148,33 @@ final class CoreRelocator {
         }
     }
 
-    /** bpf_core_find_cands: kernel types of a compatible kind with the same essential name. */
-    private List<Integer> candidates(int localId) {
-        List<Integer> c = candCache.get(localId);
+    /**
+     * bpf_core_find_cands: kernel types of a compatible kind with the same essential name, in
+     * vmlinux; only when vmlinux has none, in the modules' BTF.
+     */
+    private List<Cand> candidates(int localId) {
+        List<Cand> c = candCache.get(localId);
         if (c != null) {
             return c;
         }
         String name = local.name(localId);
         String essential = name.substring(0, BtfTypes.essentialNameLen(name));
         BtfKind lk = local.kind(localId);
-        List<Integer> out = new ArrayList<>();
+        List<Cand> out = new ArrayList<>();
         for (int id : target.byEssentialName(essential)) {
             if (BtfTypes.kindCoreCompat(target.btf.kind(id), lk)) {
-                out.add(id);
+                out.add(new Cand(target.btf, id));
+            }
+        }
+        if (out.isEmpty()) {
+            for (Btf mod : target.modules()) {
+                for (int id = mod.firstId(); id <= mod.lastId(); id++) {
+                    String n = mod.name(id);
+                    if (!n.isEmpty() && BtfTypes.kindCoreCompat(mod.kind(id), lk)
+                            && BtfTypes.essentialNameLen(n) == essential.length() && n.startsWith(essential)) {
+                        out.add(new Cand(mod, id));
+                    }
+                }
             }
         }
         candCache.put(localId, out);
@@ -281,8 +299,7 @@ final class CoreRelocator {
 
     // ---- matching ----
 
-    private int specMatch(Spec localSpec, int targId, Spec targ) {
-        Btf tb = target.btf;
+    private int specMatch(Spec localSpec, Btf tb, int targId, Spec targ) {
         targ.btf = tb;
         targ.rootTypeId = targId;
         targ.kind = localSpec.kind;
@@ -324,7 +341,7 @@ final class CoreRelocator {
             }
             targIdBox[0] = tid;
             if (localAcc.name() != null) {
-                int matched = matchMember(localAcc, tid, targ, targIdBox, 0);
+                int matched = matchMember(localAcc, tb, tid, targ, targIdBox, 0);
                 if (matched <= 0) {
                     return matched;
                 }
@@ -359,8 +376,7 @@ final class CoreRelocator {
     }
 
     /** bpf_core_match_member: finds the local member by name in the target, through anonymous members. */
-    private int matchMember(Acc localAcc, int targId, Spec spec, int[] nextTargId, int depth) {
-        Btf tb = target.btf;
+    private int matchMember(Acc localAcc, Btf tb, int targId, Spec spec, int[] nextTargId, int depth) {
         if (depth > BPF_CORE_SPEC_MAX_LEN) {
             return -Errnos.E2BIG;
         }
@@ -384,7 +400,7 @@ final class CoreRelocator {
             spec.bitOffset += bitOff;
             spec.rawSpec[spec.rawLen++] = i;
             if (m.name().isEmpty()) {
-                int found = matchMember(localAcc, m.type(), spec, nextTargId, depth + 1);
+                int found = matchMember(localAcc, tb, m.type(), spec, nextTargId, depth + 1);
                 if (found != 0) {
                     return found;
                 }

@@ -19,12 +19,16 @@ final class KernelBtf {
 
     final Btf btf;
     private final byte[] raw;
+    private final Path dir;
+    /** The modules' split BTF (every file beside vmlinux in its directory), read on first use. */
+    private List<Btf> modules;
     /** (hash of the essential name) << 32 | id for every named type, sorted: built on first use. */
     private long[] byHash;
 
-    private KernelBtf(byte[] raw, Btf btf) {
+    private KernelBtf(byte[] raw, Btf btf, Path dir) {
         this.raw = raw;
         this.btf = btf;
+        this.dir = dir;
     }
 
     /** The last kernel BTF read: loads in one process share it (it is read-only once indexed). */
@@ -37,7 +41,7 @@ final class KernelBtf {
         }
         try {
             byte[] raw = Files.readAllBytes(file);
-            cached = new KernelBtf(raw, Btf.parse(raw));
+            cached = new KernelBtf(raw, Btf.parse(raw), file.toAbsolutePath().getParent());
             cachedPath = file;
             return cached;
         } catch (IOException e) {
@@ -125,6 +129,34 @@ final class KernelBtf {
             h = 31 * h + b[i];
         }
         return h;
+    }
+
+    /**
+     * load_module_btfs: each module's BTF, split on vmlinux's (type ids go on from vmlinux's last).
+     * A module file that does not parse is left out, as libbpf skips a module it cannot load.
+     */
+    synchronized List<Btf> modules() {
+        if (modules == null) {
+            List<Btf> out = new ArrayList<>();
+            if (dir != null) {
+                try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+                    for (Path f : files.sorted().toList()) {
+                        if (f.equals(dir.resolve("vmlinux")) || !Files.isRegularFile(f)) {
+                            continue;
+                        }
+                        try {
+                            out.add(Btf.parse(Files.readAllBytes(f), btf));
+                        } catch (IOException | BtfException e) {
+                            // not a module BTF this loader can read: no candidates from it
+                        }
+                    }
+                } catch (IOException e) {
+                    // no directory listing: vmlinux alone
+                }
+            }
+            modules = out;
+        }
+        return modules;
     }
 
     /** btf__find_by_name_kind over the kernel's types, or -1 (ENOENT). */

@@ -231,6 +231,9 @@ public final class Btf {
             return BtfKind.UNKN;
         }
         if (id < firstId) {
+            if (base == null) {
+                throw new BtfException("BTF type id " + id + " out of range");
+            }
             return base.kind(id);
         }
         return BtfKind.of((buf.getInt(offsetOf(id) + 4) >>> 24) & 0x1f);
@@ -242,6 +245,9 @@ public final class Btf {
             return "";
         }
         if (id < firstId) {
+            if (base == null) {
+                throw new BtfException("BTF type id " + id + " out of range");
+            }
             return base.name(id);
         }
         return string(buf.getInt(offsetOf(id)));
