@@ -8,12 +8,10 @@ import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
