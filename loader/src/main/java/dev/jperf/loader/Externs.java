@@ -16,17 +16,12 @@ final class Externs {
     private Externs() {
     }
 
-    static void collect(BpfObject o) throws ElfException {
-        collectExterns(o);
-    }
-
-
     static boolean symIsExtern(ElfSymbol s) {
         return s.shndx() == ElfSymbol.SHN_UNDEF && (s.bind() == ElfSymbol.STB_GLOBAL || s.bind() == ElfSymbol.STB_WEAK)
                 && s.type() == ElfSymbol.STT_NOTYPE;
     }
 
-    private static void collectExterns(BpfObject o) throws ElfException {
+    static void collect(BpfObject o) throws ElfException {
         Btf b = o.btf == null ? null : o.btf.btf();
         int dummyVar = addDummyKsymVar(o);
         b = o.btf == null ? null : o.btf.btf();

@@ -18,10 +18,6 @@ final class Relocations {
     private Relocations() {
     }
 
-    static void collect(BpfObject o) throws ElfException {
-        collectRelos(o);
-    }
-
     /** bpf_object__collect_map_relos: each .rel.maps entry fills one slot of a map's {@code values}. */
     private static void collectMapRelos(BpfObject o) throws ElfException {
         if (o.mapsRelIdx < 0) {
@@ -109,7 +105,7 @@ final class Relocations {
         }
     }
 
-    private static void collectRelos(BpfObject o) throws ElfException {
+    static void collect(BpfObject o) throws ElfException {
         collectMapRelos(o);
         for (ElfSection s : o.sections) {
             if (o.secTypes[s.index()] != BpfObject.SecType.RELO) {
