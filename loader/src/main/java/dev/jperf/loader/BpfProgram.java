@@ -97,6 +97,11 @@ public final class BpfProgram {
         return log;
     }
 
+    void refuse(String why, int errno) {
+        this.error = why;
+        this.errno = errno;
+    }
+
     boolean contains(int secIdx, int insnIdx) {
         return this.secIdx == secIdx && insnIdx >= secInsnOff && insnIdx < secInsnOff + secInsnCnt;
     }
