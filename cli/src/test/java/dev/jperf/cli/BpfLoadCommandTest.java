@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,20 +81,41 @@ class BpfLoadCommandTest {
         assertTrue(r.err().startsWith("jperf bpf load: " + bad + ": "), r.err());
     }
 
-    @Test
-    void recordWithBpfObjectCapturesItsPrograms() throws Exception {
+    /** jperf record ARGS in a JVM of its own, then the recording's BPF events as script prints them. */
+    private String recordBpfEvents(String... args) throws Exception {
         Path data = dir.resolve("perf.data");
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "record", "-q", "-a", "--duration", "1", "-o", data.toString(), "--bpf-object",
-                OBJ.resolve("runqlat.bpf.o").toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("record.log").toFile()).start();
+        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "record", "-q", "-a", "--duration", "1", "-o", data.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("record.log").toFile()).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "record did not end");
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("record.log")));
         Run s = Run.of("script", "-i", data.toString(), "--show-bpf-events");
         assertEquals(0, s.rc(), s.err());
+        return s.out();
+    }
+
+    @Test
+    void recordWithBpfObjectCapturesItsPrograms() throws Exception {
+        String events = recordBpfEvents("--bpf-object", OBJ.resolve("runqlat.bpf.o").toString());
         for (String prog : List.of("handle_sched_switch", "sched_switch", "handle_sched_wakeup")) {
-            assertTrue(s.out().contains("_" + prog), prog + " not in the recording's BPF events");
+            assertTrue(events.contains("_" + prog), prog + " not in the recording's BPF events");
         }
+    }
+
+    @Test
+    void recordCompilesABpfSourceWithClang() throws Exception {
+        boolean clang = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(d -> Files.isExecutable(Path.of(d, "clang")));
+        assumeTrue(clang, "clang is not installed: record -e prog.bpf.c then says so in one line");
+        Path src = dir.resolve("hello.bpf.c");
+        Files.writeString(src, """
+                #define SEC(name) __attribute__((section(name), used))
+                typedef unsigned long long __u64;
+                SEC("raw_tp/sys_enter") int jperf_hello(__u64 *ctx) { return 0; }
+                char LICENSE[] SEC("license") = "GPL";
+                """);
+        assertTrue(recordBpfEvents("-e", src.toString()).contains("_jperf_hello"), "the compiled program was not recorded");
     }
 }
