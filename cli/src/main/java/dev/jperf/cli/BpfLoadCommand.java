@@ -84,6 +84,9 @@ final class BpfLoadCommand implements Subcommand {
                 }
             }
             obj.load(LoadOptions.DEFAULT);
+            for (String w : obj.warnings()) {
+                err.println("warning: " + w);
+            }
             boolean allLoaded = true;
             for (BpfProgram p : obj.programs()) {
                 if (p.autoload() && p.fd() < 0) {

@@ -32,6 +32,9 @@ public final class AttachedObjects implements AutoCloseable {
                 BpfObject o = BpfObject.open(f);
                 a.objects.add(o);
                 o.load(LoadOptions.DEFAULT);
+                for (String w : o.warnings()) {
+                    warnings.println("warning: " + f.getFileName() + ": " + w);
+                }
                 for (BpfProgram p : o.programs()) {
                     if (p.autoload() && p.fd() < 0) {
                         throw new BpfObjectException(f + ": " + p.error(), p.errno());

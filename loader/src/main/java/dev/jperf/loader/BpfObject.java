@@ -65,6 +65,8 @@ public final class BpfObject implements AutoCloseable {
     final List<BpfMap> maps = new ArrayList<>();
     final List<Extern> externs = new ArrayList<>();
     int kconfigMapIdx = -1;
+    /** What the load went on without (libbpf's warnings), one line each. */
+    final List<String> warnings = new ArrayList<>();
     /** Set by the load phase: the fds to close. */
     ObjectLoader loaded;
 
@@ -177,6 +179,11 @@ public final class BpfObject implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /** What the load went on without, as libbpf warns (the kernel refusing the object's BTF), one line each. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
     }
 
     /** The object's BTF as the loader changed it (null when it has none). */

@@ -170,8 +170,21 @@ final class ObjectLoader {
                 }
             }
         }
-        int fd = bpf.btfLoad(o.btf.bytes(), null);
-        // as libbpf: BTF the kernel refuses is optional; programs and maps load without it
+        byte[] blob = o.btf.bytes();
+        int fd = bpf.btfLoad(blob, null);
+        if (fd < 0) {
+            // as libbpf: BTF the kernel refuses is optional; programs and maps load without it.
+            // Asked again with a log, for the warning's reason.
+            Memory log = new Memory(1 << 16);
+            int again = bpf.btfLoad(blob, log);
+            if (again >= 0) {
+                fd = again;
+            } else {
+                String last = lastLine(log.getString(0, "UTF-8"));
+                o.warnings.add("the kernel refused the object's BTF (" + errnoText(-again) + (last.isEmpty() ? "" : ": " + last)
+                        + "); loading without it: no func/line info, maps without key/value types");
+            }
+        }
         btfFd = fd >= 0 ? fd : -1;
     }
 
@@ -186,6 +199,9 @@ final class ObjectLoader {
             int valueId = m.btfValueTypeId;
             int fdBtf = btfFd >= 0 ? btfFd : 0;
             if (btfFd < 0) {
+                // no BTF in the kernel: the map is created without types, and says so
+                m.btfKeyTypeId = 0;
+                m.btfValueTypeId = 0;
                 keyId = 0;
                 valueId = 0;
             }

@@ -42,6 +42,30 @@ class LoadPhaseTest {
     }
 
     @Test
+    void btfTheKernelRefusesIsAWarningAndTheLoadGoesOn() throws Exception {
+        byte[] b = Files.readAllBytes(ExternalObjectsTest.DIR.resolve("obj/bootstrap.bpf.o"));
+        int[] at = new int[1];
+        dev.jperf.format.btf.Btf btf = HostileObjectsTest.btf(b, at);
+        for (int id = 1; id <= btf.lastId(); id++) {
+            if (btf.kind(id) == dev.jperf.format.btf.BtfKind.FUNC) {
+                int p = at[0] + btf.typeOffset(id) + 4;
+                HostileObjectsTest.le(b).putInt(p, HostileObjectsTest.le(b).getInt(p) | 3); // linkage 3: no such linkage
+                break;
+            }
+        }
+        try (BpfObject o = BpfObject.open("bad-btf.bpf.o", b)) {
+            o.load(LoadOptions.DEFAULT);
+            assertEquals(1, o.warnings().size(), o.warnings().toString());
+            assertTrue(o.warnings().get(0).startsWith("the kernel refused the object's BTF (EINVAL: Invalid argument"),
+                    o.warnings().get(0));
+            for (BpfProgram p : o.programs()) {
+                assertTrue(p.fd() >= 0, p.error());
+            }
+            assertEquals(0, o.map("exec_start").btfKeyTypeId(), "no BTF: maps without key/value types");
+        }
+    }
+
+    @Test
     void closeUnloads() throws Exception {
         int id;
         try (BpfObject o = BpfObject.open(ExternalObjectsTest.DIR.resolve("obj/hardirqs.bpf.o"))) {
