@@ -65,7 +65,7 @@ public final class Main {
                     usage(out);
                     return 0;
                 }
-                Subcommand c = find(args[1]);
+                Subcommand c = args[1].equals("bpf") ? new BpfLoadCommand() : find(args[1]);
                 if (c == null) {
                     return unknown(args[1], err);
                 }
