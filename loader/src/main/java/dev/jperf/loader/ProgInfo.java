@@ -5,8 +5,11 @@ import com.sun.jna.Pointer;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 
-/** What the kernel holds of a loaded program (bpf_prog_info): its id, type and xlated instructions. */
-public record ProgInfo(int id, int type, byte[] xlated) {
+/**
+ * What the kernel holds of a loaded program (bpf_prog_info): its id, type, xlated instructions,
+ * and how much BTF it got (its BTF object's id, 0 without; func_info and line_info counts).
+ */
+public record ProgInfo(int id, int type, byte[] xlated, int btfId, int nrFuncInfo, int nrLineInfo) {
     /** BPF_OBJ_GET_INFO_BY_FD twice: the sizes, then the xlated instructions. */
     static ProgInfo of(Bpf bpf, int fd) {
         Memory info = new Memory(BpfProgInfoLayout.SIZE);
@@ -15,6 +18,9 @@ public record ProgInfo(int id, int type, byte[] xlated) {
         int id = info.getInt(BpfProgInfoLayout.ID);
         int type = info.getInt(BpfProgInfoLayout.TYPE);
         int len = info.getInt(BpfProgInfoLayout.XLATED_PROG_LEN);
+        int btfId = info.getInt(BpfProgInfoLayout.BTF_ID);
+        int nrFuncInfo = info.getInt(BpfProgInfoLayout.NR_FUNC_INFO);
+        int nrLineInfo = info.getInt(BpfProgInfoLayout.NR_LINE_INFO);
         byte[] xlated = new byte[0];
         if (len > 0) {
             Memory insns = new Memory(len);
@@ -25,7 +31,7 @@ public record ProgInfo(int id, int type, byte[] xlated) {
             int got = Math.min(len, info.getInt(BpfProgInfoLayout.XLATED_PROG_LEN));
             xlated = insns.getByteArray(0, got);
         }
-        return new ProgInfo(id, type, xlated);
+        return new ProgInfo(id, type, xlated, btfId, nrFuncInfo, nrLineInfo);
     }
 
     /** The loaded program's info ({@code p} must be loaded). */
