@@ -142,6 +142,26 @@ class AttachTest {
     }
 
     @Test
+    void xdpOnLoopback() throws Exception {
+        int stats = new Bpf().enableStats(BpfAttrLayout.BPF_STATS_RUN_TIME);
+        try (BpfObject o = BpfObject.open(LibbpfAgreementTest.DIR.resolve("xdp_pass.bpf.o"))) {
+            o.load(LoadOptions.DEFAULT);
+            BpfProgram p = o.program("xdp_count");
+            try (BpfLink link = BpfLink.xdp(p, BpfLink.ifindex("lo"))) {
+                try (java.net.DatagramSocket s = new java.net.DatagramSocket()) {
+                    byte[] b = new byte[8];
+                    for (int i = 0; i < 5; i++) {
+                        s.send(new java.net.DatagramPacket(b, b.length, java.net.InetAddress.getLoopbackAddress(), 9));
+                    }
+                }
+                assertTrue(runCount(p) > 0, "xdp_count never ran on " + link.target());
+            }
+        } finally {
+            Fd.close(stats);
+        }
+    }
+
+    @Test
     void iterLink() throws Exception {
         try (BpfObject o = BpfObject.open(ExternalObjectsTest.DIR.resolve("obj/task_iter.bpf.o"))) {
             o.load(LoadOptions.DEFAULT);
