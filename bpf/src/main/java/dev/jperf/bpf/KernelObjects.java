@@ -21,7 +21,7 @@ final class KernelObjects {
 
     /** strerror text, as bpftool prints it after its messages. */
     static String strerror(NativeException e) {
-        return Errno.strerror(e.errno());
+        return Errno.text(e.errno());
     }
 
     /** BPF_OBJ_GET_INFO_BY_FD into {@code info} (cleared first when {@code clear}); the bytes written back. */

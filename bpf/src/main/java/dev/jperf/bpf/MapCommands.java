@@ -387,7 +387,7 @@ public final class MapCommands {
                 if (err != 0) {
                     // bpftool prints nothing more and exits non-zero; jperf says why on stderr
                     throw new BpftoolException("can't walk the keys of map " + Integer.toUnsignedString(info.id())
-                            + ": " + Errno.strerror(err), true);
+                            + ": " + Errno.text(err), true);
                 }
             }
         } finally {
@@ -577,7 +577,7 @@ public final class MapCommands {
             Hex.json(jw, key, 0, key.length);
             jw.name("value");
             jw.startObject();
-            jw.stringField("error", Errno.strerror(errno));
+            jw.stringField("error", Errno.text(errno));
             jw.endObject();
             jw.endObject();
             return;
@@ -588,7 +588,7 @@ public final class MapCommands {
         } else if (errno == Errno.ENOSPC && t == BpfTypeNames.BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) {
             msg = "<cannot read>";
         } else {
-            msg = Errno.strerror(errno);
+            msg = Errno.text(errno);
         }
         StringBuilder out = o.out();
         boolean breakNames = key.length > 16 || msg.length() > 16;

@@ -93,7 +93,7 @@ public final class Main {
                     usage(out);
                     return 0;
                 }
-                Subcommand c = find(args[1]);
+                Subcommand c = args[1].equals("bpf") ? new BpfLoadCommand() : find(args[1]);
                 if (c == null) {
                     return unknown(args[1], err);
                 }
@@ -165,6 +165,8 @@ public final class Main {
     private static int bpf(List<String> args, PrintStream out, PrintStream err) {
         String sub = args.isEmpty() ? "" : args.get(0);
         switch (sub) {
+            case "load":
+                return run(new BpfLoadCommand(), args.subList(1, args.size()), out, err);
             case "prog":
             case "map":
                 return run(new BpfProgMapCommand(sub), args.subList(1, args.size()), out, err);
@@ -172,7 +174,7 @@ public final class Main {
                 return run(new BpfTopCommand(), args.subList(1, args.size()), out, err);
             default:
                 err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
-                        + "; usage: jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top");
+                        + "; usage: jperf bpf load OBJ [-p PROG]... | jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top");
                 err.flush();
                 return USAGE_ERROR;
         }
@@ -194,6 +196,7 @@ public final class Main {
             Subcommand c = find(name);
             b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
         }
+        b.append(String.format("   %-12s %s%n", "bpf load", new BpfLoadCommand().summary()));
         b.append(String.format("   %-12s %s%n", "bpf top", new BpfTopCommand().summary()));
         b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");
         out.print(b);

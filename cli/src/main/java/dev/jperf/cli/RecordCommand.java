@@ -4,6 +4,7 @@ import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.loader.AttachedObjects;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import java.io.IOException;
@@ -30,6 +31,7 @@ final class RecordCommand implements Subcommand {
     private Integer compressionLevel;
     private boolean quiet;
     private Double duration;
+    private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
 
@@ -64,6 +66,8 @@ final class RecordCommand implements Subcommand {
                         + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1")
                 .flag('q', "quiet", "don't print any message")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
+                .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
+                        + " programs for the recording (perf bpf record --object)")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
     }
 
@@ -76,7 +80,14 @@ final class RecordCommand implements Subcommand {
     public void set(String name, OptionValue v) {
         switch (name) {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
-            case "event" -> events.add(v.text());
+            case "event" -> {
+                // perf's -e prog.c / -e prog.o: a BPF program to load for the recording, not an event
+                if (v.text().endsWith(".c") || v.text().endsWith(".o")) {
+                    bpfObjects.add(Path.of(v.text()));
+                } else {
+                    events.add(v.text());
+                }
+            }
             case "all-cpus" -> allCpus = v.on();
             case "cpu" -> cpus = v.text();
             case "pid" -> pids = v.text();
@@ -90,6 +101,13 @@ final class RecordCommand implements Subcommand {
             case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
             case "quiet" -> quiet = v.on();
             case "duration" -> duration = v.decimal();
+            case "bpf-object" -> {
+                for (String f : v.text().split(",")) {
+                    if (!f.isEmpty()) {
+                        bpfObjects.add(Path.of(f));
+                    }
+                }
+            }
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -117,8 +135,32 @@ final class RecordCommand implements Subcommand {
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
                 compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL), buildIdDir);
-        Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
-        return r.writeFailure() != null ? 1 : 0;
+        // loaded before the recording starts: the recorder synthesizes every loaded program's
+        // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
+        Path built = null;
+        List<Path> objects = new ArrayList<>();
+        for (Path f : bpfObjects) {
+            if (f.toString().endsWith(".c")) {
+                if (built == null) {
+                    built = Files.createTempDirectory("jperf-bpf");
+                }
+                objects.add(BpfSource.compile(f, built));
+            } else {
+                objects.add(f);
+            }
+        }
+        try (AttachedObjects bpf = objects.isEmpty() ? null : AttachedObjects.loadAndAttach(objects, System.err)) {
+            if (bpf != null && !quiet) {
+                System.err.println("jperf record: " + bpfObjects.size() + " BPF object(s) loaded, " + bpf.targets().size()
+                        + " attachment(s)");
+            }
+            Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
+            return r.writeFailure() != null ? 1 : 0;
+        } finally {
+            if (built != null) {
+                BpfSource.delete(built);
+            }
+        }
     }
 
     /** perf writes pipe mode when no -o is given and stdout is a pipe (perf_data__open's check_pipe). */

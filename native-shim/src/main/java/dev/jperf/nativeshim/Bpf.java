@@ -189,9 +189,10 @@ public final class Bpf {
 
     /** BPF_RAW_TRACEPOINT_OPEN: attaches a raw-tracepoint program; closing the fd detaches it. */
     public int rawTracepointOpen(String tracepoint, int progFd) {
-        Memory tp = cString(tracepoint);
+        // a null name attaches a BTF-typed program (tp_btf, fentry, fexit, lsm) at its attach_btf_id
+        Memory tp = tracepoint == null ? null : cString(tracepoint);
         attr.clear(16);
-        attr.setLong(BpfAttrLayout.RAW_TRACEPOINT_NAME, Pointer.nativeValue(tp));
+        attr.setLong(BpfAttrLayout.RAW_TRACEPOINT_NAME, tp == null ? 0 : Pointer.nativeValue(tp));
         attr.setInt(BpfAttrLayout.RAW_TRACEPOINT_PROG_FD, progFd);
         long fd = sys(BpfAttrLayout.BPF_RAW_TRACEPOINT_OPEN, 16);
         if (fd < 0) {
@@ -260,6 +261,135 @@ public final class Bpf {
             throw new NativeException("bpf(BPF_BTF_LOAD, " + btf.length + " bytes)", Errno.last());
         }
         return (int) fd;
+    }
+
+    /**
+     * BPF_MAP_CREATE: the new map's fd, or -errno. {@code name} is cut to 15 bytes; a BTF fd of 0
+     * creates the map without BTF; {@code innerMapFd} (0: none) is a map-in-map's template.
+     */
+    public int mapCreate(int mapType, String name, int keySize, int valueSize, int maxEntries, int mapFlags,
+            int innerMapFd, int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra) {
+        attr.clear(BpfAttrLayout.MAP_CREATE_SIZE);
+        attr.setInt(BpfAttrLayout.MAP_TYPE, mapType);
+        attr.setInt(BpfAttrLayout.KEY_SIZE, keySize);
+        attr.setInt(BpfAttrLayout.VALUE_SIZE, valueSize);
+        attr.setInt(BpfAttrLayout.MAX_ENTRIES, maxEntries);
+        attr.setInt(BpfAttrLayout.MAP_FLAGS, mapFlags);
+        attr.setInt(BpfAttrLayout.INNER_MAP_FD, innerMapFd);
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        attr.write(BpfAttrLayout.MAP_NAME, n, 0, Math.min(n.length, BpfAttrLayout.BPF_OBJ_NAME_LEN - 1));
+        attr.setInt(BpfAttrLayout.BTF_FD, btfFd);
+        attr.setInt(BpfAttrLayout.BTF_KEY_TYPE_ID, btfKeyTypeId);
+        attr.setInt(BpfAttrLayout.BTF_VALUE_TYPE_ID, btfValueTypeId);
+        attr.setLong(BpfAttrLayout.MAP_EXTRA, mapExtra);
+        long fd = sys(BpfAttrLayout.BPF_MAP_CREATE, BpfAttrLayout.MAP_CREATE_SIZE);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
+    /** BPF_MAP_UPDATE_ELEM with flags BPF_ANY: 0, or -errno. */
+    public int mapUpdateElem(int mapFd, byte[] key, byte[] value) {
+        Memory k = new Memory(Math.max(1, key.length));
+        k.write(0, key, 0, key.length);
+        Memory v = new Memory(Math.max(1, value.length));
+        v.write(0, value, 0, value.length);
+        attr.clear(32);
+        attr.setInt(BpfAttrLayout.ELEM_MAP_FD, mapFd);
+        attr.setLong(BpfAttrLayout.ELEM_KEY, Pointer.nativeValue(k));
+        attr.setLong(BpfAttrLayout.ELEM_VALUE, Pointer.nativeValue(v));
+        return sys(BpfAttrLayout.BPF_MAP_UPDATE_ELEM, 32) < 0 ? -Errno.last() : 0;
+    }
+
+    /** BPF_MAP_FREEZE: the map becomes read-only from user space; 0 or -errno. */
+    public int mapFreeze(int mapFd) {
+        attr.clear(4);
+        attr.setInt(BpfAttrLayout.ELEM_MAP_FD, mapFd);
+        return sys(BpfAttrLayout.BPF_MAP_FREEZE, 4) < 0 ? -Errno.last() : 0;
+    }
+
+    /** BPF_PROG_BIND_MAP: the program holds the map while it lives; 0 or -errno. */
+    public int progBindMap(int progFd, int mapFd) {
+        attr.clear(12);
+        attr.setInt(BpfAttrLayout.BIND_PROG_FD, progFd);
+        attr.setInt(BpfAttrLayout.BIND_MAP_FD, mapFd);
+        return sys(BpfAttrLayout.BPF_PROG_BIND_MAP, 12) < 0 ? -Errno.last() : 0;
+    }
+
+    /**
+     * BPF_PROG_LOAD with every field of {@code a}: the program's fd, or -errno. With {@code log}
+     * non-null the verifier writes its log there at {@code logLevel}. EAGAIN is retried as libbpf
+     * does (five times).
+     */
+    public int progLoad(BpfProgLoadAttr a, Memory log, int logLevel) {
+        Memory code = new Memory(Math.max(8, a.insns().length));
+        code.write(0, a.insns(), 0, a.insns().length);
+        Memory lic = cString(a.license());
+        Memory funcInfo = blob(a.funcInfo());
+        Memory lineInfo = blob(a.lineInfo());
+        for (int attempt = 0;; attempt++) {
+            attr.clear(BpfAttrLayout.PROG_LOAD_SIZE);
+            attr.setInt(BpfAttrLayout.PROG_TYPE, a.progType());
+            attr.setInt(BpfAttrLayout.INSN_CNT, a.insns().length / 8);
+            attr.setLong(BpfAttrLayout.INSNS, Pointer.nativeValue(code));
+            attr.setLong(BpfAttrLayout.LICENSE, Pointer.nativeValue(lic));
+            if (log != null) {
+                log.setByte(0, (byte) 0);
+                attr.setInt(BpfAttrLayout.LOG_LEVEL, logLevel);
+                attr.setInt(BpfAttrLayout.LOG_SIZE, (int) log.size());
+                attr.setLong(BpfAttrLayout.LOG_BUF, Pointer.nativeValue(log));
+            }
+            attr.setInt(BpfAttrLayout.KERN_VERSION, a.kernVersion());
+            attr.setInt(BpfAttrLayout.PROG_FLAGS, a.progFlags());
+            byte[] n = a.name().getBytes(StandardCharsets.UTF_8);
+            attr.write(BpfAttrLayout.PROG_NAME, n, 0, Math.min(n.length, BpfAttrLayout.BPF_OBJ_NAME_LEN - 1));
+            attr.setInt(BpfAttrLayout.EXPECTED_ATTACH_TYPE, a.expectedAttachType());
+            attr.setInt(BpfAttrLayout.PROG_BTF_FD, a.progBtfFd());
+            if (funcInfo != null) {
+                attr.setInt(BpfAttrLayout.FUNC_INFO_REC_SIZE, a.funcInfoRecSize());
+                attr.setLong(BpfAttrLayout.FUNC_INFO, Pointer.nativeValue(funcInfo));
+                attr.setInt(BpfAttrLayout.FUNC_INFO_CNT, a.funcInfo().length / a.funcInfoRecSize());
+            }
+            if (lineInfo != null) {
+                attr.setInt(BpfAttrLayout.LINE_INFO_REC_SIZE, a.lineInfoRecSize());
+                attr.setLong(BpfAttrLayout.LINE_INFO, Pointer.nativeValue(lineInfo));
+                attr.setInt(BpfAttrLayout.LINE_INFO_CNT, a.lineInfo().length / a.lineInfoRecSize());
+            }
+            attr.setInt(BpfAttrLayout.ATTACH_BTF_ID, a.attachBtfId());
+            attr.setInt(BpfAttrLayout.ATTACH_BTF_OBJ_FD, a.attachBtfObjFd());
+            long fd = sys(BpfAttrLayout.BPF_PROG_LOAD, BpfAttrLayout.PROG_LOAD_SIZE);
+            if (fd >= 0) {
+                return (int) fd;
+            }
+            int errno = Errno.last();
+            if (errno != Errno.EAGAIN || attempt >= 5) {
+                return -errno;
+            }
+        }
+    }
+
+    /** BPF_BTF_LOAD: the BTF object's fd, or -errno; with {@code log} non-null the kernel's log lands there. */
+    public int btfLoad(byte[] btf, Memory log) {
+        Memory blob = new Memory(Math.max(1, btf.length));
+        blob.write(0, btf, 0, btf.length);
+        attr.clear(28);
+        attr.setLong(BpfAttrLayout.BTF, Pointer.nativeValue(blob));
+        attr.setInt(BpfAttrLayout.BTF_SIZE, btf.length);
+        if (log != null) {
+            log.setByte(0, (byte) 0);
+            attr.setLong(BpfAttrLayout.BTF_LOG_BUF, Pointer.nativeValue(log));
+            attr.setInt(BpfAttrLayout.BTF_LOG_SIZE, (int) log.size());
+            attr.setInt(BpfAttrLayout.BTF_LOG_LEVEL, 1);
+        }
+        long fd = sys(BpfAttrLayout.BPF_BTF_LOAD, 28);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
+    private static Memory blob(byte[] b) {
+        if (b == null || b.length == 0) {
+            return null;
+        }
+        Memory m = new Memory(b.length);
+        m.write(0, b, 0, b.length);
+        return m;
     }
 
     private long sys(int cmd, int size) {

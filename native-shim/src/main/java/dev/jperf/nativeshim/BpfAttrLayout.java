@@ -16,6 +16,8 @@ public final class BpfAttrLayout {
     public static final int BPF_MAP_UPDATE_ELEM = 2;
     public static final int BPF_PROG_LOAD = 5;
     public static final int BPF_OBJ_PIN = 6;
+    public static final int BPF_MAP_FREEZE = 22;
+    public static final int BPF_PROG_BIND_MAP = 35;
     public static final int BPF_OBJ_GET = 7;
     public static final int BPF_PROG_TEST_RUN = 10;
     public static final int BPF_PROG_GET_NEXT_ID = 11;
@@ -36,12 +38,26 @@ public final class BpfAttrLayout {
     public static final int VALUE_SIZE = 8;
     public static final int MAX_ENTRIES = 12;
     public static final int MAP_FLAGS = 16;
+    public static final int INNER_MAP_FD = 20;
+    public static final int NUMA_NODE = 24;
     public static final int MAP_NAME = 28;
-    // BPF_MAP_*_ELEM: map_fd, key, value, flags
+    public static final int MAP_IFINDEX = 44;
+    public static final int BTF_FD = 48;
+    public static final int BTF_KEY_TYPE_ID = 52;
+    public static final int BTF_VALUE_TYPE_ID = 56;
+    public static final int BTF_VMLINUX_VALUE_TYPE_ID = 60;
+    public static final int MAP_EXTRA = 64;
+    /** offsetofend(union bpf_attr, map_extra). */
+    public static final int MAP_CREATE_SIZE = 72;
+    // BPF_MAP_*_ELEM, BPF_MAP_FREEZE
     public static final int ELEM_MAP_FD = 0;
     public static final int ELEM_KEY = 8;
     public static final int ELEM_VALUE = 16;
     public static final int ELEM_FLAGS = 24;
+    // BPF_PROG_BIND_MAP
+    public static final int BIND_PROG_FD = 0;
+    public static final int BIND_MAP_FD = 4;
+    public static final int BIND_FLAGS = 8;
     // enum bpf_map_type (those the tests and tools here use)
     public static final int BPF_MAP_TYPE_ARRAY = 2;
     // BPF_*_GET_NEXT_ID
@@ -79,6 +95,12 @@ public final class BpfAttrLayout {
     public static final int LINE_INFO_CNT = 104;
     public static final int ATTACH_BTF_ID = 108;
     public static final int ATTACH_PROG_FD = 112;
+    /** attach_btf_obj_fd shares attach_prog_fd's place. */
+    public static final int ATTACH_BTF_OBJ_FD = 112;
+    public static final int CORE_RELO_CNT = 116;
+    public static final int FD_ARRAY = 120;
+    /** offsetofend(union bpf_attr, log_true_size): the PROG_LOAD attr size passed. */
+    public static final int PROG_LOAD_SIZE = 144;
     // BPF_LINK_CREATE: link_create.prog_fd, target_fd (target_ifindex for XDP), attach_type, flags
     public static final int LINK_CREATE_PROG_FD = 0;
     public static final int LINK_CREATE_TARGET = 4;

@@ -45,9 +45,20 @@ public final class Errno {
         return Native.getLastError();
     }
 
-    /** strerror(3): "Permission denied", "Unknown error 524" (the text bpftool prints). */
-    public static String strerror(int errno) {
-        return LibC.strerror(errno);
+    /** The errno's name as the kernel spells it ("EACCES"), or "errno N". */
+    public static String name(int errno) {
+        return errno > 0 && errno < NAMES.length && NAMES[errno] != null ? NAMES[errno] : "errno " + errno;
+    }
+
+    /** strerror's text ("Permission denied"), or the name when libc has none. */
+    public static String text(int errno) {
+        String text;
+        try {
+            text = LibC.strerror(errno);
+        } catch (UnsatisfiedLinkError e) {
+            text = null;
+        }
+        return text == null || text.isEmpty() ? name(errno) : text;
     }
 
     /** "Permission denied (EACCES)". */

@@ -33,8 +33,10 @@ public final class Btf {
     private final int strLen;
     private final int baseStrLen;
     private final int[] offsets;
+    private final int typeLen;
 
-    private Btf(ByteBuffer buf, Btf base, int typeStart, int strStart, int strLen, int[] offsets) {
+    private Btf(ByteBuffer buf, Btf base, int typeStart, int typeLen, int strStart, int strLen, int[] offsets) {
+        this.typeLen = typeLen;
         this.buf = buf;
         this.base = base;
         this.firstId = base == null ? 1 : base.lastId() + 1;
@@ -87,7 +89,7 @@ public final class Btf {
             throw new BtfException("BTF string section does not end with NUL");
         }
         int[] offsets = walk(b, (int) typeOff, (int) typeLen);
-        return new Btf(b, base, (int) typeOff, (int) strOff, (int) strLen, offsets);
+        return new Btf(b, base, (int) typeOff, (int) typeLen, (int) strOff, (int) strLen, offsets);
     }
 
     private static int[] walk(ByteBuffer b, int start, int len) {
@@ -127,6 +129,37 @@ public final class Btf {
             case ENUM, FUNC_PROTO -> 8L * vlen;
             default -> 0;
         };
+    }
+
+    /**
+     * Where type {@code id}'s struct btf_type starts in the blob parsed (an own type, not the
+     * base's): for callers that patch a copy of the blob in place.
+     */
+    public int typeOffset(int id) {
+        return offsetOf(id);
+    }
+
+    /** Type {@code id}'s name_off (an own type): where its name starts in {@link #stringSectionOffset()}'s section. */
+    public int nameOffset(int id) {
+        return buf.getInt(offsetOf(id));
+    }
+
+    /** Offset of the type section in the blob parsed. */
+    public int typeSectionOffset() {
+        return typeStart;
+    }
+
+    public int typeSectionLength() {
+        return typeLen;
+    }
+
+    /** Offset of the string section in the blob parsed. */
+    public int stringSectionOffset() {
+        return strStart;
+    }
+
+    public int stringSectionLength() {
+        return strLen;
     }
 
     /** The id of this blob's first type: 1, or the base's last id + 1 for split BTF. */
@@ -198,6 +231,9 @@ public final class Btf {
             return BtfKind.UNKN;
         }
         if (id < firstId) {
+            if (base == null) {
+                throw new BtfException("BTF type id " + id + " out of range");
+            }
             return base.kind(id);
         }
         return BtfKind.of((buf.getInt(offsetOf(id) + 4) >>> 24) & 0x1f);
@@ -209,6 +245,9 @@ public final class Btf {
             return "";
         }
         if (id < firstId) {
+            if (base == null) {
+                throw new BtfException("BTF type id " + id + " out of range");
+            }
             return base.name(id);
         }
         return string(buf.getInt(offsetOf(id)));

@@ -247,6 +247,29 @@ public final class ElfFile {
         return out;
     }
 
+    /** Every entry of a SHT_REL or SHT_RELA section, in file order. */
+    public List<ElfRelocation> relocations(ElfSection rel) throws ElfException {
+        boolean rela = rel.type() == ElfSection.SHT_RELA;
+        long entsize = rel.entsize() != 0 ? rel.entsize() : (is64 ? (rela ? 24 : 16) : (rela ? 12 : 8));
+        if (entsize < (is64 ? (rela ? 24 : 16) : (rela ? 12 : 8))) {
+            throw new ElfException(name + ": " + rel.name() + ": bad entry size " + entsize);
+        }
+        need(rel.offset(), rel.size(), rel.name());
+        int n = (int) (rel.size() / entsize);
+        List<ElfRelocation> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int o = (int) (rel.offset() + i * entsize);
+            if (is64) {
+                long info = buf.getLong(o + 8);
+                out.add(new ElfRelocation(buf.getLong(o), (int) (info >>> 32), (int) info, rela ? buf.getLong(o + 16) : 0));
+            } else {
+                long info = u32(o + 4);
+                out.add(new ElfRelocation(u32(o), (int) (info >>> 8), (int) (info & 0xff), rela ? buf.getInt(o + 8) : 0));
+            }
+        }
+        return out;
+    }
+
     /** The bytes of a section (a copy); empty for SHT_NOBITS. */
     public byte[] sectionBytes(ElfSection s) throws ElfException {
         if (s.type() == ElfSection.SHT_NOBITS) {

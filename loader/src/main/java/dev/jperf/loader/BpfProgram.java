@@ -1,0 +1,108 @@
+package dev.jperf.loader;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A program of a BPF object: an STT_FUNC symbol in an executable section. Programs in
+ * {@code .text} are subprograms, appended to the programs that call them at load. Before load a
+ * caller may set {@link #setAutoload}; after load {@link #fd()} / {@link #id()} name the kernel's
+ * program, or {@link #error()} says why it was refused.
+ */
+public final class BpfProgram {
+    final String name;
+    final String sectionName;
+    final int secIdx;
+    final int secInsnOff;
+    final int secInsnCnt;
+    final SectionDef def;
+    final boolean markBtfStatic;
+    boolean autoload;
+    /** The instructions; grows as subprograms are appended. */
+    byte[] insns;
+    List<Reloc> relocs = new ArrayList<>();
+    /** Where this (sub)program's code starts in the main program being relocated. */
+    int subInsnOff;
+    byte[] funcInfo;
+    int funcInfoRecSize;
+    byte[] lineInfo;
+    int lineInfoRecSize;
+    int attachBtfId;
+    int fd = -1;
+    int id;
+    String error;
+    int errno;
+    String log = "";
+
+    BpfProgram(String name, String sectionName, int secIdx, int secInsnOff, byte[] insns, boolean autoload,
+            boolean markBtfStatic) {
+        this.name = name;
+        this.sectionName = sectionName;
+        this.secIdx = secIdx;
+        this.secInsnOff = secInsnOff;
+        this.secInsnCnt = insns.length / Insns.BPF_INSN_SZ;
+        this.insns = insns;
+        this.autoload = autoload;
+        this.markBtfStatic = markBtfStatic;
+        this.def = SectionDef.find(sectionName);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The ELF section name (without a leading '?'). */
+    public String sectionName() {
+        return sectionName;
+    }
+
+    /** libbpf's section definition for the section, null when it has none. */
+    public SectionDef sectionDef() {
+        return def;
+    }
+
+    public boolean autoload() {
+        return autoload;
+    }
+
+    public void setAutoload(boolean on) {
+        if (fd >= 0) {
+            throw new IllegalStateException("program '" + name + "' is already loaded");
+        }
+        autoload = on;
+    }
+
+    /** The program's fd once loaded, else -1. */
+    public int fd() {
+        return fd;
+    }
+
+    /** The kernel's program id once loaded, else 0. */
+    public int id() {
+        return id;
+    }
+
+    /** Why the kernel (or the loader) refused the program, null when loaded or not tried. */
+    public String error() {
+        return error;
+    }
+
+    /** The errno of a refusal (positive), 0 otherwise. */
+    public int errno() {
+        return errno;
+    }
+
+    /** The verifier's log of a refused load (empty otherwise). */
+    public String verifierLog() {
+        return log;
+    }
+
+    void refuse(String why, int errno) {
+        this.error = why;
+        this.errno = errno;
+    }
+
+    boolean contains(int secIdx, int insnIdx) {
+        return this.secIdx == secIdx && insnIdx >= secInsnOff && insnIdx < secInsnOff + secInsnCnt;
+    }
+}
