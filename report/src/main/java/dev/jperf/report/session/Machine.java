@@ -259,7 +259,10 @@ public final class Machine {
         for (Map.Entry<String, SymbolTable> e : ks.modules().entrySet()) {
             String name = e.getKey();
             SymbolTable t = e.getValue();
-            if (name.startsWith("[__builtin__") || t.size() == 0) {
+            // [bpf]: JITed programs, trampolines and dispatchers live at the time kallsyms was read,
+            // no module: the recording's KSYMBOL records map that space (perf reads modules from
+            // /proc/modules, where there is no [bpf]); a map made of it would hide them
+            if (name.startsWith("[__builtin__") || name.equals("[bpf]") || t.size() == 0) {
                 continue;
             }
             long lo = t.start(0);
