@@ -59,14 +59,18 @@ class BpfTest {
         } finally {
             Fd.close(prog);
         }
-        // the program is freed after its last fd goes (RCU: allow a moment)
+        // the program is freed after its last fd goes (RCU: allow a moment; seconds on a loaded machine)
         NativeException gone = null;
-        for (int i = 0; i < 200 && gone == null; i++) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (gone == null && System.nanoTime() < deadline) {
             try {
                 Fd.close(bpf.progGetFdById(id));
-                Thread.onSpinWait();
+                Thread.sleep(1);
             } catch (NativeException e) {
                 gone = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
         }
         assertTrue(gone != null, "program " + id + " still there");
