@@ -167,6 +167,8 @@ public final class Main {
         switch (sub) {
             case "load":
                 return run(new BpfLoadCommand(), args.subList(1, args.size()), out, err);
+            case "run":
+                return run(new BpfRunCommand(), args.subList(1, args.size()), out, err);
             case "prog":
             case "map":
                 return run(new BpfProgMapCommand(sub), args.subList(1, args.size()), out, err);
@@ -174,7 +176,7 @@ public final class Main {
                 return run(new BpfTopCommand(), args.subList(1, args.size()), out, err);
             default:
                 err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
-                        + "; usage: jperf bpf load OBJ [-p PROG]... | jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top");
+                        + "; usage: jperf bpf load OBJ [-p PROG]... | jperf bpf run OBJ [--duration S] | jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top");
                 err.flush();
                 return USAGE_ERROR;
         }
@@ -197,6 +199,7 @@ public final class Main {
             b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
         }
         b.append(String.format("   %-12s %s%n", "bpf load", new BpfLoadCommand().summary()));
+        b.append(String.format("   %-12s %s%n", "bpf run", new BpfRunCommand().summary()));
         b.append(String.format("   %-12s %s%n", "bpf top", new BpfTopCommand().summary()));
         b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");
         out.print(b);
