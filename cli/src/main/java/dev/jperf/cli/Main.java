@@ -93,7 +93,20 @@ public final class Main {
                     usage(out);
                     return 0;
                 }
-                Subcommand c = args[1].equals("bpf") ? new BpfLoadCommand() : find(args[1]);
+                if (args[1].equals("bpf")) {
+                    if (args.length == 2) {
+                        out.print(bpfCommands(new StringBuilder("\n jperf bpf's commands (jperf help bpf SUBCOMMAND for its options):\n"))
+                                .append('\n'));
+                        return 0;
+                    }
+                    Subcommand b = bpfCommand(args[2]);
+                    if (b == null) {
+                        return unknown("bpf " + args[2], err);
+                    }
+                    b.options().usage(out);
+                    return 0;
+                }
+                Subcommand c = find(args[1]);
                 if (c == null) {
                     return unknown(args[1], err);
                 }
@@ -164,28 +177,46 @@ public final class Main {
     /** {@code jperf bpf OBJECT ...}: the BPF commands, bpftool's way (a noun, then a verb). */
     private static int bpf(List<String> args, PrintStream out, PrintStream err) {
         String sub = args.isEmpty() ? "" : args.get(0);
-        switch (sub) {
-            case "load":
-                return run(new BpfLoadCommand(), args.subList(1, args.size()), out, err);
-            case "run":
-                return run(new BpfRunCommand(), args.subList(1, args.size()), out, err);
-            case "prog":
-            case "map":
-                return run(new BpfProgMapCommand(sub), args.subList(1, args.size()), out, err);
-            case "top":
-                return run(new BpfTopCommand(), args.subList(1, args.size()), out, err);
-            default:
-                err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
-                        + "; usage: jperf bpf load OBJ [-p PROG]... | jperf bpf run OBJ [--duration S] | jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top");
-                err.flush();
-                return USAGE_ERROR;
+        Subcommand c = bpfCommand(sub);
+        if (c == null) {
+            err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
+                    + "; usage: jperf bpf load OBJ [-p PROG]... | jperf bpf run OBJ [--duration S]"
+                    + " | jperf bpf {prog|map} {list|show|dump} ... | jperf bpf top (jperf help bpf lists them)");
+            err.flush();
+            return USAGE_ERROR;
         }
+        return run(c, args.subList(1, args.size()), out, err);
     }
 
     private static int unknown(String name, PrintStream err) {
         err.println("jperf: '" + name + "' is not a jperf command. See 'jperf --help'.");
         err.flush();
         return 1;
+    }
+
+    /** The {@code jperf bpf} subcommands, a line each. */
+    private static StringBuilder bpfCommands(StringBuilder b) {
+        for (String sub : List.of("load", "run", "prog", "map", "top")) {
+            b.append(String.format("   %-12s %s%n", "bpf " + sub, bpfCommand(sub).summary()));
+        }
+        return b;
+    }
+
+    /** The {@code jperf bpf SUB} command, null if none is. */
+    private static Subcommand bpfCommand(String sub) {
+        switch (sub) {
+            case "load":
+                return new BpfLoadCommand();
+            case "run":
+                return new BpfRunCommand();
+            case "prog":
+            case "map":
+                return new BpfProgMapCommand(sub);
+            case "top":
+                return new BpfTopCommand();
+            default:
+                return null;
+        }
     }
 
     /** perf's main usage: the commands with a line each. */
@@ -198,9 +229,7 @@ public final class Main {
             Subcommand c = find(name);
             b.append(String.format("   %-12s %s%n", c.name(), c.summary()));
         }
-        b.append(String.format("   %-12s %s%n", "bpf load", new BpfLoadCommand().summary()));
-        b.append(String.format("   %-12s %s%n", "bpf run", new BpfRunCommand().summary()));
-        b.append(String.format("   %-12s %s%n", "bpf top", new BpfTopCommand().summary()));
+        bpfCommands(b);
         b.append("\n See 'jperf help COMMAND' (or 'jperf COMMAND -h') for the options of a command.\n\n");
         out.print(b);
         out.flush();

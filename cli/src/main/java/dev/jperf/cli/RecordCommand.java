@@ -137,26 +137,27 @@ final class RecordCommand implements Subcommand {
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL), buildIdDir);
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
-        Path built = null;
-        List<Path> objects = new ArrayList<>();
+        Path built = null; // record's start links no invokedynamic: a loop, not a stream
         for (Path f : bpfObjects) {
-            if (f.toString().endsWith(".c")) {
-                if (built == null) {
-                    built = Files.createTempDirectory("jperf-bpf");
-                }
-                objects.add(BpfSource.compile(f, built));
-            } else {
-                objects.add(f);
+            if (built == null && f.toString().endsWith(".c")) {
+                built = Files.createTempDirectory("jperf-bpf");
             }
         }
-        try (AttachedObjects bpf = objects.isEmpty() ? null : AttachedObjects.loadAndAttach(objects, System.err)) {
-            if (bpf != null && !quiet) {
-                System.err.println("jperf record: " + bpfObjects.size() + " BPF object(s) loaded, " + bpf.targets().size()
-                        + " attachment(s)");
+        try {
+            List<Path> objects = new ArrayList<>();
+            for (Path f : bpfObjects) {
+                objects.add(f.toString().endsWith(".c") ? BpfSource.compile(f, built) : f);
             }
-            Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
-            return r.writeFailure() != null ? 1 : 0;
+            try (AttachedObjects bpf = objects.isEmpty() ? null : AttachedObjects.loadAndAttach(objects, System.err)) {
+                if (bpf != null && !quiet) {
+                    System.err.println("jperf record: " + bpfObjects.size() + " BPF object(s) loaded, "
+                            + bpf.targets().size() + " attachment(s)");
+                }
+                Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
+                return r.writeFailure() != null ? 1 : 0;
+            }
         } finally {
+            // the compiled objects go whether clang, the load or the recording failed
             if (built != null) {
                 BpfSource.delete(built);
             }

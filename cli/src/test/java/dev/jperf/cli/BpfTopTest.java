@@ -68,7 +68,8 @@ class BpfTopTest {
             Matcher interval = Pattern.compile("\"interval_s\": ([0-9.]+)").matcher(lines.get(0));
             assertTrue(interval.find());
             double seconds = Double.parseDouble(interval.group(1));
-            assertEquals(0.5, seconds, 0.1);
+            // the interval as measured (a busy machine stretches it); the rates must be of that interval
+            assertTrue(seconds >= 0.45 && seconds < 5, "interval " + seconds);
             assertEquals(runs / seconds, Double.parseDouble(m.group(3)), 0.01 * runs / seconds);
             assertEquals(100 * ns / (seconds * 1e9), Double.parseDouble(m.group(5)), 0.001);
         }
@@ -138,36 +139,42 @@ class BpfTopTest {
         assertTrue(lines.get(4).contains(idSecond), lines.get(4));
     }
 
+    /** The tmux server's socket: the test's own, never the user's default server. */
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path socketDir;
+    private static java.nio.file.Path socket;
+
     @Test
     void liveViewInATerminal() throws Exception {
+        socket = socketDir.resolve("tmux.sock");
         assumeTrue(StatTest.exec("sh", "-c", "command -v tmux").rc() == 0, "tmux is not installed (apt-get install tmux)");
         String session = "jperf-top-" + ProcessHandle.current().pid();
         List<String> java = new ArrayList<>(StatTest.jperf(List.of("env", "TERM=xterm"), "bpf", "top", "-d", "0.3"));
         String command = String.join(" ", java.stream().map(a -> "'" + a + "'").toList());
         try (RunCounter c = RunCounter.attach()) {
-            assertEquals(0, StatTest.exec("tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "40", command).rc());
+            assertEquals(0, StatTest.exec("tmux", "-S", socket.toString(), "new-session", "-d", "-s", session, "-x", "160", "-y", "40", command).rc());
             String screen = awaitScreen(session, "sort: cpu");
             assertTrue(screen.contains("jperf bpf top - "), screen);
             assertTrue(screen.contains("     ID TYPE             NAME "), screen);
             awaitScreen(session, RunCounter.NAME);
-            StatTest.exec("tmux", "send-keys", "-t", session, "n");
+            StatTest.exec("tmux", "-S", socket.toString(), "send-keys", "-t", session, "n");
             screen = awaitScreen(session, "sort: name");
-            StatTest.exec("tmux", "send-keys", "-t", session, "q");
+            StatTest.exec("tmux", "-S", socket.toString(), "send-keys", "-t", session, "q");
             boolean ended = false;
             for (int i = 0; i < 100 && !ended; i++) {
                 Thread.sleep(100);
-                ended = StatTest.exec("tmux", "has-session", "-t", session).rc() != 0;
+                ended = StatTest.exec("tmux", "-S", socket.toString(), "has-session", "-t", session).rc() != 0;
             }
             assertTrue(ended, "q did not quit: " + screen);
         } finally {
-            StatTest.exec("tmux", "kill-session", "-t", session);
+            StatTest.exec("tmux", "-S", socket.toString(), "kill-session", "-t", session);
         }
     }
 
     private static String awaitScreen(String session, String text) throws Exception {
         String screen = "";
         for (int i = 0; i < 150; i++) {
-            screen = StatTest.exec("tmux", "capture-pane", "-p", "-t", session).out();
+            screen = StatTest.exec("tmux", "-S", socket.toString(), "capture-pane", "-p", "-t", session).out();
             if (screen.contains(text)) {
                 return screen;
             }

@@ -6,7 +6,7 @@ import java.nio.file.Path;
  * Where perf's build-id cache is: {@code --buildid-dir DIR} when given, else the
  * {@code PERF_BUILDID_DIR} environment variable (perf sets it for what it runs, and users set it
  * to keep a cache per project), else {@code $HOME/.debug}. record fills it; report, script, annotate
- * and inject read it.
+ * and the exports read it.
  */
 public final class BuildIdDir {
     /** perf's PERF_BUILDID_DIR_ENVIRONMENT. */

@@ -339,11 +339,14 @@ public final class BpfLink implements AutoCloseable {
 
     /** bpf_program__attach_perf_event: a BPF_PERF_EVENT link on the event, then the event enabled. */
     private static BpfLink onPerfEvent(BpfProgram p, int pfd, String what) throws BpfObjectException {
-        int link;
+        int link = -1;
         try {
             link = new Bpf().linkCreate(p.fd(), pfd, BPF_PERF_EVENT);
             Ioctl.enable(pfd);
         } catch (NativeException e) {
+            if (link >= 0) {
+                Fd.close(link); // created but the event would not enable: detach again
+            }
             Fd.close(pfd);
             throw new BpfObjectException("prog '" + p.name() + "': failed to attach to " + what + ": "
                     + Errno.name(e.errno()) + ": " + Errno.text(e.errno()), e.errno());

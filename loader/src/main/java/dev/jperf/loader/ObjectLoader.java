@@ -22,8 +22,11 @@ import java.nio.file.Path;
 final class ObjectLoader {
     /** BPF_LOG_BUF_SIZE: libbpf's first verifier log buffer (UINT32_MAX >> 8). */
     static final int BPF_LOG_BUF_SIZE = (int) (0xffffffffL >>> 8);
-    /** The largest verifier log asked for (libbpf stops doubling at UINT_MAX / 2; a JVM heap is smaller). */
-    static final long MAX_LOG_BUF_SIZE = 1L << 30;
+    /**
+     * The largest verifier log asked for: 64 MiB (libbpf stops doubling at UINT_MAX / 2, but the log
+     * becomes one Java string, and its last lines are what a user reads).
+     */
+    static final long MAX_LOG_BUF_SIZE = 64L << 20;
 
     private final BpfObject o;
     private final LoadOptions options;

@@ -56,8 +56,8 @@ final class ProgramStat {
             String fallback = "counting runs and run time with the kernel's BPF statistics (BPF_ENABLE_STATS)"
                     + (options.events().isEmpty() ? "" : "; the -e events are not counted");
             err.println("jperf stat: " + (refusal != null ? "fentry on BPF programs refused by the kernel (" + refusal
-                    + "): " : "counting -e events inside BPF programs needs fentry programs from jperf's BPF object "
-                    + "loader (not built yet): ") + fallback);
+                    + "): " : "counting -e events inside each run of a BPF program (perf's fentry/fexit way) is not"
+                    + " implemented in jperf: ") + fallback);
             err.flush();
             try (BpfStatsSession stats = BpfStatsSession.enable(bpf)) {
                 return count(out, programs, fds);
