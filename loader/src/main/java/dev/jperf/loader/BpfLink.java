@@ -193,7 +193,7 @@ public final class BpfLink implements AutoCloseable {
         try {
             return Integer.parseInt(Files.readString(Path.of("/sys/class/net", name, "ifindex")).strip());
         } catch (IOException | NumberFormatException e) {
-            throw new BpfObjectException("no network interface '" + name + "'", Errnos.ENOENT);
+            throw new BpfObjectException("no network interface '" + name + "'", Errno.ENOENT);
         }
     }
 
@@ -207,7 +207,7 @@ public final class BpfLink implements AutoCloseable {
             id = Long.parseLong(Files.readString(idFile).strip());
         } catch (IOException | NumberFormatException e) {
             throw new BpfObjectException("prog '" + p.name() + "': no tracepoint " + category + "/" + name + " (" + idFile
-                    + ")", Errnos.ENOENT);
+                    + ")", Errno.ENOENT);
         }
         ByteBuffer attr = attr();
         attr.putInt(PerfEventAttrLayout.TYPE, PERF_TYPE_TRACEPOINT);
@@ -244,7 +244,7 @@ public final class BpfLink implements AutoCloseable {
             retBit = retprobeBit(dev);
         } catch (IOException | NumberFormatException e) {
             throw new BpfObjectException("prog '" + p.name() + "': cannot attach: this kernel has no " + pmu + " PMU ("
-                    + dev + (pmu.equals("kprobe") ? "; kprobes are not configured" : "") + ")", Errnos.EOPNOTSUPP);
+                    + dev + (pmu.equals("kprobe") ? "; kprobes are not configured" : "") + ")", Errno.EOPNOTSUPP);
         }
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         Memory str = new Memory(n.length + 1);
@@ -278,7 +278,7 @@ public final class BpfLink implements AutoCloseable {
         try {
             fileOffset = functionFileOffset(binary, function) + offset;
         } catch (IOException e) {
-            throw new BpfObjectException("prog '" + p.name() + "': " + binary + ": " + e.getMessage(), Errnos.ENOENT);
+            throw new BpfObjectException("prog '" + p.name() + "': " + binary + ": " + e.getMessage(), Errno.ENOENT);
         }
         try {
             return probe(p, "uprobe", ret, binary.toString(), fileOffset, pid);
@@ -305,7 +305,7 @@ public final class BpfLink implements AutoCloseable {
             }
         }
         throw new BpfObjectException("uprobe binary '" + file + "' not found on " + (file.contains(".so") ? "LD_LIBRARY_PATH"
-                : "PATH"), Errnos.ENOENT);
+                : "PATH"), Errno.ENOENT);
     }
 
     /** elf_find_func_offset: a function symbol's address turned into a file offset through its section or segment. */

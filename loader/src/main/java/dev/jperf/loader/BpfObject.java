@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.nativeshim.Errno;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.btf.BtfKind;
@@ -103,11 +104,11 @@ public final class BpfObject implements AutoCloseable {
             long size = Files.size(file);
             if (size > MAX_OBJECT_SIZE) {
                 throw new BpfObjectException(file + ": " + size + " bytes is too large for a BPF object (at most "
-                        + MAX_OBJECT_SIZE + ")", Errnos.E2BIG);
+                        + MAX_OBJECT_SIZE + ")", Errno.E2BIG);
             }
             image = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            throw new BpfObjectException(file + ": no such file", Errnos.ENOENT);
+            throw new BpfObjectException(file + ": no such file", Errno.ENOENT);
         } catch (IOException | OutOfMemoryError e) {
             throw new BpfObjectException(file + ": " + e.getMessage());
         }
@@ -204,7 +205,7 @@ public final class BpfObject implements AutoCloseable {
      */
     public void load(LoadOptions options) throws BpfObjectException {
         if (loaded != null) {
-            throw new BpfObjectException(path + ": already loaded", Errnos.EINVAL);
+            throw new BpfObjectException(path + ": already loaded", Errno.EINVAL);
         }
         loaded = new ObjectLoader(this, options);
         loaded.load();

@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.nativeshim.Errno;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.btf.BtfKind;
@@ -69,7 +70,7 @@ final class BtfTypes {
         long size = -1;
         for (int i = 0; i < MAX_RESOLVE_DEPTH && id != 0; i++) {
             if (!valid(btf, id)) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             BtfType t = btf.type(id);
             switch (t.kind()) {
@@ -90,25 +91,25 @@ final class BtfTypes {
                 case ARRAY: {
                     long n = Integer.toUnsignedLong(((BtfType.Array) t).nelems());
                     if (nelems != 0 && n > 0xffffffffL / nelems) {
-                        return -Errnos.E2BIG;
+                        return -Errno.E2BIG;
                     }
                     nelems *= n;
                     id = ((BtfType.Array) t).elemType();
                     break;
                 }
                 default:
-                    return -Errnos.EINVAL;
+                    return -Errno.EINVAL;
             }
         }
-        return -Errnos.EINVAL;
+        return -Errno.EINVAL;
     }
 
     private static long finish(long size, long nelems) {
         if (size < 0) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         if (nelems != 0 && size > 0xffffffffL / nelems) {
-            return -Errnos.E2BIG;
+            return -Errno.E2BIG;
         }
         return nelems * size;
     }
@@ -134,7 +135,7 @@ final class BtfTypes {
     static int alignOf(Btf btf, int id) {
         for (int depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
             if (!valid(btf, id) || id == 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             BtfType t = btf.type(id);
             switch (t.kind()) {
@@ -160,10 +161,10 @@ final class BtfTypes {
                     return max;
                 }
                 default:
-                    return -Errnos.EINVAL;
+                    return -Errno.EINVAL;
             }
         }
-        return -Errnos.EINVAL;
+        return -Errno.EINVAL;
     }
 
     /** libbpf's bpf_core_essential_name_len: the length before a "___flavor" suffix. */

@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.nativeshim.Errno;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
@@ -75,7 +76,7 @@ final class CoreRelocator {
             patch(progName, insns, insnIdx, r, idx, res);
         } catch (dev.jperf.format.btf.BtfException | ClassCastException | IndexOutOfBoundsException e) {
             // the object's BTF does not describe what the relocation says it does
-            throw fail(progName, idx, "malformed relocation: " + e.getMessage(), Errnos.EINVAL);
+            throw fail(progName, idx, "malformed relocation: " + e.getMessage(), Errno.EINVAL);
         }
     }
 
@@ -85,14 +86,14 @@ final class CoreRelocator {
 
     private Res calcRelo(String progName, CoreRelo relo, int idx) throws CoreException {
         if (!BtfTypes.valid(local, relo.typeId()) || relo.typeId() == 0) {
-            throw fail(progName, idx, "bad type id " + relo.typeId(), Errnos.EINVAL);
+            throw fail(progName, idx, "bad type id " + relo.typeId(), Errno.EINVAL);
         }
         String localName = local.name(relo.typeId());
         Spec localSpec = new Spec();
         int err = parseSpec(progName, relo, localSpec);
         if (err != 0) {
             throw fail(progName, idx, "parsing [" + relo.typeId() + "] " + local.kind(relo.typeId()) + " "
-                    + (localName.isEmpty() ? "<anon>" : localName) + " + " + accessStr(relo) + " failed: " + err, Errnos.EINVAL);
+                    + (localName.isEmpty() ? "<anon>" : localName) + " + " + accessStr(relo) + " failed: " + err, Errno.EINVAL);
         }
         if (relo.kind() == CoreRelo.BPF_CORE_TYPE_ID_LOCAL) {
             Res r = new Res();
@@ -103,7 +104,7 @@ final class CoreRelocator {
         }
         if (localName.isEmpty()) {
             throw fail(progName, idx, "relocation kind " + relo.kind() + " doesn't support anonymous types",
-                    Errnos.EOPNOTSUPP);
+                    Errno.EOPNOTSUPP);
         }
         List<Cand> cands = candidates(relo.typeId());
         Res targRes = null;
@@ -124,10 +125,10 @@ final class CoreRelocator {
                 targSpec = candSpec;
             } else if (candSpec.bitOffset != targSpec.bitOffset) {
                 throw fail(progName, idx, "field offset ambiguity: " + candSpec.bitOffset + " != " + targSpec.bitOffset,
-                        Errnos.EINVAL);
+                        Errno.EINVAL);
             } else if (candRes.poison != targRes.poison || candRes.newVal != targRes.newVal) {
                 throw fail(progName, idx, "relocation decision ambiguity: " + candRes.newVal + " != " + targRes.newVal,
-                        Errnos.EINVAL);
+                        Errno.EINVAL);
             }
             kept.add(cand);
         }
@@ -188,16 +189,16 @@ final class CoreRelocator {
         try {
             s = local.string(relo.accessStrOff());
         } catch (RuntimeException e) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         if (s.isEmpty() || s.charAt(0) == ':') {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         spec.btf = local;
         spec.rootTypeId = relo.typeId();
         spec.kind = relo.kind();
         if (relo.typeBased()) {
-            return s.equals("0") ? 0 : -Errnos.EINVAL;
+            return s.equals("0") ? 0 : -Errno.EINVAL;
         }
         int p = 0;
         while (p < s.length()) {
@@ -212,20 +213,20 @@ final class CoreRelocator {
                 p++;
             }
             if (start == p || p - start > 10) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             if (spec.rawLen == BPF_CORE_SPEC_MAX_LEN) {
-                return -Errnos.E2BIG;
+                return -Errno.E2BIG;
             }
             long v = Long.parseLong(s.substring(start, p));
             spec.rawSpec[spec.rawLen++] = (int) v;
         }
         if (spec.rawLen == 0) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         int id = BtfTypes.skipModsAndTypedefs(local, relo.typeId());
         if (id < 0) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         int accessIdx = spec.rawSpec[0];
         BtfType t = local.type(id);
@@ -233,13 +234,13 @@ final class CoreRelocator {
         spec.len++;
         if (relo.enumvalBased()) {
             if (!(t instanceof BtfType.Enum e) || spec.rawLen > 1 || accessIdx < 0 || accessIdx >= e.values().size()) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             spec.spec[0] = new Acc(id, accessIdx, e.values().get(accessIdx).name());
             return 0;
         }
         if (!relo.fieldBased()) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         long sz = BtfTypes.resolveSize(local, id);
         if (sz < 0) {
@@ -249,13 +250,13 @@ final class CoreRelocator {
         for (int i = 1; i < spec.rawLen; i++) {
             id = BtfTypes.skipModsAndTypedefs(local, id);
             if (id <= 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             t = local.type(id);
             accessIdx = spec.rawSpec[i];
             if (t instanceof BtfType.Composite c) {
                 if (accessIdx < 0 || accessIdx >= c.members().size()) {
-                    return -Errnos.EINVAL;
+                    return -Errno.EINVAL;
                 }
                 BtfType.Member m = c.members().get(accessIdx);
                 spec.bitOffset += Integer.toUnsignedLong(m.bitOffset());
@@ -266,15 +267,15 @@ final class CoreRelocator {
             } else if (t instanceof BtfType.Array a) {
                 int elem = BtfTypes.skipModsAndTypedefs(local, a.elemType());
                 if (elem < 0) {
-                    return -Errnos.EINVAL;
+                    return -Errno.EINVAL;
                 }
                 id = elem;
                 boolean flex = isFlexArr(local, spec.spec[spec.len - 1], a);
                 if (accessIdx < 0 || (!flex && Integer.toUnsignedLong(accessIdx) >= Integer.toUnsignedLong(a.nelems()))) {
-                    return -Errnos.EINVAL;
+                    return -Errno.EINVAL;
                 }
                 if (spec.len == BPF_CORE_SPEC_MAX_LEN) {
-                    return -Errnos.E2BIG;
+                    return -Errno.E2BIG;
                 }
                 spec.spec[spec.len++] = new Acc(id, accessIdx, null);
                 sz = BtfTypes.resolveSize(local, id);
@@ -283,7 +284,7 @@ final class CoreRelocator {
                 }
                 spec.bitOffset += accessIdx * sz * 8;
             } else {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
         }
         return 0;
@@ -330,14 +331,14 @@ final class CoreRelocator {
             return 0;
         }
         if (!isFieldBased(localSpec.kind)) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         int[] targIdBox = {targId};
         for (int i = 0; i < localSpec.len; i++) {
             localAcc = localSpec.spec[i];
             int tid = BtfTypes.skipModsAndTypedefs(tb, targIdBox[0]);
             if (tid < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             targIdBox[0] = tid;
             if (localAcc.name() != null) {
@@ -356,12 +357,12 @@ final class CoreRelocator {
                     }
                     int e = BtfTypes.skipModsAndTypedefs(tb, a.elemType());
                     if (e < 0) {
-                        return -Errnos.EINVAL;
+                        return -Errno.EINVAL;
                     }
                     targIdBox[0] = e;
                 }
                 if (targ.rawLen == BPF_CORE_SPEC_MAX_LEN) {
-                    return -Errnos.E2BIG;
+                    return -Errno.E2BIG;
                 }
                 targ.spec[targ.len++] = new Acc(targIdBox[0], localAcc.idx(), null);
                 targ.rawSpec[targ.rawLen++] = localAcc.idx();
@@ -378,11 +379,11 @@ final class CoreRelocator {
     /** bpf_core_match_member: finds the local member by name in the target, through anonymous members. */
     private int matchMember(Acc localAcc, Btf tb, int targId, Spec spec, int[] nextTargId, int depth) {
         if (depth > BPF_CORE_SPEC_MAX_LEN) {
-            return -Errnos.E2BIG;
+            return -Errno.E2BIG;
         }
         int tid = BtfTypes.skipModsAndTypedefs(tb, targId);
         if (tid < 0) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         if (!(tb.type(tid) instanceof BtfType.Composite tc)) {
             return 0;
@@ -395,7 +396,7 @@ final class CoreRelocator {
             BtfType.Member m = ms.get(i);
             long bitOff = Integer.toUnsignedLong(m.bitOffset());
             if (spec.rawLen == BPF_CORE_SPEC_MAX_LEN) {
-                return -Errnos.E2BIG;
+                return -Errno.E2BIG;
             }
             spec.bitOffset += bitOff;
             spec.rawSpec[spec.rawLen++] = i;
@@ -424,7 +425,7 @@ final class CoreRelocator {
             lid = BtfTypes.skipModsAndTypedefs(lb, lid);
             tid = BtfTypes.skipModsAndTypedefs(tb, tid);
             if (lid < 0 || tid < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             BtfKind lk = lb.kind(lid);
             BtfKind tk = tb.kind(tid);
@@ -454,25 +455,25 @@ final class CoreRelocator {
                     return 0;
             }
         }
-        return -Errnos.EINVAL;
+        return -Errno.EINVAL;
     }
 
     /** __bpf_core_types_are_compat */
     static int typesAreCompat(Btf lb, int lid, Btf tb, int tid, int level) {
         if (!BtfTypes.valid(lb, lid) || !BtfTypes.valid(tb, tid)) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         if (!BtfTypes.kindCoreCompat(lb.kind(lid), tb.kind(tid))) {
             return 0;
         }
         for (int depth = 32; ; ) {
             if (--depth < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             lid = BtfTypes.skipModsAndTypedefs(lb, lid);
             tid = BtfTypes.skipModsAndTypedefs(tb, tid);
             if (lid < 0 || tid < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             BtfKind lk = lb.kind(lid);
             if (!BtfTypes.kindCoreCompat(lk, tb.kind(tid))) {
@@ -499,7 +500,7 @@ final class CoreRelocator {
                     }
                     for (int i = 0; i < lp.params().size(); i++) {
                         if (level <= 0) {
-                            return -Errnos.EINVAL;
+                            return -Errno.EINVAL;
                         }
                         int a = BtfTypes.skipModsAndTypedefs(lb, lp.params().get(i).type());
                         int b = BtfTypes.skipModsAndTypedefs(tb, tp.params().get(i).type());
@@ -530,16 +531,16 @@ final class CoreRelocator {
     /** __bpf_core_types_match (BPF_CORE_TYPE_MATCHES): the local type's shape is found in the target's. */
     static int typesMatch(Btf lb, int lid, Btf tb, int tid, boolean behindPtr, int level) {
         if (level <= 0) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         for (int depth = 32; ; ) {
             if (--depth < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             lid = BtfTypes.skipModsAndTypedefs(lb, lid);
             tid = BtfTypes.skipModsAndTypedefs(tb, tid);
             if (lid < 0 || tid < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             if (!namesMatch(lb.name(lid), tb.name(tid))) {
                 return 0;
@@ -692,7 +693,7 @@ final class CoreRelocator {
 
     // ---- bpf_core_calc_relo ----
 
-    private static final int EUCLEAN = -Errnos.EUCLEAN;
+    private static final int EUCLEAN = -Errno.EUCLEAN;
 
     private Res calc(String progName, CoreRelo relo, int idx, Spec localSpec, Spec targSpec) throws CoreException {
         Res res = new Res();
@@ -738,15 +739,15 @@ final class CoreRelocator {
                 res.newVal = out[0];
             }
         } else {
-            err = -Errnos.EOPNOTSUPP;
+            err = -Errno.EOPNOTSUPP;
         }
         if (err == EUCLEAN) {
             res.poison = true;
             return res;
         }
-        if (err == -Errnos.EOPNOTSUPP) {
+        if (err == -Errno.EOPNOTSUPP) {
             throw fail(progName, idx, "unrecognized CO-RE relocation kind " + relo.kind() + " at insn #"
-                    + relo.insnOff() / 8, Errnos.EOPNOTSUPP);
+                    + relo.insnOff() / 8, Errno.EOPNOTSUPP);
         }
         if (err != 0) {
             throw fail(progName, idx, "relocation can't be satisfied: " + err, -err);
@@ -767,7 +768,7 @@ final class CoreRelocator {
         if (acc.name() == null) {
             long sz = BtfTypes.resolveSize(spec.btf, acc.typeId());
             if (sz < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             if (relo.kind() == CoreRelo.BPF_CORE_FIELD_BYTE_OFFSET) {
                 out[0] = spec.bitOffset / 8;
@@ -776,7 +777,7 @@ final class CoreRelocator {
             } else if (relo.kind() == CoreRelo.BPF_CORE_FIELD_BYTE_SIZE) {
                 out[0] = sz;
             } else {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             if (validate != null) {
                 validate[0] = true;
@@ -787,7 +788,7 @@ final class CoreRelocator {
         BtfType.Member m = t.members().get(acc.idx());
         int fieldTypeId = BtfTypes.skipModsAndTypedefs(spec.btf, m.type());
         if (fieldTypeId < 0) {
-            return -Errnos.EINVAL;
+            return -Errno.EINVAL;
         }
         BtfType mt = spec.btf.type(fieldTypeId);
         long bitOff = spec.bitOffset;
@@ -798,12 +799,12 @@ final class CoreRelocator {
         if (bitfield) {
             byteSz = BtfTypes.sizeOf(mt);
             if (byteSz == 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             byteOff = bitOff / 8 / byteSz * byteSz;
             while (bitOff + bitSz - byteOff * 8 > byteSz * 8) {
                 if (byteSz >= 8) {
-                    return -Errnos.E2BIG;
+                    return -Errno.E2BIG;
                 }
                 byteSz *= 2;
                 byteOff = bitOff / 8 / byteSz * byteSz;
@@ -811,7 +812,7 @@ final class CoreRelocator {
         } else {
             long sz = BtfTypes.resolveSize(spec.btf, fieldTypeId);
             if (sz < 0) {
-                return -Errnos.EINVAL;
+                return -Errno.EINVAL;
             }
             byteSz = sz;
             byteOff = spec.bitOffset / 8;
@@ -850,7 +851,7 @@ final class CoreRelocator {
                 }
                 break;
             default:
-                return -Errnos.EOPNOTSUPP;
+                return -Errno.EOPNOTSUPP;
         }
         return 0;
     }
@@ -876,13 +877,13 @@ final class CoreRelocator {
             case CoreRelo.BPF_CORE_TYPE_SIZE: {
                 long sz = BtfTypes.resolveSize(spec.btf, spec.rootTypeId);
                 if (sz < 0) {
-                    return -Errnos.EINVAL;
+                    return -Errno.EINVAL;
                 }
                 out[0] = sz;
                 return 0;
             }
             default:
-                return -Errnos.EOPNOTSUPP;
+                return -Errno.EOPNOTSUPP;
         }
     }
 
@@ -902,7 +903,7 @@ final class CoreRelocator {
                 return 0;
             }
             default:
-                return -Errnos.EOPNOTSUPP;
+                return -Errno.EOPNOTSUPP;
         }
     }
 
@@ -919,21 +920,21 @@ final class CoreRelocator {
         switch (cls) {
             case Insns.BPF_ALU: case Insns.BPF_ALU64:
                 if ((Insns.code(in, i) & 0x08) != Insns.BPF_K) {
-                    throw fail(progName, idx, "insn #" + i + " is not an immediate ALU", Errnos.EINVAL);
+                    throw fail(progName, idx, "insn #" + i + " is not an immediate ALU", Errno.EINVAL);
                 }
                 if (res.validate && (long) Insns.imm(in, i) != origVal) {
                     throw fail(progName, idx, "unexpected insn #" + i + " (ALU/ALU64) value: got "
-                            + Integer.toUnsignedString(Insns.imm(in, i)) + ", exp " + origVal + " -> " + newVal, Errnos.EINVAL);
+                            + Integer.toUnsignedString(Insns.imm(in, i)) + ", exp " + origVal + " -> " + newVal, Errno.EINVAL);
                 }
                 Insns.setImm(in, i, (int) newVal);
                 break;
             case Insns.BPF_LDX: case Insns.BPF_ST: case Insns.BPF_STX:
                 if (res.validate && Insns.off(in, i) != origVal) {
                     throw fail(progName, idx, "unexpected insn #" + i + " (LDX/ST/STX) value: got " + Insns.off(in, i)
-                            + ", exp " + origVal + " -> " + newVal, Errnos.EINVAL);
+                            + ", exp " + origVal + " -> " + newVal, Errno.EINVAL);
                 }
                 if (newVal > Short.MAX_VALUE) {
-                    throw fail(progName, idx, "insn #" + i + " (LDX/ST/STX) value too big: " + newVal, Errnos.ERANGE);
+                    throw fail(progName, idx, "insn #" + i + " (LDX/ST/STX) value too big: " + newVal, Errno.ERANGE);
                 }
                 if (res.failMemszAdjust) {
                     poison(in, i);
@@ -950,7 +951,7 @@ final class CoreRelocator {
                     };
                     if (bytes != res.origSz) {
                         throw fail(progName, idx, "insn #" + i + " (LDX/ST/STX) unexpected mem size: got " + bytes + ", exp "
-                                + res.origSz, Errnos.EINVAL);
+                                + res.origSz, Errno.EINVAL);
                     }
                     int size;
                     if (res.newSz == 8) {
@@ -963,7 +964,7 @@ final class CoreRelocator {
                         size = Insns.BPF_B;
                     } else {
                         throw fail(progName, idx, "insn #" + i + " (LDX/ST/STX) invalid new mem size: " + res.newSz,
-                                Errnos.EINVAL);
+                                Errno.EINVAL);
                     }
                     Insns.setCode(in, i, (code & 0xe0) | size | (code & 0x07));
                 }
@@ -972,12 +973,12 @@ final class CoreRelocator {
                 if (!Insns.isLdImm64(in, i) || i + 1 >= in.length / 8 || Insns.src(in, i) != 0 || Insns.off(in, i) != 0
                         || Insns.code(in, i + 1) != 0 || Insns.dst(in, i + 1) != 0 || Insns.src(in, i + 1) != 0
                         || Insns.off(in, i + 1) != 0) {
-                    throw fail(progName, idx, "insn #" + i + " (LDIMM64) has unexpected form", Errnos.EINVAL);
+                    throw fail(progName, idx, "insn #" + i + " (LDIMM64) has unexpected form", Errno.EINVAL);
                 }
                 long imm = Integer.toUnsignedLong(Insns.imm(in, i)) | ((long) Insns.imm(in, i + 1) << 32);
                 if (res.validate && imm != origVal) {
                     throw fail(progName, idx, "unexpected insn #" + i + " (LDIMM64) value: got " + imm + ", exp " + origVal
-                            + " -> " + newVal, Errnos.EINVAL);
+                            + " -> " + newVal, Errno.EINVAL);
                 }
                 Insns.setImm(in, i, (int) newVal);
                 Insns.setImm(in, i + 1, (int) (newVal >>> 32));
@@ -985,7 +986,7 @@ final class CoreRelocator {
             }
             default:
                 throw fail(progName, idx, "trying to relocate unrecognized insn #" + i + ", code:0x"
-                        + Integer.toHexString(Insns.code(in, i)), Errnos.EINVAL);
+                        + Integer.toHexString(Insns.code(in, i)), Errno.EINVAL);
         }
     }
 

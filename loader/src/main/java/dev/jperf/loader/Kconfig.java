@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.nativeshim.Errno;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +36,7 @@ final class Kconfig {
                     value = Probes.kernelVersion();
                     if (value == 0) {
                         throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': failed to get kernel version",
-                                Errnos.EINVAL);
+                                Errno.EINVAL);
                     }
                 }
                 case "LINUX_HAS_BPF_COOKIE" -> value = probes.bpfCookie() ? 1 : 0;
@@ -43,7 +44,7 @@ final class Kconfig {
                 default -> {
                     if (!e.name.startsWith("LINUX_") || !e.weak) {
                         throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': unrecognized virtual extern",
-                                Errnos.EINVAL);
+                                Errno.EINVAL);
                     }
                     continue;
                 }
@@ -55,7 +56,7 @@ final class Kconfig {
         }
         for (Extern e : externs) {
             if (e.type == Extern.Type.KCFG && !e.set && !e.weak) {
-                throw new BpfObjectException(path + ": extern " + e.name + " (strong) not resolved", Errnos.ESRCH);
+                throw new BpfObjectException(path + ": extern " + e.name + " (strong) not resolved", Errno.ESRCH);
             }
         }
     }
@@ -89,13 +90,13 @@ final class Kconfig {
                         n = v.startsWith("0x") ? Long.parseUnsignedLong(v.substring(2), 16) : Long.parseLong(v);
                     } catch (NumberFormatException ex) {
                         throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': value '" + v
-                                + "' isn't a number", Errnos.EINVAL);
+                                + "' isn't a number", Errno.EINVAL);
                     }
                     setNum(path, e, data, n);
                 }
             }
         } catch (IOException ex) {
-            throw new BpfObjectException(path + ": failed to open system Kconfig: " + ex.getMessage(), Errnos.ENOENT);
+            throw new BpfObjectException(path + ": failed to open system Kconfig: " + ex.getMessage(), Errno.ENOENT);
         }
     }
 
@@ -113,14 +114,14 @@ final class Kconfig {
             case BOOL -> {
                 if (v == 'm') {
                     throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': value 'm' isn't boolean",
-                            Errnos.EINVAL);
+                            Errno.EINVAL);
                 }
                 data[e.kcfgDataOff] = (byte) (v == 'y' ? 1 : 0);
             }
             case TRISTATE -> put(data, e.kcfgDataOff, 4, v == 'y' ? 1 : v == 'm' ? 2 : 0);
             case CHAR -> data[e.kcfgDataOff] = (byte) v;
             default -> throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': value '" + v
-                    + "' implies tristate or char type", Errnos.EINVAL);
+                    + "' implies tristate or char type", Errno.EINVAL);
         }
         e.set = true;
     }
@@ -128,7 +129,7 @@ final class Kconfig {
     private static void setStr(String path, Extern e, byte[] data, String v) throws BpfObjectException {
         if (e.kcfgType != Extern.KcfgType.CHAR_ARR || v.length() < 2 || !v.endsWith("\"")) {
             throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': value " + v + " isn't a string for a char array",
-                    Errnos.EINVAL);
+                    Errno.EINVAL);
         }
         byte[] s = v.substring(1, v.length() - 1).getBytes(StandardCharsets.UTF_8);
         int n = Math.min(s.length, e.kcfgSize - 1);
@@ -141,11 +142,11 @@ final class Kconfig {
     static void setNum(String path, Extern e, byte[] data, long value) throws BpfObjectException {
         if (e.kcfgType != Extern.KcfgType.INT && e.kcfgType != Extern.KcfgType.CHAR && e.kcfgType != Extern.KcfgType.BOOL) {
             throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': value '" + value
-                    + "' implies integer, char, or boolean type", Errnos.EINVAL);
+                    + "' implies integer, char, or boolean type", Errno.EINVAL);
         }
         if (e.kcfgType == Extern.KcfgType.BOOL && Long.compareUnsigned(value, 1) > 0) {
             throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': value isn't boolean compatible",
-                    Errnos.EINVAL);
+                    Errno.EINVAL);
         }
         int bits = e.kcfgSize * 8;
         if (bits < 64) {
@@ -153,7 +154,7 @@ final class Kconfig {
                     : Long.compareUnsigned(value, (1L << bits) - 1) <= 0;
             if (!fits) {
                 throw new BpfObjectException(path + ": extern (kcfg) '" + e.name + "': value '" + value
-                        + "' doesn't fit in " + e.kcfgSize + " bytes", Errnos.ERANGE);
+                        + "' doesn't fit in " + e.kcfgSize + " bytes", Errno.ERANGE);
             }
         }
         put(data, e.kcfgDataOff, e.kcfgSize, value);

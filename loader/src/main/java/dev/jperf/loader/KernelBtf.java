@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.nativeshim.Errno;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import java.io.IOException;
@@ -45,9 +46,9 @@ final class KernelBtf {
             cachedPath = file;
             return cached;
         } catch (IOException e) {
-            throw new BpfObjectException("kernel BTF " + file + ": " + e.getMessage(), Errnos.ESRCH);
+            throw new BpfObjectException("kernel BTF " + file + ": " + e.getMessage(), Errno.ESRCH);
         } catch (BtfException e) {
-            throw new BpfObjectException("kernel BTF " + file + ": " + e.getMessage(), Errnos.EINVAL);
+            throw new BpfObjectException("kernel BTF " + file + ": " + e.getMessage(), Errno.EINVAL);
         }
     }
 

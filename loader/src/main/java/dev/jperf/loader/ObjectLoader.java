@@ -62,7 +62,7 @@ final class ObjectLoader {
         } catch (dev.jperf.format.btf.BtfException | IndexOutOfBoundsException | ClassCastException
                 | IllegalArgumentException e) {
             // hostile BTF or instructions the open phase could not see through
-            throw new BpfObjectException(o.path + ": malformed object at load (" + e.getMessage() + ")", Errnos.EINVAL);
+            throw new BpfObjectException(o.path + ": malformed object at load (" + e.getMessage() + ")", Errno.EINVAL);
         } finally {
             if (!ok) {
                 close();
@@ -110,7 +110,7 @@ final class ObjectLoader {
                     int lproto = e.ksymTypeId;
                     if (CoreRelocator.typesAreCompat(o.btf.btf(), lproto, vmlinux.btf, kproto, 32) <= 0) {
                         throw new BpfObjectException(o.path + ": extern (func ksym) '" + e.name
-                                + "': func_proto doesn't match the kernel's", Errnos.EINVAL);
+                                + "': func_proto doesn't match the kernel's", Errno.EINVAL);
                     }
                 }
                 if (id > 0) {
@@ -118,7 +118,7 @@ final class ObjectLoader {
                     e.set = true;
                 } else if (!e.weak) {
                     throw new BpfObjectException(o.path + ": extern (" + (e.isFunc ? "func" : "var") + " ksym) '" + e.name
-                            + "': not found in kernel BTF", Errnos.ESRCH);
+                            + "': not found in kernel BTF", Errno.ESRCH);
                 }
             } else {
                 long addr = kallsymsAddress(e.name);
@@ -128,7 +128,7 @@ final class ObjectLoader {
                     e.ksymAddr = addr;
                 } else if (!e.weak) {
                     throw new BpfObjectException(o.path + ": extern (ksym) '" + e.name + "': not found in /proc/kallsyms",
-                            Errnos.ESRCH);
+                            Errno.ESRCH);
                 }
             }
         }
@@ -336,7 +336,7 @@ final class ObjectLoader {
     private void loadProgram(BpfProgram p) {
         String where = "prog '" + p.name + "' (section '" + p.sectionName + "'): ";
         if (p.def == null) {
-            p.refuse(where + "missing BPF prog type, check ELF section name '" + p.sectionName + "'", Errnos.EINVAL);
+            p.refuse(where + "missing BPF prog type, check ELF section name '" + p.sectionName + "'", Errno.EINVAL);
             return;
         }
         int progFlags = 0;
@@ -349,17 +349,17 @@ final class ObjectLoader {
         if ((p.def.flags() & SectionDef.SEC_ATTACH_BTF) != 0) {
             String target = SectionDef.target(p.sectionName);
             if (target == null) {
-                p.refuse(where + "no BTF-based attach target is specified", Errnos.EINVAL);
+                p.refuse(where + "no BTF-based attach target is specified", Errno.EINVAL);
                 return;
             }
             if (p.def.progType() == Uapi.BPF_PROG_TYPE_EXT) {
-                p.refuse(where + "attach program FD is not set", Errnos.EINVAL);
+                p.refuse(where + "attach program FD is not set", Errno.EINVAL);
                 return;
             }
             int id = findAttachBtfId(target, p.def.expectedAttachType());
             if (id <= 0) {
-                p.refuse(where + "failed to find kernel BTF type ID of '" + target + "': " + errnoText(Errnos.ESRCH),
-                        Errnos.ESRCH);
+                p.refuse(where + "failed to find kernel BTF type ID of '" + target + "': " + errnoText(Errno.ESRCH),
+                        Errno.ESRCH);
                 return;
             }
             p.attachBtfId = id;
@@ -375,7 +375,7 @@ final class ObjectLoader {
             Memory log = new Memory(BPF_LOG_BUF_SIZE);
             fd = bpf.progLoad(attr, log, logLevel);
             // as libbpf: a log too long for the buffer (ENOSPC) is asked for again with twice the room
-            while (fd == -Errnos.ENOSPC && log.size() <= MAX_LOG_BUF_SIZE / 2) {
+            while (fd == -Errno.ENOSPC && log.size() <= MAX_LOG_BUF_SIZE / 2) {
                 log = new Memory(log.size() * 2);
                 fd = bpf.progLoad(attr, log, logLevel);
             }

@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.nativeshim.Errno;
 import java.util.Comparator;
 import java.util.List;
 
@@ -136,7 +137,7 @@ final class ProgramRelocator {
             }
             if (relo != null && relo.type() != Reloc.Type.CALL && relo.type() != Reloc.Type.SUBPROG_ADDR) {
                 throw new RelocException("prog '" + prog.name + "': unexpected relo for insn #" + insnIdx + ", type "
-                        + relo.type(), Errnos.EINVAL);
+                        + relo.type(), Errno.EINVAL);
             }
             long subInsnIdx;
             int imm = Insns.imm(main.insns, at);
@@ -144,14 +145,14 @@ final class ProgramRelocator {
                 subInsnIdx = relo.type() == Reloc.Type.CALL ? relo.symOff() / 8 + imm + 1 : (relo.symOff() + imm) / 8;
             } else if (Insns.isPseudoFunc(main.insns, at)) {
                 throw new RelocException("prog '" + prog.name + "': missing subprog addr relo for insn #" + insnIdx,
-                        Errnos.EINVAL);
+                        Errno.EINVAL);
             } else {
                 subInsnIdx = (long) prog.secInsnOff + insnIdx + imm + 1;
             }
             BpfProgram sub = subInsnIdx >= 0 && subInsnIdx <= Integer.MAX_VALUE ? o.findProg(o.textShndx, (int) subInsnIdx) : null;
             if (sub == null) {
                 throw new RelocException("prog '" + prog.name + "': no .text section found yet sub-program call exists",
-                        Errnos.EINVAL);
+                        Errno.EINVAL);
             }
             if (sub.subInsnOff == 0) {
                 if (sub.error != null) {
@@ -182,7 +183,7 @@ final class ProgramRelocator {
             byte[] add = adjustExtInfo(o.btfExt.funcInfo, prog);
             if (add == null) {
                 if (main.funcInfo != null) {
-                    throw new RelocException("prog '" + prog.name + "': missing .BTF.ext function info", Errnos.ENOENT);
+                    throw new RelocException("prog '" + prog.name + "': missing .BTF.ext function info", Errno.ENOENT);
                 }
             } else {
                 main.funcInfoRecSize = recSize(o.btfExt.funcInfo);
@@ -193,7 +194,7 @@ final class ProgramRelocator {
             byte[] add = adjustExtInfo(o.btfExt.lineInfo, prog);
             if (add == null) {
                 if (main.lineInfo != null) {
-                    throw new RelocException("prog '" + prog.name + "': missing .BTF.ext line info", Errnos.ENOENT);
+                    throw new RelocException("prog '" + prog.name + "': missing .BTF.ext line info", Errno.ENOENT);
                 }
             } else {
                 main.lineInfoRecSize = recSize(o.btfExt.lineInfo);

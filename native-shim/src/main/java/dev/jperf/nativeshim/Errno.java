@@ -22,8 +22,10 @@ public final class Errno {
     public static final int EINVAL = 22;
     public static final int EMFILE = 24;
     public static final int ENOSPC = 28;
+    public static final int ERANGE = 34;
     public static final int ENOSYS = 38;
     public static final int EOPNOTSUPP = 95;
+    public static final int EUCLEAN = 117;
 
     private static final String[] NAMES = new String[525];
 
@@ -35,6 +37,7 @@ public final class Errno {
             "ENAMETOOLONG", "ENOLCK", "ENOSYS"};
         System.arraycopy(names, 0, NAMES, 0, names.length);
         NAMES[95] = "EOPNOTSUPP";
+        NAMES[117] = "EUCLEAN";
         NAMES[524] = "ENOTSUPP"; // kernel-internal, leaks out of bpf(2)
     }
 
@@ -63,14 +66,9 @@ public final class Errno {
 
     /** "Permission denied (EACCES)". */
     public static String describe(int errno) {
-        String text;
-        try {
-            text = LibC.strerror(errno);
-        } catch (UnsatisfiedLinkError e) {
-            text = null;
-        }
-        String name = errno > 0 && errno < NAMES.length && NAMES[errno] != null ? NAMES[errno] : "errno " + errno;
-        return text == null || text.isEmpty() ? name : text + " (" + name + ")";
+        String text = text(errno);
+        String name = name(errno);
+        return text.equals(name) ? name : text + " (" + name + ")";
     }
 
     /** The exception for a call that just returned -1. */
