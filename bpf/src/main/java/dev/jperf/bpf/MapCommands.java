@@ -1,5 +1,7 @@
 package dev.jperf.bpf;
 
+import dev.jperf.format.bpf.BpfTypeNames;
+
 import com.sun.jna.Memory;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfDumper;

@@ -1,5 +1,7 @@
 package dev.jperf.bpf;
 
+import dev.jperf.format.bpf.BpfTypeNames;
+
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.BpfProgInfo;

@@ -5,6 +5,7 @@ import static dev.jperf.nativeshim.BpfProgInfoLayout.*;
 import com.sun.jna.Memory;
 import dev.jperf.format.bpf.BpfFuncInfo;
 import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.BpfTypeNames;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.nativeshim.Bpf;
 import java.util.List;
@@ -19,11 +20,6 @@ import java.util.Optional;
 record BpfProgram(int id, int type, String name) {
 
     /** bpftool's names of enum bpf_prog_type (prog_type_name in libbpf), by value. */
-    private static final String[] TYPES = {"unspec", "socket_filter", "kprobe", "sched_cls", "sched_act",
-        "tracepoint", "xdp", "perf_event", "cgroup_skb", "cgroup_sock", "lwt_in", "lwt_out", "lwt_xmit",
-        "sock_ops", "sk_skb", "cgroup_device", "sk_msg", "raw_tracepoint", "cgroup_sock_addr", "lwt_seg6local",
-        "lirc_mode2", "sk_reuseport", "flow_dissector", "cgroup_sysctl", "raw_tracepoint_writable",
-        "cgroup_sockopt", "tracing", "struct_ops", "ext", "lsm", "sk_lookup", "syscall", "netfilter"};
 
     /** Describes the program behind {@code fd}; its name from BTF when it has some. */
     static BpfProgram describe(Bpf bpf, int id, int fd) {
@@ -48,7 +44,8 @@ record BpfProgram(int id, int type, String name) {
 
     /** bpftool's name of the program's type. */
     String typeName() {
-        return type >= 0 && type < TYPES.length ? TYPES[type] : "type " + type;
+        String name = BpfTypeNames.progType(type); // bpftool's names
+        return name != null ? name : "type " + type;
     }
 
     /** {run_time_ns, run_cnt} of the program behind {@code fd} now. */

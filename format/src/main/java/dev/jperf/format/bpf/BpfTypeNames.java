@@ -1,4 +1,4 @@
-package dev.jperf.bpf;
+package dev.jperf.format.bpf;
 
 /**
  * enum bpf_map_type and enum bpf_prog_type as libbpf 1.1 names them (libbpf_bpf_map_type_str,
