@@ -17,9 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -30,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * event groups, branch stacks, modules and binaries that are not here), reported by jperf and by
  * perf run live: {@code --stdio --sort sym} and {@code --sort comm,dso,sym} (whole output, the tip
  * line aside) and {@code --stats}. perf's defaults decide the mode as jperf's do: group view on
- * files with HEADER_GROUP_DESC, branch mode on files with branch stacks. Both run with an empty
+ * files with HEADER_GROUP_DESC, branch mode on files with branch stacks. Both are given an empty
  * build-id cache of the test's own.
  */
 class ExternalReportTest {
@@ -38,20 +36,12 @@ class ExternalReportTest {
     static final Map<String, String> DELIBERATE = Map.of(
             "perf.data.intel_pt-4.14", "bytes of AUX area trace not decoded");
 
+    /** The build-id cache perf and jperf are given: the test's own, empty. */
     @TempDir
-    static Path home;
-    private static String savedHome;
+    static Path buildIds;
 
-    @BeforeAll
-    static void privateBuildIdCache() {
-        // jperf's resolver takes perf's ~/.debug from user.home: the test's own, empty
-        savedHome = System.getProperty("user.home");
-        System.setProperty("user.home", home.toString());
-    }
-
-    @AfterAll
-    static void restoreHome() {
-        System.setProperty("user.home", savedHome);
+    private static Report.Options options(Path file) {
+        return Report.Options.defaults(file).withBuildIdDir(buildIds);
     }
 
     static Stream<Arguments> reports() {
@@ -82,7 +72,7 @@ class ExternalReportTest {
         PrintStream savedErr = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            Report.run(Report.Options.defaults(file).withSort(SortKey.parse(sort)),
+            Report.run(options(file).withSort(SortKey.parse(sort)),
                     new PrintStream(out, true, StandardCharsets.UTF_8));
         } finally {
             System.setErr(savedErr);
@@ -132,7 +122,7 @@ class ExternalReportTest {
     void modeIsPerfs(String name, Path file, String args) throws Exception {
         PerfOracle.assumeInstalled();
         List<String> cmd = new ArrayList<>(List.of("report", "-i", file.toString(), "--stdio"));
-        Report.Options o = Report.Options.defaults(file);
+        Report.Options o = options(file);
         List<String> a = args.isEmpty() ? List.of() : List.of(args.split(" "));
         for (int i = 0; i < a.size(); i++) {
             cmd.add(a.get(i));
@@ -173,13 +163,11 @@ class ExternalReportTest {
     private record Perf(int exit, String out) {
     }
 
-    /** perf with the test's home and build-id cache (PERF_BUILDID_DIR), stderr dropped. */
+    /** perf with the test's build-id cache, stderr dropped; its exit code is the caller's to judge. */
     private static Perf perf(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("perf"));
+        List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", buildIds.toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("HOME", home.toString());
-        pb.environment().put("PERF_BUILDID_DIR", home.resolve(".debug").toString());
         pb.environment().put("PAGER", "cat");
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
