@@ -25,13 +25,23 @@ public final class PerfOracle {
         // the recording VM's vdso, as the goldens were made, and never the user's ~/.debug
         List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", CorpusFixture.buildIdDir().toString()));
         cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("PAGER", "cat");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd) + " timed out");
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
-        return out;
+        // output to a file: the timeout starts at once, not after perf closed its stdout (perf 6.1
+        // loops forever on some reports; the test then fails in 120 s, not at JUnit's 10 minutes)
+        java.io.File out = java.io.File.createTempFile("jperf-perf", ".out");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .redirectOutput(out);
+            pb.environment().put("PAGER", "cat");
+            Process p = pb.start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(String.join(" ", cmd) + " timed out");
+            }
+            assertEquals(0, p.exitValue(), String.join(" ", cmd));
+            return java.nio.file.Files.readString(out.toPath(), StandardCharsets.UTF_8);
+        } finally {
+            out.delete();
+        }
     }
 
     /** A report's lines without perf's (or jperf's) random "# (Tip: ...)" line. */
