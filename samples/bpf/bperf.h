@@ -21,6 +21,12 @@ enum bperf_filter_type {
 	BPERF_FILTER_TGID,
 };
 
+/* the follower's .bss: which filter applies, and whether it counts yet (off until the run starts) */
+struct bperf_control {
+	__u32 type;	/* enum bperf_filter_type */
+	__u32 enabled;
+};
+
 static long (*bpf_perf_event_read_value)(void *map, __u64 flags, struct bpf_perf_event_value *buf,
 					 __u32 buf_size) = (void *)55;
 

@@ -26,8 +26,8 @@ struct {
 	__uint(max_entries, 1);
 } filter SEC(".maps");
 
-enum bperf_filter_type type = 0;
-int enabled = 0;
+/* the run's filter and switch, set from user space through the .bss map (its only variable) */
+struct bperf_control control = {};
 
 SEC("fexit/on_switch")
 int fexit_on_switch(void *ctx)
@@ -35,9 +35,9 @@ int fexit_on_switch(void *ctx)
 	struct bpf_perf_event_value *diff, *accum;
 	__u32 key, zero = 0, *slot = &zero;
 
-	if (!enabled)
+	if (!control.enabled)
 		return 0;
-	switch (type) {
+	switch (control.type) {
 	case BPERF_FILTER_GLOBAL:
 		break;
 	case BPERF_FILTER_CPU:

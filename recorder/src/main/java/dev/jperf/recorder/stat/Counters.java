@@ -1,0 +1,16 @@
+package dev.jperf.recorder.stat;
+
+/** A run's counters, however they are read: perf events per CPU/thread, or bperf followers. */
+interface Counters extends AutoCloseable {
+    java.util.List<StatEvent> events();
+
+    /** Each event's values (raw, unscaled) so far; null for an unsupported one. */
+    CounterValues[] read();
+
+    void enable();
+
+    void disable();
+
+    @Override
+    void close();
+}
