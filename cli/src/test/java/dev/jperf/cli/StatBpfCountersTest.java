@@ -86,6 +86,26 @@ class StatBpfCountersTest {
     }
 
     @Test
+    void anAttrMapThatIsNotOneIsOneLine() throws Exception {
+        Run missing = Run.of("stat", "--bpf-counters", "--bpf-attr-map", dir.resolve("no/such/dir").toString(), "-e",
+                "context-switches", "-a", "--", "true");
+        assertEquals(1, missing.rc(), missing.err());
+        assertEquals(1, missing.err().lines().count(), missing.err());
+        assertTrue(missing.err().startsWith("jperf stat: --bpf-counters: cannot pin or open the attr map "), missing.err());
+        Bpf bpf = new Bpf();
+        int fd = bpf.mapCreate(1, 4, 8, 16, "not_attrs");
+        try {
+            assertEquals(0, bpf.objPin(fd, map.toString()));
+        } finally {
+            Fd.close(fd);
+        }
+        Run wrong = Run.of(stat("-a", "--", "true"));
+        assertEquals(1, wrong.rc(), wrong.err());
+        assertEquals("jperf stat: --bpf-counters: " + map + " is not a perf_event_attr map of this layout (map type 1,"
+                + " key 4 bytes, value 8; expected hash, 128, 8)", wrong.err().strip());
+    }
+
+    @Test
     void twoJperfProcessesShareOneLeader() throws Exception {
         StatTest.Result other = StatTest.exec(StatTest.jperf(List.of(), stat("-a", "--", "true")));
         Matcher first = REFUSED.matcher(other.err().strip());
