@@ -3,6 +3,7 @@ package dev.jperf.recorder.stat;
 import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
 
 import dev.jperf.nativeshim.Errno;
+import dev.jperf.nativeshim.NativeException;
 import dev.jperf.recorder.EventSpec;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -41,7 +42,7 @@ final class BperfCounters implements Counters {
                 try {
                     leader = BperfLeader.obtain(map, mapPath, attr(spec), cpus, spec.name());
                 } catch (StatException e) {
-                    if (e.getCause() instanceof dev.jperf.nativeshim.NativeException n && CountingEvents.unsupported(n.errno())) {
+                    if (e.getCause() instanceof NativeException n && CountingEvents.unsupported(n.errno())) {
                         c.events.add(StatEvent.of(spec, false));
                         c.followers.add(null);
                         continue;

@@ -11,11 +11,13 @@ import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
+import dev.jperf.nativeshim.PerfEventAttrLayout;
 import dev.jperf.nativeshim.PerfEventOpen;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -113,12 +115,18 @@ final class BperfLeader implements AutoCloseable {
                 mi.clear();
                 bpf.objGetInfoByFd(o.map(DIFF_MAP).fd(), mi, BpfMapInfoLayout.SIZE);
                 BperfEntry e = new BperfEntry(linkId, mi.getInt(BpfMapInfoLayout.ID));
-                int err = bpf.objPin(link, pinPath(mapPath, linkId).toString());
+                Path pin = pinPath(mapPath, linkId);
+                int err = bpf.objPin(link, pin.toString());
                 if (err < 0) {
-                    throw new StatException("--bpf-counters: cannot pin the leader's link at " + pinPath(mapPath, linkId)
-                            + ": " + Errno.describe(-err));
+                    throw new StatException("--bpf-counters: cannot pin the leader's link at " + pin + ": "
+                            + Errno.describe(-err));
                 }
-                map.update(attr, e);
+                try {
+                    map.update(attr, e);
+                } catch (StatException x) {
+                    unpin(pin); // a leader no map names would run for nobody
+                    throw x;
+                }
                 l = held(bpf, link, e, false, event);
                 return l;
             } finally {
@@ -141,7 +149,7 @@ final class BperfLeader implements AutoCloseable {
             int fd;
             try {
                 fd = PerfEventOpen.open(ByteBuffer.wrap(attr.clone()).order(ByteOrder.LITTLE_ENDIAN), -1, cpu, -1,
-                        dev.jperf.nativeshim.PerfEventAttrLayout.PERF_FLAG_FD_CLOEXEC, event);
+                        PerfEventAttrLayout.PERF_FLAG_FD_CLOEXEC, event);
             } catch (NativeException x) {
                 throw StatException.of(x, event);
             }
@@ -156,6 +164,14 @@ final class BperfLeader implements AutoCloseable {
             } finally {
                 Fd.close(fd);
             }
+        }
+    }
+
+    private static void unpin(Path pin) {
+        try {
+            Files.deleteIfExists(pin);
+        } catch (IOException e) {
+            // the pin stays: the one line already printed says why the run failed
         }
     }
 

@@ -1,8 +1,10 @@
 package dev.jperf.recorder.stat;
 
+import java.util.List;
+
 /** A run's counters, however they are read: perf events per CPU/thread, or bperf followers. */
 interface Counters extends AutoCloseable {
-    java.util.List<StatEvent> events();
+    List<StatEvent> events();
 
     /** Each event's values (raw, unscaled) so far; null for an unsupported one. */
     CounterValues[] read();
