@@ -23,6 +23,8 @@ final class StatCommand implements Subcommand {
     private boolean json;
     private Path output;
     private long timeoutMs;
+    private boolean bpfCounters;
+    private Path bpfAttrMap;
     private List<String> command = List.of();
 
     @Override
@@ -47,6 +49,10 @@ final class StatCommand implements Subcommand {
                 .value('t', "tid", "tid", "stat events on existing thread id")
                 .value('b', "bpf-prog", "bpf-prog-id", "stat BPF programs by id (comma list): runs, run time,"
                         + " average run, from the kernel's BPF statistics")
+                .flag('\0', "bpf-counters", "use BPF programs to count events: one leader per event shared by"
+                        + " concurrent runs, a follower per run")
+                .value('\0', "bpf-attr-map", "path", "path to the perf_event_attr map of --bpf-counters (default"
+                        + " /sys/fs/bpf/perf_attr_map)")
                 .value('I', "interval-print", "n", "print counts at regular interval in ms (>= 10)")
                 .value('r', "repeat", "n", "repeat command and print average + stddev")
                 .value('x', "field-separator", "separator", "print counts with custom separator")
@@ -70,6 +76,8 @@ final class StatCommand implements Subcommand {
             case "json-output" -> json = v.on();
             case "output" -> output = Path.of(v.text());
             case "timeout" -> timeoutMs = v.integer();
+            case "bpf-counters" -> bpfCounters = v.on();
+            case "bpf-attr-map" -> bpfAttrMap = Path.of(v.text());
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -89,7 +97,7 @@ final class StatCommand implements Subcommand {
             checkIds("-p", pids);
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, repeat, separator, json,
-                    output, timeoutMs);
+                    output, timeoutMs, bpfCounters, bpfAttrMap);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

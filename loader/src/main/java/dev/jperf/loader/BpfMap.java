@@ -36,6 +36,8 @@ public final class BpfMap {
     /** The initial contents of an internal map (its one value). */
     byte[] data;
     int fd = -1;
+    /** Set by {@link #reuseFd}: the fd is the caller's, the loader neither creates nor closes the map. */
+    boolean reused;
 
     BpfMap(String name, String realName, Internal internal, int secIdx, long secOffset) {
         this.name = name;
@@ -93,6 +95,24 @@ public final class BpfMap {
             throw new IllegalStateException("map '" + name + "' is already created");
         }
         maxEntries = n;
+    }
+
+    /**
+     * bpf_map__reuse_fd: the object uses the existing map {@code mapFd} instead of creating its own
+     * (the caller keeps the fd open while the object lives and closes it); before load only. Its type and sizes must match the
+     * definition, as libbpf checks when the programs are relocated against it.
+     */
+    public void reuseFd(int mapFd, int type, int keySize, int valueSize) {
+        if (fd >= 0) {
+            throw new IllegalStateException("map '" + name + "' is already created");
+        }
+        if (type != this.type || keySize != this.keySize || valueSize != this.valueSize) {
+            throw new IllegalArgumentException("map '" + name + "': the map to reuse (type " + type + ", key " + keySize
+                    + ", value " + valueSize + ") does not match the definition (type " + this.type + ", key "
+                    + this.keySize + ", value " + this.valueSize + ")");
+        }
+        fd = mapFd;
+        reused = true;
     }
 
     /** The initial value of an internal map (a copy); null for other maps. */

@@ -28,6 +28,9 @@ public final class BpfProgram {
     byte[] lineInfo;
     int lineInfoRecSize;
     int attachBtfId;
+    /** bpf_program__set_attach_target's program: its fd (0: a kernel function) and function name. */
+    int attachProgFd;
+    String attachFunc;
     int fd = -1;
     int id;
     String error;
@@ -70,6 +73,22 @@ public final class BpfProgram {
             throw new IllegalStateException("program '" + name + "' is already loaded");
         }
         autoload = on;
+    }
+
+    /**
+     * bpf_program__set_attach_target: an fentry/fexit/freplace program traces {@code function} of
+     * the loaded BPF program {@code progFd} (its BTF names the function) rather than a kernel
+     * function; before load only. The caller keeps {@code progFd} open until the load is done.
+     */
+    public void setAttachTarget(int progFd, String function) {
+        if (fd >= 0) {
+            throw new IllegalStateException("program '" + name + "' is already loaded");
+        }
+        if (progFd <= 0 || function == null || function.isEmpty()) {
+            throw new IllegalArgumentException("program '" + name + "': an attach target needs a program fd and a function");
+        }
+        attachProgFd = progFd;
+        attachFunc = function;
     }
 
     /** The program's fd once loaded, else -1. */

@@ -1,13 +1,16 @@
 package dev.jperf.loader;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.nativeshim.Bpf;
+import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,6 +30,8 @@ final class ObjectLoader {
      * becomes one Java string, and its last lines are what a user reads).
      */
     static final long MAX_LOG_BUF_SIZE = 64L << 20;
+    /** The most BTF of a target program read (a program's own BTF is small; this bounds a hostile size). */
+    static final long MAX_PROG_BTF_SIZE = 64L << 20;
 
     private final BpfObject o;
     private final LoadOptions options;
@@ -195,6 +200,9 @@ final class ObjectLoader {
 
     private void createMaps() throws BpfObjectException {
         for (BpfMap m : o.maps) {
+            if (m.reused) {
+                continue;
+            }
             if (m.type == Uapi.BPF_MAP_TYPE_PERF_EVENT_ARRAY && m.maxEntries == 0) {
                 m.maxEntries = possibleCpus();
             }
@@ -352,11 +360,17 @@ final class ObjectLoader {
                 p.refuse(where + "no BTF-based attach target is specified", Errno.EINVAL);
                 return;
             }
-            if (p.def.progType() == Uapi.BPF_PROG_TYPE_EXT) {
+            if (p.def.progType() == Uapi.BPF_PROG_TYPE_EXT && p.attachProgFd == 0) {
                 p.refuse(where + "attach program FD is not set", Errno.EINVAL);
                 return;
             }
-            int id = findAttachBtfId(target, p.def.expectedAttachType());
+            int id = p.attachProgFd != 0 ? findProgBtfId(p.attachProgFd, p.attachFunc)
+                    : findAttachBtfId(target, p.def.expectedAttachType());
+            if (id <= 0 && p.attachProgFd != 0) {
+                p.refuse(where + "failed to find BTF of '" + p.attachFunc + "' in the target program: "
+                        + errnoText(Errno.ESRCH), Errno.ESRCH);
+                return;
+            }
             if (id <= 0) {
                 p.refuse(where + "failed to find kernel BTF type ID of '" + target + "': " + errnoText(Errno.ESRCH),
                         Errno.ESRCH);
@@ -367,7 +381,7 @@ final class ObjectLoader {
         boolean withBtf = btfFd >= 0;
         BpfProgLoadAttr attr = new BpfProgLoadAttr(p.def.progType(), p.def.expectedAttachType(), p.insns, o.license,
                 o.kernVersion(), progFlags, p.name, withBtf ? btfFd : 0, withBtf ? p.funcInfo : null,
-                p.funcInfoRecSize, withBtf ? p.lineInfo : null, p.lineInfoRecSize, p.attachBtfId, 0);
+                p.funcInfoRecSize, withBtf ? p.lineInfo : null, p.lineInfoRecSize, p.attachBtfId, p.attachProgFd);
         int fd = bpf.progLoad(attr, null, 0);
         if (fd < 0) {
             // as libbpf: the first load runs without a log; the retry asks the verifier why
@@ -402,6 +416,43 @@ final class ObjectLoader {
         return s.isEmpty() ? "" : s.substring(s.lastIndexOf('\n') + 1).strip();
     }
 
+    /**
+     * libbpf_find_prog_btf_id: the id of FUNC {@code name} in the BTF of the loaded program
+     * {@code progFd}, or -1 (no BTF, no such function).
+     */
+    private int findProgBtfId(int progFd, String name) {
+        int btfId = ProgInfo.of(bpf, progFd).btfId();
+        if (btfId == 0) {
+            return -1;
+        }
+        int fd;
+        try {
+            fd = bpf.btfGetFdById(btfId);
+        } catch (NativeException e) {
+            return -1;
+        }
+        try {
+            Memory info = new Memory(BpfProgInfoLayout.BTF_INFO_SIZE);
+            info.clear();
+            bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
+            long size = Integer.toUnsignedLong(info.getInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE));
+            if (size == 0 || size > MAX_PROG_BTF_SIZE) {
+                return -1;
+            }
+            Memory blob = new Memory(size);
+            info.clear();
+            info.setLong(BpfProgInfoLayout.BTF_INFO_BTF, Pointer.nativeValue(blob));
+            info.setInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE, (int) size);
+            bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
+            long got = Math.min(size, Integer.toUnsignedLong(info.getInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE)));
+            return Btf.parse(blob.getByteArray(0, (int) got)).findByName(name, BtfKind.FUNC);
+        } catch (RuntimeException e) {
+            return -1; // a BTF the format reader refuses names no function
+        } finally {
+            Fd.close(fd);
+        }
+    }
+
     /** find_attach_btf_id in vmlinux: the prefix and kind by attach type (btf_get_kernel_prefix_kind). */
     private int findAttachBtfId(String name, int attachType) {
         String prefix = "";
@@ -426,7 +477,9 @@ final class ObjectLoader {
         }
         for (BpfMap m : o.maps) {
             if (m.fd >= 0) {
-                Fd.close(m.fd);
+                if (!m.reused) {
+                    Fd.close(m.fd);
+                }
                 m.fd = -1;
             }
         }

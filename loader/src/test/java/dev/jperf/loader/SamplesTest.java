@@ -1,5 +1,7 @@
 package dev.jperf.loader;
 
+import dev.jperf.nativeshim.Errno;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,13 +42,50 @@ class SamplesTest {
         try (Stream<Path> s = Files.list(OBJ)) {
             objs = s.filter(p -> p.toString().endsWith(".bpf.o")).sorted().toList();
         }
-        assertEquals(5, objs.size());
+        assertEquals(7, objs.size());
         for (Path f : objs) {
+            if (f.getFileName().toString().equals("bperf_follower.bpf.o")) {
+                continue; // its fexit needs the leader as target: bperfFollowerTargetsTheLeadersProgram
+            }
             try (BpfObject o = BpfObject.open(f)) {
                 o.load(LoadOptions.DEFAULT);
                 for (BpfProgram p : o.programs()) {
                     assertTrue(p.fd() >= 0, f + ": " + p.error());
                 }
+            }
+        }
+    }
+
+    /**
+     * bpf_program__set_attach_target and bpf_map__reuse_fd: the bperf follower's fexit targets the
+     * leader's on_switch (found in the leader's BTF) and shares its diff map. The kernel either
+     * loads it or refuses it itself (this VM: EPERM for every fexit); a function the target lacks
+     * is the loader's ESRCH.
+     */
+    @Test
+    void bperfFollowerTargetsTheLeadersProgram() throws Exception {
+        try (BpfObject leader = BpfObject.open(OBJ.resolve("bperf_leader.bpf.o"))) {
+            leader.load(LoadOptions.DEFAULT);
+            int leaderFd = leader.program("on_switch").fd();
+            assertTrue(leaderFd >= 0, leader.program("on_switch").error());
+            BpfMap diff = leader.map("diff_readings");
+            try (BpfObject f = BpfObject.open(OBJ.resolve("bperf_follower.bpf.o"))) {
+                BpfProgram p = f.program("fexit_on_switch");
+                p.setAttachTarget(leaderFd, "on_switch");
+                f.map("diff_readings").reuseFd(diff.fd(), diff.type(), diff.keySize(), diff.valueSize());
+                f.load(LoadOptions.DEFAULT);
+                assertEquals(diff.fd(), f.map("diff_readings").fd(), "the leader's map, not a new one");
+                assertTrue(p.fd() >= 0 || (p.errno() != Errno.ESRCH && !p.error().contains("failed to find")),
+                        "refused by the loader, not the kernel: " + p.error());
+            }
+            assertTrue(new Bpf().mapLookupElem(diff.fd(), new byte[4], 24 * ObjectLoader.possibleCpus()).length > 0,
+                    "the follower's close left the reused map alone");
+            try (BpfObject f = BpfObject.open(OBJ.resolve("bperf_follower.bpf.o"))) {
+                BpfProgram p = f.program("fexit_on_switch");
+                p.setAttachTarget(leaderFd, "no_such_function");
+                f.load(LoadOptions.DEFAULT);
+                assertEquals(Errno.ESRCH, p.errno(), p.error());
+                assertTrue(p.error().contains("failed to find BTF of 'no_such_function' in the target program"), p.error());
             }
         }
     }

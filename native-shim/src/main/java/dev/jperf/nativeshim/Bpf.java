@@ -97,6 +97,43 @@ public final class Bpf {
         return (int) fd;
     }
 
+    /** BPF_OBJ_PIN: pins the program, map or link {@code fd} at {@code path} in a bpf file system; 0 or -errno. */
+    public int objPin(int fd, String path) {
+        Memory p = cString(path);
+        attr.clear(BpfAttrLayout.OBJ_SIZE);
+        attr.setLong(BpfMapElemLayout.OBJ_PATHNAME, Pointer.nativeValue(p));
+        attr.setInt(BpfAttrLayout.OBJ_BPF_FD, fd);
+        return sys(BpfAttrLayout.BPF_OBJ_PIN, BpfAttrLayout.OBJ_SIZE) < 0 ? -Errno.last() : 0;
+    }
+
+    /** BPF_LINK_GET_FD_BY_ID: an fd holding link {@code id}, or -errno (-ENOENT once it is gone). */
+    public int linkGetFdById(int id) {
+        attr.clear(12);
+        attr.setInt(BpfAttrLayout.GET_FD_ID, id);
+        long fd = sys(BpfAttrLayout.BPF_LINK_GET_FD_BY_ID, 12);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
+    /** BPF_MAP_GET_FD_BY_ID without an exception: the fd, or -errno. */
+    public int mapGetFdByIdOrErrno(int id) {
+        attr.clear(12);
+        attr.setInt(BpfAttrLayout.GET_FD_ID, id);
+        long fd = sys(BpfAttrLayout.BPF_MAP_GET_FD_BY_ID, 12);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
+    /**
+     * BPF_PROG_TEST_RUN of a raw_tp program on {@code cpu} (BPF_F_TEST_RUN_ON_CPU), no context:
+     * 0, or -errno.
+     */
+    public int progTestRunOnCpu(int progFd, int cpu) {
+        attr.clear(BpfAttrLayout.TEST_SIZE);
+        attr.setInt(BpfAttrLayout.TEST_PROG_FD, progFd);
+        attr.setInt(BpfAttrLayout.TEST_FLAGS, BpfAttrLayout.BPF_F_TEST_RUN_ON_CPU);
+        attr.setInt(BpfAttrLayout.TEST_CPU, cpu);
+        return sys(BpfAttrLayout.BPF_PROG_TEST_RUN, BpfAttrLayout.TEST_SIZE) < 0 ? -Errno.last() : 0;
+    }
+
     private int mapElem(int cmd, int fd, Pointer key, Pointer value) {
         attr.clear(BpfMapElemLayout.SIZE);
         attr.setInt(BpfMapElemLayout.MAP_FD, fd);

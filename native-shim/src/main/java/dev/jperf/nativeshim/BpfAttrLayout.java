@@ -30,6 +30,7 @@ public final class BpfAttrLayout {
     public static final int BPF_BTF_GET_FD_BY_ID = 19;
     public static final int BPF_BTF_GET_NEXT_ID = 23;
     public static final int BPF_LINK_CREATE = 28;
+    public static final int BPF_LINK_GET_FD_BY_ID = 30;
     public static final int BPF_ENABLE_STATS = 32;
 
     // BPF_MAP_CREATE
@@ -111,6 +112,19 @@ public final class BpfAttrLayout {
     public static final int BPF_TRACE_FEXIT = 25;
     public static final int BPF_XDP = 37;
     // BPF_RAW_TRACEPOINT_OPEN
+    // BPF_OBJ_PIN / BPF_OBJ_GET: pathname, bpf_fd, file_flags
+    public static final int OBJ_BPF_FD = 8;
+    public static final int OBJ_SIZE = 16;
+
+    // BPF_PROG_TEST_RUN: test.prog_fd, ..., flags, cpu
+    public static final int TEST_PROG_FD = 0;
+    public static final int TEST_RETVAL = 4;
+    public static final int TEST_FLAGS = 64;
+    public static final int TEST_CPU = 68;
+    public static final int TEST_SIZE = 80;
+    /** run the program on test.cpu (raw_tp programs only) */
+    public static final int BPF_F_TEST_RUN_ON_CPU = 1;
+
     public static final int RAW_TRACEPOINT_NAME = 0;
     public static final int RAW_TRACEPOINT_PROG_FD = 8;
     // BPF_BTF_LOAD

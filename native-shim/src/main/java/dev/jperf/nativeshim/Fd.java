@@ -3,7 +3,7 @@ package dev.jperf.nativeshim;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 
-/** read/close of raw file descriptors (event fds, bpf fds). */
+/** read/flock/close of raw file descriptors (event fds, bpf fds). */
 public final class Fd {
     private Fd() {}
 
@@ -28,6 +28,16 @@ public final class Fd {
             throw new NativeException("dup2(0, " + highestFd + ")", Errno.last());
         }
         LibC.close(highestFd);
+    }
+
+    /** __NR_flock on x86-64 */
+    static final long SYS_FLOCK = 73;
+    public static final int LOCK_EX = 2;
+    public static final int LOCK_UN = 8;
+
+    /** flock(2) on {@code fd} (bpf objects too: their files are anon inodes); 0 or -errno. */
+    public static int flock(int fd, int operation) {
+        return LibC.syscall(SYS_FLOCK, fd, operation, 0, 0, 0) < 0 ? -Errno.last() : 0;
     }
 
     /** Closes {@code fd}; errors are ignored (nothing useful can be done about them). */

@@ -4,7 +4,10 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import java.nio.charset.StandardCharsets;
 
-/** mount(2), for the one file system jperf mounts itself: tracefs, when a tracepoint needs it (as libbpf does). */
+/**
+ * mount(2), for the file systems jperf mounts itself: tracefs when a tracepoint needs it (as libbpf
+ * does), bpffs at /sys/fs/bpf when an object is to be pinned there (as bpftool does).
+ */
 public final class Mount {
     /** __NR_mount on x86-64. */
     static final long SYS_MOUNT = 165;

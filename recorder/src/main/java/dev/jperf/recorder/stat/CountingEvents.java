@@ -21,7 +21,7 @@ import java.util.List;
  * ENOENT, EOPNOTSUPP, ENODEV, EINVAL, ENXIO or ENOSYS, as for hardware events without a PMU) is
  * kept, unsupported: perf prints {@code <not supported>} for it.
  */
-final class CountingEvents implements AutoCloseable {
+final class CountingEvents implements Counters {
     static final long STAT_READ_FORMAT = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     /** value, time_enabled, time_running */
     private static final int READ_SIZE = 24;
@@ -134,17 +134,19 @@ final class CountingEvents implements AutoCloseable {
     }
 
     /** What builtin-stat.c's stat_handle_error takes for "this event is not supported here". */
-    private static boolean unsupported(int errno) {
+    static boolean unsupported(int errno) {
         return errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV || errno == Errno.EINVAL
                 || errno == Errno.ENXIO || errno == Errno.ENOSYS;
     }
 
-    List<StatEvent> events() {
+    @Override
+    public List<StatEvent> events() {
         return events;
     }
 
     /** Each event's values summed over its fds (raw, unscaled: perf's AGGR_GLOBAL); null for an unsupported one. */
-    CounterValues[] read() {
+    @Override
+    public CounterValues[] read() {
         CounterValues[] out = new CounterValues[events.size()];
         for (int i = 0; i < out.length; i++) {
             if (!events.get(i).supported()) {
@@ -162,7 +164,8 @@ final class CountingEvents implements AutoCloseable {
         return out;
     }
 
-    void enable() {
+    @Override
+    public void enable() {
         for (int[] a : fds) {
             for (int fd : a) {
                 Ioctl.enable(fd);
@@ -170,7 +173,8 @@ final class CountingEvents implements AutoCloseable {
         }
     }
 
-    void disable() {
+    @Override
+    public void disable() {
         for (int[] a : fds) {
             for (int fd : a) {
                 try {

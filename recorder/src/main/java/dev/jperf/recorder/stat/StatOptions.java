@@ -19,10 +19,12 @@ import java.util.List;
  * @param json       {@code -j} / {@code --json}
  * @param output     {@code -o} (null: stderr, as perf)
  * @param timeoutMs  {@code --timeout}: stop after so many milliseconds (0: not given)
+ * @param bpfCounters {@code --bpf-counters}: count through shared bperf leaders and a follower per event
+ * @param bpfAttrMap {@code --bpf-attr-map}: the attr map's path (null: /sys/fs/bpf/perf_attr_map)
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, int repeat, String csvSeparator, boolean json, Path output,
-        long timeoutMs) {
+        long timeoutMs, boolean bpfCounters, Path bpfAttrMap) {
 
     public StatOptions {
         events = List.copyOf(events);
@@ -49,6 +51,9 @@ public record StatOptions(List<String> events, boolean allCpus, String cpus, Str
         }
         if (bpfIds != null && repeat > 1) {
             throw new IllegalArgumentException("-r is not supported with -b");
+        }
+        if (bpfCounters && bpfIds != null) {
+            throw new IllegalArgumentException("--bpf-counters counts events, -b programs: choose one");
         }
         if (targets == 0 && command.isEmpty()) {
             throw new IllegalArgumentException("nothing to count: give -a, -C, -p, -t, -b or a command");

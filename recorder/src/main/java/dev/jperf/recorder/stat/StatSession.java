@@ -209,9 +209,11 @@ public final class StatSession {
             throws IOException, InterruptedException {
         Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command(), false);
         try {
-            boolean enableOnExec = workload != null && targetNone();
+            // bperf followers are switched on by jperf, not by the kernel at exec
+            boolean enableOnExec = workload != null && targetNone() && !options.bpfCounters();
             int[] threads = threads(workload);
-            try (CountingEvents ev = CountingEvents.open(specs, cpus, threads, enableOnExec)) {
+            try (Counters ev = options.bpfCounters() ? bperf(specs, cpus, threads, workload)
+                    : CountingEvents.open(specs, cpus, threads, enableOnExec)) {
                 ResourceUsage before = ResourceUsage.children();
                 long t0 = System.nanoTime();
                 if (!enableOnExec) {
@@ -243,6 +245,45 @@ public final class StatSession {
         } finally {
             stopWorkload(workload);
         }
+    }
+
+    /**
+     * {@code --bpf-counters}: the followers filter as perf's bperf_check_target chooses: every CPU
+     * ({@code -a}), the {@code -C} CPUs, the {@code -t} threads, else the processes ({@code -p} or
+     * the workload).
+     */
+    private Counters bperf(List<EventSpec> specs, int[] cpus, int[] threads, Workload workload) throws IOException {
+        BperfFollower.Filter filter;
+        int[] keys;
+        if (options.systemWide()) {
+            filter = options.cpus() != null ? BperfFollower.Filter.CPU : BperfFollower.Filter.GLOBAL;
+            keys = cpus;
+        } else if (options.tids() != null) {
+            filter = BperfFollower.Filter.PID;
+            keys = threads;
+        } else if (options.pids() != null) {
+            filter = BperfFollower.Filter.TGID;
+            List<Integer> pids = ids("-p", options.pids());
+            keys = new int[pids.size()];
+            for (int i = 0; i < keys.length; i++) {
+                keys[i] = pids.get(i);
+            }
+        } else {
+            filter = BperfFollower.Filter.TGID;
+            keys = new int[] {workload.pid()};
+        }
+        Path map = options.bpfAttrMap() != null ? options.bpfAttrMap() : BperfAttrMap.DEFAULT_PATH;
+        int[] online = toArray(CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online"))));
+        List<Integer> possible = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")));
+        return BperfCounters.open(specs, map, filter, keys, online, possible.get(possible.size() - 1) + 1);
+    }
+
+    private static int[] toArray(List<Integer> l) {
+        int[] a = new int[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
     }
 
     static void stopWorkload(Workload workload) throws InterruptedException {
