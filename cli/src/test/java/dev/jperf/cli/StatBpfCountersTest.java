@@ -46,6 +46,7 @@ class StatBpfCountersTest {
     @BeforeEach
     void setUp() throws IOException {
         assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"), "needs root for bpf(2)");
+        dev.jperf.recorder.stat.BperfAttrMap.mountBpffs(); // a new machine has no bpffs mounted
         dir = Files.createTempDirectory(Path.of("/sys/fs/bpf"), "jperf-stat-bperf");
         map = dir.resolve("perf_attr_map");
     }

@@ -20,7 +20,7 @@ import java.nio.file.Path;
  * bperf_lock_attr_map) from {@link #lock} to {@link #close}, so two runs never load two leaders
  * for one attr.
  */
-final class BperfAttrMap implements AutoCloseable {
+public final class BperfAttrMap implements AutoCloseable {
     /** BPF_PERF_DEFAULT_ATTR_MAP_PATH, under the bpffs mount point */
     static final Path DEFAULT_PATH = Path.of("/sys/fs/bpf/perf_attr_map");
     /** ATTR_MAP_SIZE: events sharing the map */
@@ -47,12 +47,8 @@ final class BperfAttrMap implements AutoCloseable {
      */
     static BperfAttrMap lock(Path path, int keySize) {
         Bpf bpf = new Bpf();
-        if (path.startsWith(BPFFS) && !bpffsMounted()) {
-            try {
-                Mount.mount("bpf", BPFFS.toString(), "bpf");
-            } catch (NativeException e) {
-                throw new StatException("--bpf-counters: cannot mount bpffs at " + BPFFS + ": " + e.getMessage(), e);
-            }
+        if (path.startsWith(BPFFS)) {
+            mountBpffs();
         }
         int fd;
         if (!Files.exists(path)) {
@@ -104,6 +100,18 @@ final class BperfAttrMap implements AutoCloseable {
             throw new StatException("--bpf-counters: " + path + " is not a perf_event_attr map of this layout (map type "
                     + type + ", key " + key + " bytes, value " + value + "; expected hash, " + keySize + ", "
                     + ENTRY_SIZE + ")");
+        }
+    }
+
+    /** Mounts bpffs at /sys/fs/bpf unless it is there, as bpftool does. */
+    public static void mountBpffs() {
+        if (bpffsMounted()) {
+            return;
+        }
+        try {
+            Mount.mount("bpf", BPFFS.toString(), "bpf");
+        } catch (NativeException e) {
+            throw new StatException("--bpf-counters: cannot mount bpffs at " + BPFFS + ": " + e.getMessage(), e);
         }
     }
 

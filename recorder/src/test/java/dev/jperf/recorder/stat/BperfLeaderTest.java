@@ -38,6 +38,7 @@ class BperfLeaderTest {
     @BeforeEach
     void setUp() throws IOException {
         assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"), "needs root for bpf(2)");
+        BperfAttrMap.mountBpffs(); // a new machine has no bpffs mounted
         dir = Files.createTempDirectory(Path.of("/sys/fs/bpf"), "jperf-bperf-test");
         mapPath = dir.resolve("perf_attr_map");
     }
