@@ -55,12 +55,13 @@ final class BpfProgProfiler implements AutoCloseable {
             o.map("events").setMaxEntries(possibleCpus);
             o.load(LoadOptions.DEFAULT);
             for (BpfProgram p : new BpfProgram[] {entry, exit}) {
-                if (p.fd() < 0) {
-                    if (p.errno() != 0 && p.error() != null && !p.error().contains("failed to find BTF")) {
-                        throw new Refused(Errno.name(p.errno()) + ": " + Errno.text(p.errno()));
-                    }
+                if (p.fd() < 0 && p.errno() == Errno.ESRCH) {
+                    // the loader's own answer: the target's BTF has no such function
                     throw new StatException("cannot load " + p.name() + " on " + function + " of BPF program " + targetId
                             + ": " + p.error());
+                }
+                if (p.fd() < 0) {
+                    throw new Refused(Errno.name(p.errno()) + ": " + Errno.text(p.errno()));
                 }
             }
             Bpf bpf = new Bpf();
