@@ -29,14 +29,26 @@ final class CountingEvents implements Counters {
     private final List<StatEvent> events = new ArrayList<>();
     private final List<int[]> fds = new ArrayList<>();
 
-    private CountingEvents() {}
+    private final boolean inherit;
+
+    private CountingEvents(boolean inherit) {
+        this.inherit = inherit;
+    }
 
     /**
      * Opens every event on each of {@code cpus} x {@code threads} ({@code -1} for any). A thread
      * that exited meanwhile is skipped; no permission is a {@link StatException}.
      */
     static CountingEvents open(List<EventSpec> specs, int[] cpus, int[] threads, boolean enableOnExec) {
-        CountingEvents c = new CountingEvents();
+        return open(specs, cpus, threads, enableOnExec, true);
+    }
+
+    /**
+     * As {@link #open(List, int[], int[], boolean)}, inherited by children or not: a BPF program
+     * reads only events without inherit (perf_event_read_local), as stat -b's profilers do.
+     */
+    static CountingEvents open(List<EventSpec> specs, int[] cpus, int[] threads, boolean enableOnExec, boolean inherit) {
+        CountingEvents c = new CountingEvents(inherit);
         try {
             for (EventSpec spec : specs) {
                 c.openOne(spec, cpus, threads, enableOnExec);
@@ -94,7 +106,7 @@ final class CountingEvents implements Counters {
         attr.putInt(SIZE, PERF_ATTR_SIZE_VER7);
         attr.putLong(CONFIG, spec.config());
         attr.putLong(READ_FORMAT, STAT_READ_FORMAT);
-        attr.putLong(FLAGS, FLAG_DISABLED | FLAG_INHERIT | spec.excludeFlags()
+        attr.putLong(FLAGS, FLAG_DISABLED | (inherit ? FLAG_INHERIT : 0) | spec.excludeFlags()
                 | ((long) spec.preciseIp() << PRECISE_IP_SHIFT) | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0));
         List<Integer> opened = new ArrayList<>();
         try {
@@ -142,6 +154,11 @@ final class CountingEvents implements Counters {
     @Override
     public List<StatEvent> events() {
         return events;
+    }
+
+    /** The fds of event {@code event}, one per CPU and thread in the order opened (none when unsupported). */
+    int[] fds(int event) {
+        return fds.get(event).clone();
     }
 
     /** Each event's values summed over its fds (raw, unscaled: perf's AGGR_GLOBAL); null for an unsupported one. */
