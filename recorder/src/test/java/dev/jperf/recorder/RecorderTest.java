@@ -227,9 +227,9 @@ class RecorderTest {
         assertEquals(0, Oracle.run(perfCmd, 120).rc());
         int byPerf = stormInfos(perfFile);
 
-        // a race with programs living microseconds on 2 shared CPUs: the kernel's own deferred work
-        // (the programs and maps the suite's earlier tests freed) can cost a run a few dozen; jperf
-        // has three tries to do at least as well as perf's one, each said
+        // a race with programs living microseconds on 2 CPUs: in fresh-clone CI runs (right after the
+        // loader's tests) one run in two lost a few dozen, never when run alone; jperf has three
+        // tries to do at least as well as perf's one, each said
         List<String> tries = new java.util.ArrayList<>();
         int byJperf = 0;
         for (int attempt = 0; attempt < 3 && byJperf < byPerf; attempt++) {
