@@ -14,12 +14,12 @@ import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.recorder.StopSignals;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
@@ -82,14 +82,7 @@ final class BpfRunCommand implements Subcommand {
         PrintStream out = System.out;
         PrintStream err = System.err;
         CountDownLatch stop = new CountDownLatch(1);
-        SignalHandler handler = new SignalHandler() {
-            @Override
-            public void handle(Signal s) {
-                stop.countDown();
-            }
-        };
-        SignalHandler oldInt = Signal.handle(new Signal("INT"), handler);
-        SignalHandler oldTerm = Signal.handle(new Signal("TERM"), handler);
+        SignalHandler[] previous = StopSignals.install(stop::countDown);
         try (AttachedObjects attached = AttachedObjects.loadAndAttach(List.of(Path.of(object)), err)) {
             BpfObject obj = attached.objects().get(0);
             err.println("jperf bpf run: " + obj.programs().size() + " program(s) of " + object + " loaded, attached to "
@@ -103,8 +96,7 @@ final class BpfRunCommand implements Subcommand {
             }
             dumpMaps(obj, out, err);
         } finally {
-            Signal.handle(new Signal("INT"), oldInt);
-            Signal.handle(new Signal("TERM"), oldTerm);
+            StopSignals.restore(previous);
         }
         return 0;
     }

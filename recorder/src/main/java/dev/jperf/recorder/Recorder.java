@@ -27,8 +27,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * {@code jperf record}: opens the events, writes the start-up records perf writes, then copies the
@@ -36,7 +34,7 @@ import sun.misc.SignalHandler;
  * The file is complete at every moment after start: the header and feature table are refreshed at
  * least once a second, so a {@code kill -9} loses at most the last second.
  */
-public final class Recorder {
+public final class Recorder implements StopSignals.Stoppable {
     /** How long the main loop sleeps in poll at most: bounds stop latency and data age. */
     private static final int POLL_MS = 100;
     /**
@@ -88,15 +86,7 @@ public final class Recorder {
 
     /** Records until done; installs SIGINT/SIGTERM handlers that stop it cleanly. */
     public Result recordWithSignals() throws IOException, InterruptedException {
-        // a class, not a lambda: the start of a recording runs no invokedynamic (see HeaderFeatures#setStatic)
-        SignalHandler stop = new SignalHandler() {
-            @Override
-            public void handle(Signal s) {
-                requestStop();
-            }
-        };
-        Signal.handle(new Signal("INT"), stop);
-        Signal.handle(new Signal("TERM"), stop);
+        StopSignals.install(this);
         return record();
     }
 

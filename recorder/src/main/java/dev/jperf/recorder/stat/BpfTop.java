@@ -1,5 +1,6 @@
 package dev.jperf.recorder.stat;
 
+import dev.jperf.recorder.StopSignals;
 import com.sun.jna.Memory;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
@@ -18,8 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * {@code jperf bpf top}: what every loaded BPF program costs, like bpftop: per program runs per
@@ -32,7 +31,7 @@ import sun.misc.SignalHandler;
  * <p>Three outputs: a live table in a terminal (keys sort it; q quits), a plain table per
  * interval otherwise, and one JSON object per interval ({@code --json}).
  */
-public final class BpfTop {
+public final class BpfTop implements StopSignals.Stoppable {
     /** Sort keys: their letter in the live view, their column. */
     public enum Sort {
         CPU('c'), RUNS('r'), AVG('a'), ID('i'), NAME('n'), TYPE('t');
@@ -101,14 +100,7 @@ public final class BpfTop {
 
     /** Runs until done; SIGINT and SIGTERM end it (and restore the terminal). */
     public void runWithSignals() throws IOException, InterruptedException {
-        SignalHandler stop = new SignalHandler() {
-            @Override
-            public void handle(Signal s) {
-                requestStop();
-            }
-        };
-        Signal.handle(new Signal("INT"), stop);
-        Signal.handle(new Signal("TERM"), stop);
+        StopSignals.install(this);
         run(System.in);
     }
 

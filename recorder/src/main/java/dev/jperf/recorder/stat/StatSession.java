@@ -1,5 +1,6 @@
 package dev.jperf.recorder.stat;
 
+import dev.jperf.recorder.StopSignals;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
@@ -14,8 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * {@code jperf stat}: perf stat's counting mode. Opens the events (no ring buffer), starts the
@@ -24,7 +23,7 @@ import sun.misc.SignalHandler;
  * and the totals (means over {@code -r} runs) at the end, in perf 6.1's layouts. With {@code -b}
  * it counts BPF programs' runs and run time instead ({@link ProgramStat}).
  */
-public final class StatSession {
+public final class StatSession implements StopSignals.Stoppable {
     /** How long a wait lasts at most before the stop flag and the targets are checked again. */
     private static final long POLL_NS = 100_000_000L;
 
@@ -76,14 +75,7 @@ public final class StatSession {
 
     /** Counts until done; SIGINT and SIGTERM stop it and print what was counted, as perf's do. */
     public int runWithSignals() throws IOException, InterruptedException {
-        SignalHandler stop = new SignalHandler() {
-            @Override
-            public void handle(Signal s) {
-                requestStop();
-            }
-        };
-        Signal.handle(new Signal("INT"), stop);
-        Signal.handle(new Signal("TERM"), stop);
+        StopSignals.install(this);
         return run();
     }
 
