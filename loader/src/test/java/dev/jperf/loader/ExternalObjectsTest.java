@@ -31,7 +31,12 @@ class ExternalObjectsTest {
 
     @BeforeAll
     static void needBpf() {
-        assumeTrue(Files.isDirectory(DIR), "no " + DIR);
+        assumeBpf(DIR);
+    }
+
+    /** Skips unless {@code dir} is there and bpf(2) answers. */
+    static void assumeBpf(Path dir) {
+        assumeTrue(Files.isDirectory(dir), "no " + dir);
         try {
             new Bpf().progGetNextId(0);
         } catch (NativeException e) {
@@ -40,8 +45,13 @@ class ExternalObjectsTest {
     }
 
     static Stream<Arguments> programs() throws IOException {
+        return programs(DIR);
+    }
+
+    /** The rows of {@code dir}/golden/loads.tsv: object, program, section, what libbpf answered. */
+    static Stream<Arguments> programs(Path dir) throws IOException {
         List<Arguments> out = new ArrayList<>();
-        for (String line : Files.readAllLines(DIR.resolve("golden/loads.tsv"))) {
+        for (String line : Files.readAllLines(dir.resolve("golden/loads.tsv"))) {
             String[] f = line.split("\t");
             out.add(Arguments.of(f[0], f[1], f[2], f[3]));
         }

@@ -1,14 +1,7 @@
 package dev.jperf.loader;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,21 +20,11 @@ class LibbpfAgreementTest {
 
     @BeforeAll
     static void needBpf() {
-        assumeTrue(Files.isDirectory(DIR), "no " + DIR);
-        try {
-            new Bpf().progGetNextId(0);
-        } catch (NativeException e) {
-            assumeTrue(false, "bpf(2) refused here: " + e.getMessage());
-        }
+        ExternalObjectsTest.assumeBpf(DIR);
     }
 
     static Stream<Arguments> programs() throws IOException {
-        List<Arguments> out = new ArrayList<>();
-        for (String line : Files.readAllLines(DIR.resolve("golden/loads.tsv"))) {
-            String[] f = line.split("\t");
-            out.add(Arguments.of(f[0], f[1], f[2], f[3]));
-        }
-        return out.stream();
+        return ExternalObjectsTest.programs(DIR);
     }
 
     @ParameterizedTest(name = "{0} {1} ({2}): {3}")
