@@ -20,6 +20,16 @@ big_file() {
 	fi
 }
 
+# busy_file: BUSY = /tmp/corpus/busy/perf.data, recorded with make-busy.sh (JVMs and CPython
+# beside the workload) when absent
+busy_file() {
+	BUSY=/tmp/corpus/busy/perf.data
+	if [ ! -f "$BUSY" ]; then
+		echo "bench: making $BUSY with make-busy.sh (40 s)"
+		bench/make-busy.sh "$BUSY" >/dev/null
+	fi
+}
+
 # the corpus programs where they ran from (/tmp/corpus/src): their symbols are looked up there
 corpus_binaries() {
 	mkdir -p /tmp/corpus/src && cp -n "$SHARED"/corpus/src/* /tmp/corpus/src/ 2>/dev/null || true
