@@ -11,7 +11,6 @@ import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -61,28 +60,9 @@ public final class MapCommands {
         // only the fields a map has, so a map shows what the previous one left (bpftool's output)
         Memory info = new Memory(BpfMapInfoLayout.SIZE);
         info.clear();
-        int id = 0;
+        IdWalk walk = new IdWalk(kernel, IdWalk.Kind.MAP, true);
         try {
-            while (true) {
-                try {
-                    id = kernel.bpf.mapGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get next map: " + KernelObjects.strerror(e)
-                            + (e.errno() == Errno.EINVAL ? " -- kernel too old?" : ""));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.mapGetFdById(id);
-                } catch (NativeException e) {
-                    if (e.errno() == Errno.ENOENT) {
-                        continue; // gone since GET_NEXT_ID
-                    }
-                    throw new BpftoolException("can't get map by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
+            for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
                 try {
                     show(fd, infoOf(fd, info, false));
                     o.flushSome();
@@ -154,54 +134,7 @@ public final class MapCommands {
 
     /** map_fd_by_name. */
     private int[] byName(String name) {
-        List<Integer> fds = new ArrayList<>();
-        boolean done = false;
-        try {
-            int id = 0;
-            while (true) {
-                try {
-                    id = kernel.bpf.mapGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException(KernelObjects.strerror(e));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.mapGetFdById(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get map by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                BpfMapInfo info;
-                try {
-                    info = BpfMapInfo.decode(kernel.info(fd, new Memory(BpfMapInfoLayout.SIZE), BpfMapInfoLayout.SIZE,
-                            true));
-                } catch (NativeException e) {
-                    Fd.close(fd);
-                    throw new BpftoolException("can't get map info (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                if (info.name().equals(name)) {
-                    fds.add(fd);
-                } else {
-                    Fd.close(fd);
-                }
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                for (int fd : fds) {
-                    Fd.close(fd);
-                }
-            }
-        }
-        int[] out = new int[fds.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = fds.get(i);
-        }
-        return out;
+        return IdWalk.matching(kernel, IdWalk.Kind.MAP, (walk, fd) -> BpfMapInfo.decode(walk.info(fd)).name().equals(name));
     }
 
     /** map_parse_fds for {@code id ID}. */

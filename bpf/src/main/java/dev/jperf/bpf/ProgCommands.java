@@ -14,13 +14,11 @@ import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Clocks;
-import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -67,28 +65,9 @@ public final class ProgCommands {
         if (o.json()) {
             o.jw().startArray();
         }
-        int id = 0;
+        IdWalk walk = new IdWalk(kernel, IdWalk.Kind.PROG, true);
         try {
-            while (true) {
-                try {
-                    id = kernel.bpf.progGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get next program: " + KernelObjects.strerror(e)
-                            + (e.errno() == Errno.EINVAL ? " -- kernel too old?" : ""));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.progGetFdById(id);
-                } catch (NativeException e) {
-                    if (e.errno() == Errno.ENOENT) {
-                        continue; // unloaded since GET_NEXT_ID
-                    }
-                    throw new BpftoolException("can't get prog by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
+            for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
                 try {
                     showFd(fd);
                     o.flushSome();
@@ -156,56 +135,11 @@ public final class ProgCommands {
 
     /** prog_fd_by_nametag: every program whose full name, or tag, is {@code h}'s. */
     private static int[] byNameOrTag(KernelObjects kernel, BpfHandle h) {
-        List<Integer> fds = new ArrayList<>();
-        boolean done = false;
-        try {
-            int id = 0;
-            while (true) {
-                try {
-                    id = kernel.bpf.progGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException(KernelObjects.strerror(e));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.progGetFdById(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get prog by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                BpfProgInfo info;
-                try {
-                    info = BpfProgInfo.fromKernel(kernel.info(fd, new Memory(BpfProgInfoLayout.SIZE),
-                            BpfProgInfoLayout.SIZE, true), Map.of());
-                } catch (NativeException e) {
-                    Fd.close(fd);
-                    throw new BpftoolException("can't get prog info (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                boolean match = h.kind() == BpfHandle.Kind.TAG ? Arrays.equals(h.tag(), info.tag())
-                        : h.text().equals(fullName(kernel, info, fd));
-                if (match) {
-                    fds.add(fd);
-                } else {
-                    Fd.close(fd);
-                }
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                for (int fd : fds) {
-                    Fd.close(fd);
-                }
-            }
-        }
-        int[] out = new int[fds.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = fds.get(i);
-        }
-        return out;
+        return IdWalk.matching(kernel, IdWalk.Kind.PROG, (walk, fd) -> {
+            BpfProgInfo info = BpfProgInfo.fromKernel(walk.info(fd), Map.of());
+            return h.kind() == BpfHandle.Kind.TAG ? Arrays.equals(h.tag(), info.tag())
+                    : h.text().equals(fullName(kernel, info, fd));
+        });
     }
 
     /** prog_parse_fds for {@code id ID}. */
