@@ -72,10 +72,7 @@ final class BpfRunCommand implements Subcommand {
 
     @Override
     public void arguments(List<String> positional, List<String> all) {
-        if (positional.size() != 1) {
-            throw new UsageException(positional.isEmpty() ? "no BPF object given" : "one BPF object only");
-        }
-        object = positional.get(0);
+        object = BpfObjectArgument.of(positional);
     }
 
     @Override
