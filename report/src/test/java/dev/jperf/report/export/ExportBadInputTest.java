@@ -37,7 +37,7 @@ class ExportBadInputTest {
 
     private static String pprof(Path data, String output, ByteArrayOutputStream err) {
         try (PerfDataFile f = PerfDataFile.open(data)) {
-            Exports.pprof(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache),
+            Exports.pprof(f, Report.Options.builder(data).symbols(CorpusFixture.kallsyms(), null).buildIdDir(cache).build(),
                     output, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
             return String.join("\n", f.warnings());
         }
@@ -70,8 +70,8 @@ class ExportBadInputTest {
         Path data = CorpusFixture.data("b-callchains-bpf");
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> {
             try (PerfDataFile f = PerfDataFile.open(data)) {
-                Exports.flamegraph(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null)
-                        .withBuildIdDir(cache), full.toString(), System.out, System.err);
+                Exports.flamegraph(f, Report.Options.builder(data).symbols(CorpusFixture.kallsyms(), null)
+                        .buildIdDir(cache).build(), full.toString(), System.out, System.err);
             }
         });
         assertEquals("cannot write /dev/full: No space left on device", e.getCause().getMessage());
