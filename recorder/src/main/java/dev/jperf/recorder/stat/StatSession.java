@@ -2,6 +2,7 @@ package dev.jperf.recorder.stat;
 
 import dev.jperf.recorder.StopSignals;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.writer.ReplacingFile;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.Workload;
@@ -79,21 +80,33 @@ public final class StatSession implements StopSignals.Stoppable {
         return run();
     }
 
-    /** Counts and prints; returns the (last) workload's exit code, 0 without one. */
+    /**
+     * Counts and prints; returns the (last) workload's exit code, 0 without one. A {@code -o} file
+     * replaces the previous one only when the counts were printed: a failure leaves it as it was.
+     */
     public int run() throws IOException, InterruptedException {
         PrintStream out = err;
+        ReplacingFile file = null;
         if (options.output() != null) {
-            out = new PrintStream(Files.newOutputStream(options.output()), false, "UTF-8");
+            file = ReplacingFile.create(options.output());
+            out = new PrintStream(file.stream(), false, "UTF-8");
             // perf's "# started on" line: ctime(3)'s layout
             out.print("# started on " + DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT)
                     .format(ZonedDateTime.now()) + "\n\n");
         }
         try {
-            return options.bpfIds() != null ? new ProgramStat(this, options, err).run(out) : runEvents(out);
+            int exit = options.bpfIds() != null ? new ProgramStat(this, options, err).run(out) : runEvents(out);
+            if (file != null) {
+                if (out.checkError()) {
+                    throw new IOException("cannot write " + options.output());
+                }
+                file.commit();
+            }
+            return exit;
         } finally {
             out.flush();
-            if (out != err) {
-                out.close();
+            if (file != null) {
+                file.close();
             }
         }
     }
