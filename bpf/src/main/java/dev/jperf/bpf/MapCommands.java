@@ -211,15 +211,7 @@ public final class MapCommands {
         if (info.btfId() != 0) {
             jw.intField("btf_id", Integer.toUnsignedLong(info.btfId()));
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            jw.name("pinned");
-            jw.startArray();
-            for (String p : pinned) {
-                jw.string(p);
-            }
-            jw.endArray();
-        }
+        PinnedPaths.json(jw, pinsOf(info.id()));
         jw.endObject();
     }
 
@@ -262,12 +254,7 @@ public final class MapCommands {
                 out.append("owner").append(FdInfo.atol(ownerJited) != 0 ? "" : " not").append(" jited");
             }
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            for (String p : pinned) {
-                out.append("\n\tpinned ").append(p);
-            }
-        }
+        PinnedPaths.plain(out, pinsOf(info.id()));
         int frozen = frozenText == null ? 0 : (int) FdInfo.atol(frozenText);
         if (info.btfId() != 0 || frozen != 0) {
             out.append("\n\t");

@@ -205,15 +205,7 @@ public final class ProgCommands {
         if (info.btfId() != 0) {
             jw.intField("btf_id", Integer.toUnsignedLong(info.btfId()));
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            jw.name("pinned");
-            jw.startArray();
-            for (String p : pinned) {
-                jw.string(p);
-            }
-            jw.endArray();
-        }
+        PinnedPaths.json(jw, pinsOf(info.id()));
         metadata(fd, info.nrMapIds());
         jw.endObject();
     }
@@ -289,12 +281,7 @@ public final class ProgCommands {
                 }
             }
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            for (String p : pinned) {
-                out.append("\n\tpinned ").append(p);
-            }
-        }
+        PinnedPaths.plain(out, pinsOf(info.id()));
         if (info.btfId() != 0) {
             out.append("\n\tbtf_id ").append(info.btfId());
         }
