@@ -31,7 +31,6 @@ final class BperfLeader implements AutoCloseable {
     static final String OBJECT = "bperf_leader.bpf.o";
     static final String PROGRAM = "on_switch";
     static final String DIFF_MAP = "diff_readings";
-    static final int BPF_MAP_TYPE_PERCPU_ARRAY = 6;
     /** sizeof(struct bpf_perf_event_value): counter, enabled, running */
     static final int READING_SIZE = 24;
     /** struct bpf_link_info up to prog_id: type, id, prog_id */

@@ -268,22 +268,27 @@ public final class StatSession implements StopSignals.Stoppable {
             keys = threads;
         } else if (options.pids() != null) {
             filter = BperfFollower.Filter.TGID;
-            List<Integer> pids = ids("-p", options.pids());
-            keys = new int[pids.size()];
-            for (int i = 0; i < keys.length; i++) {
-                keys[i] = pids.get(i);
-            }
+            keys = toArray(ids("-p", options.pids()));
         } else {
             filter = BperfFollower.Filter.TGID;
             keys = new int[] {workload.pid()};
         }
         Path map = options.bpfAttrMap() != null ? options.bpfAttrMap() : BperfAttrMap.DEFAULT_PATH;
-        int[] online = toArray(CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online"))));
-        List<Integer> possible = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")));
-        return BperfCounters.open(specs, map, filter, keys, online, possible.get(possible.size() - 1) + 1);
+        return BperfCounters.open(specs, map, filter, keys, onlineCpus(), possibleCpus());
     }
 
-    private static int[] toArray(List<Integer> l) {
+    /** The CPUs online now, from sysfs. */
+    static int[] onlineCpus() throws IOException {
+        return toArray(CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online"))));
+    }
+
+    /** The slots of a per-CPU map value: the highest possible CPU, plus one. */
+    static int possibleCpus() throws IOException {
+        List<Integer> possible = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")));
+        return possible.get(possible.size() - 1) + 1;
+    }
+
+    static int[] toArray(List<Integer> l) {
         int[] a = new int[l.size()];
         for (int i = 0; i < a.length; i++) {
             a[i] = l.get(i);
@@ -389,11 +394,7 @@ public final class StatSession implements StopSignals.Stoppable {
         } else {
             tids.add(workload.pid());
         }
-        int[] a = new int[tids.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = tids.get(i);
-        }
-        return a;
+        return toArray(tids);
     }
 
     /** A comma-separated list of ids (pids, tids, program ids). */
@@ -428,11 +429,7 @@ public final class StatSession implements StopSignals.Stoppable {
             throw new StatException("cannot read the CPU list" + (options.cpus() != null ? " '" + options.cpus() + "'" : "")
                     + ": " + e.getMessage(), e);
         }
-        int[] a = new int[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i);
-        }
-        return a;
+        return toArray(l);
     }
 
     /** print_header's target: the BPF programs, the CPUs, the command, or the processes/threads. */
