@@ -88,30 +88,10 @@ public final class MapCommands {
     public void show(BpfHandle h) {
         buildPins();
         int[] fds = open(h);
-        boolean array = o.json() && fds.length > 1;
         // one bpf_map_info for all, as do_show_subset
         Memory info = new Memory(BpfMapInfoLayout.SIZE);
         info.clear();
-        try {
-            if (fds.length == 0) {
-                throw new BpftoolException("no map matches " + h, true); // bpftool prints nothing
-            }
-            if (array) {
-                o.jw().startArray();
-            }
-            for (int fd : fds) {
-                show(fd, infoOf(fd, info, false));
-            }
-        } catch (BpftoolException e) {
-            throw array ? o.inline(e) : e;
-        } finally {
-            if (array) {
-                o.jw().endArray();
-            }
-            for (int fd : fds) {
-                Fd.close(fd);
-            }
-        }
+        o.each(fds, "no map matches " + h, (i, fd) -> show(fd, infoOf(fd, info, false)));
     }
 
     /** map_parse_fds: the maps {@code h} names, maybe several (a name), maybe none. */

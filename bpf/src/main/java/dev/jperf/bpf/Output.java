@@ -1,6 +1,7 @@
 package dev.jperf.bpf;
 
 import dev.jperf.format.json.JsonWriter;
+import dev.jperf.nativeshim.Fd;
 import java.io.PrintStream;
 
 /**
@@ -47,6 +48,40 @@ public final class Output {
 
     StringBuilder out() {
         return out;
+    }
+
+    /** What is shown of each object a handle names: its index among them and its fd. */
+    interface Shown {
+        void show(int index, int fd);
+    }
+
+    /**
+     * do_show_subset's frame: each of {@code fds} shown in turn, in a JSON array when there are
+     * several, a failure inline; none is {@code none}, said on stderr only (bpftool prints
+     * nothing). The fds are closed after.
+     */
+    void each(int[] fds, String none, Shown shown) {
+        boolean array = json && fds.length > 1;
+        try {
+            if (fds.length == 0) {
+                throw new BpftoolException(none, true);
+            }
+            if (array) {
+                jw.startArray();
+            }
+            for (int i = 0; i < fds.length; i++) {
+                shown.show(i, fds[i]);
+            }
+        } catch (BpftoolException e) {
+            throw array ? inline(e) : e;
+        } finally {
+            if (array) {
+                jw.endArray();
+            }
+            for (int fd : fds) {
+                Fd.close(fd);
+            }
+        }
     }
 
     /** p_err in the middle of the output: in JSON mode the error object goes where bpftool puts it. */

@@ -92,28 +92,7 @@ public final class ProgCommands {
     /** {@code bpftool prog show HANDLE}: several programs (a name or tag) in a JSON array. */
     public void show(BpfHandle h) {
         buildPins();
-        int[] fds = open(kernel, h);
-        boolean array = o.json() && fds.length > 1;
-        try {
-            if (fds.length == 0) {
-                throw new BpftoolException("no program matches " + h, true); // bpftool prints nothing
-            }
-            if (array) {
-                o.jw().startArray();
-            }
-            for (int fd : fds) {
-                showFd(fd);
-            }
-        } catch (BpftoolException e) {
-            throw array ? o.inline(e) : e;
-        } finally {
-            if (array) {
-                o.jw().endArray();
-            }
-            for (int fd : fds) {
-                Fd.close(fd);
-            }
-        }
+        o.each(open(kernel, h), "no program matches " + h, (i, fd) -> showFd(fd));
     }
 
     /** prog_parse_fds: the programs {@code h} names, maybe several (a name, a tag), maybe none. */
