@@ -75,7 +75,7 @@ final class BperfFollower implements AutoCloseable {
             Bpf bpf = new Bpf();
             if (filter != Filter.GLOBAL) {
                 for (int i = 0; i < keys.length; i++) {
-                    int err = bpf.mapUpdateElem(o.map("filter").fd(), le(keys[i]), le(i));
+                    int err = bpf.mapUpdateElem(o.map("filter").fd(), BperfLeader.u32(keys[i]), BperfLeader.u32(i));
                     if (err < 0) {
                         throw new StatException("--bpf-counters: cannot set the follower's filter: " + Errno.describe(-err));
                     }
@@ -113,10 +113,6 @@ final class BperfFollower implements AutoCloseable {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(filter.value).putInt(enabled ? 1 : 0).array();
     }
 
-    private static byte[] le(int v) {
-        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
-    }
-
     /** bperf__enable: the follower starts adding. */
     void enable() {
         set(true);
@@ -139,12 +135,8 @@ final class BperfFollower implements AutoCloseable {
         int fd = object.map("accum_readings").fd();
         CounterValues sum = CounterValues.ZERO;
         for (int i = 0; i < slots; i++) {
-            ByteBuffer b = ByteBuffer.wrap(bpf.mapLookupElem(fd, le(i), possibleCpus * BperfLeader.READING_SIZE))
-                    .order(ByteOrder.LITTLE_ENDIAN);
-            for (int cpu = 0; cpu < possibleCpus; cpu++) {
-                int at = cpu * BperfLeader.READING_SIZE;
-                sum = sum.plus(new CounterValues(b.getLong(at), b.getLong(at + 8), b.getLong(at + 16)));
-            }
+            sum = sum.plus(CounterValues.sumPerCpu(bpf.mapLookupElem(fd, BperfLeader.u32(i),
+                    possibleCpus * BperfLeader.READING_SIZE), possibleCpus));
         }
         return sum;
     }

@@ -153,9 +153,7 @@ final class BperfLeader implements AutoCloseable {
                 throw StatException.of(x, event);
             }
             try {
-                byte[] key = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(cpu).array();
-                byte[] value = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(fd).array();
-                int err = bpf.mapUpdateElem(events.fd(), key, value);
+                int err = bpf.mapUpdateElem(events.fd(), u32(cpu), u32(fd));
                 if (err < 0) {
                     throw new StatException("--bpf-counters: cannot install '" + event + "' of CPU " + cpu
                             + " in the leader: " + Errno.describe(-err));
@@ -164,6 +162,11 @@ final class BperfLeader implements AutoCloseable {
                 Fd.close(fd);
             }
         }
+    }
+
+    /** A u32 key or value of the programs' maps (little-endian). */
+    static byte[] u32(int v) {
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
     }
 
     private static void unpin(Path pin) {
