@@ -53,30 +53,11 @@ public final class MapCommands {
     /** {@code bpftool map list}. */
     public void list() {
         buildPins();
-        if (o.json()) {
-            o.jw().startArray();
-        }
         // one bpf_map_info for the whole walk, never cleared, as bpftool's do_show: this kernel writes
         // only the fields a map has, so a map shows what the previous one left (bpftool's output)
         Memory info = new Memory(BpfMapInfoLayout.SIZE);
         info.clear();
-        IdWalk walk = new IdWalk(kernel, IdWalk.Kind.MAP, true);
-        try {
-            for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
-                try {
-                    show(fd, infoOf(fd, info, false));
-                    o.flushSome();
-                } finally {
-                    Fd.close(fd);
-                }
-            }
-        } catch (BpftoolException e) {
-            throw o.inline(e);
-        } finally {
-            if (o.json()) {
-                o.jw().endArray();
-            }
-        }
+        o.all(new IdWalk(kernel, IdWalk.Kind.MAP, true), (i, fd) -> show(fd, infoOf(fd, info, false)));
     }
 
     /** {@code bpftool map show id ID}. */

@@ -50,7 +50,7 @@ public final class Output {
         return out;
     }
 
-    /** What is shown of each object a handle names: its index among them and its fd. */
+    /** Shows one object: its index among those shown, and its fd. */
     interface Shown {
         void show(int index, int fd);
     }
@@ -80,6 +80,33 @@ public final class Output {
             }
             for (int fd : fds) {
                 Fd.close(fd);
+            }
+        }
+    }
+
+    /**
+     * do_show's frame for a whole list: each object of {@code walk} shown and handed to the sink as
+     * it comes, in a JSON array; a failure inline, after what was shown.
+     */
+    void all(IdWalk walk, Shown shown) {
+        if (json) {
+            jw.startArray();
+        }
+        try {
+            int i = 0;
+            for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
+                try {
+                    shown.show(i++, fd);
+                    flushSome();
+                } finally {
+                    Fd.close(fd);
+                }
+            }
+        } catch (BpftoolException e) {
+            throw inline(e);
+        } finally {
+            if (json) {
+                jw.endArray();
             }
         }
     }

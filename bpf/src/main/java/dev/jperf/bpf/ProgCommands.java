@@ -62,26 +62,7 @@ public final class ProgCommands {
     /** {@code bpftool prog list}. */
     public void list() {
         buildPins();
-        if (o.json()) {
-            o.jw().startArray();
-        }
-        IdWalk walk = new IdWalk(kernel, IdWalk.Kind.PROG, true);
-        try {
-            for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
-                try {
-                    showFd(fd);
-                    o.flushSome();
-                } finally {
-                    Fd.close(fd);
-                }
-            }
-        } catch (BpftoolException e) {
-            throw o.inline(e);
-        } finally {
-            if (o.json()) {
-                o.jw().endArray();
-            }
-        }
+        o.all(new IdWalk(kernel, IdWalk.Kind.PROG, true), (i, fd) -> showFd(fd));
     }
 
     /** {@code bpftool prog show id ID}. */
