@@ -11,7 +11,6 @@ import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -54,49 +53,11 @@ public final class MapCommands {
     /** {@code bpftool map list}. */
     public void list() {
         buildPins();
-        if (o.json()) {
-            o.jw().startArray();
-        }
         // one bpf_map_info for the whole walk, never cleared, as bpftool's do_show: this kernel writes
         // only the fields a map has, so a map shows what the previous one left (bpftool's output)
         Memory info = new Memory(BpfMapInfoLayout.SIZE);
         info.clear();
-        int id = 0;
-        try {
-            while (true) {
-                try {
-                    id = kernel.bpf.mapGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get next map: " + KernelObjects.strerror(e)
-                            + (e.errno() == Errno.EINVAL ? " -- kernel too old?" : ""));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.mapGetFdById(id);
-                } catch (NativeException e) {
-                    if (e.errno() == Errno.ENOENT) {
-                        continue; // gone since GET_NEXT_ID
-                    }
-                    throw new BpftoolException("can't get map by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                try {
-                    show(fd, infoOf(fd, info, false));
-                    o.flushSome();
-                } finally {
-                    Fd.close(fd);
-                }
-            }
-        } catch (BpftoolException e) {
-            throw o.inline(e);
-        } finally {
-            if (o.json()) {
-                o.jw().endArray();
-            }
-        }
+        o.all(new IdWalk(kernel, IdWalk.Kind.MAP, true), (i, fd) -> show(fd, infoOf(fd, info, false)));
     }
 
     /** {@code bpftool map show id ID}. */
@@ -108,30 +69,10 @@ public final class MapCommands {
     public void show(BpfHandle h) {
         buildPins();
         int[] fds = open(h);
-        boolean array = o.json() && fds.length > 1;
         // one bpf_map_info for all, as do_show_subset
         Memory info = new Memory(BpfMapInfoLayout.SIZE);
         info.clear();
-        try {
-            if (fds.length == 0) {
-                throw new BpftoolException("no map matches " + h, true); // bpftool prints nothing
-            }
-            if (array) {
-                o.jw().startArray();
-            }
-            for (int fd : fds) {
-                show(fd, infoOf(fd, info, false));
-            }
-        } catch (BpftoolException e) {
-            throw array ? o.inline(e) : e;
-        } finally {
-            if (array) {
-                o.jw().endArray();
-            }
-            for (int fd : fds) {
-                Fd.close(fd);
-            }
-        }
+        o.each(fds, "no map matches " + h, (i, fd) -> show(fd, infoOf(fd, info, false)));
     }
 
     /** map_parse_fds: the maps {@code h} names, maybe several (a name), maybe none. */
@@ -154,54 +95,7 @@ public final class MapCommands {
 
     /** map_fd_by_name. */
     private int[] byName(String name) {
-        List<Integer> fds = new ArrayList<>();
-        boolean done = false;
-        try {
-            int id = 0;
-            while (true) {
-                try {
-                    id = kernel.bpf.mapGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException(KernelObjects.strerror(e));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.mapGetFdById(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get map by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                BpfMapInfo info;
-                try {
-                    info = BpfMapInfo.decode(kernel.info(fd, new Memory(BpfMapInfoLayout.SIZE), BpfMapInfoLayout.SIZE,
-                            true));
-                } catch (NativeException e) {
-                    Fd.close(fd);
-                    throw new BpftoolException("can't get map info (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                if (info.name().equals(name)) {
-                    fds.add(fd);
-                } else {
-                    Fd.close(fd);
-                }
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                for (int fd : fds) {
-                    Fd.close(fd);
-                }
-            }
-        }
-        int[] out = new int[fds.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = fds.get(i);
-        }
-        return out;
+        return IdWalk.matching(kernel, IdWalk.Kind.MAP, (walk, fd) -> BpfMapInfo.decode(walk.info(fd)).name().equals(name));
     }
 
     /** map_parse_fds for {@code id ID}. */
@@ -278,15 +172,7 @@ public final class MapCommands {
         if (info.btfId() != 0) {
             jw.intField("btf_id", Integer.toUnsignedLong(info.btfId()));
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            jw.name("pinned");
-            jw.startArray();
-            for (String p : pinned) {
-                jw.string(p);
-            }
-            jw.endArray();
-        }
+        PinnedPaths.json(jw, pinsOf(info.id()));
         jw.endObject();
     }
 
@@ -329,12 +215,7 @@ public final class MapCommands {
                 out.append("owner").append(FdInfo.atol(ownerJited) != 0 ? "" : " not").append(" jited");
             }
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            for (String p : pinned) {
-                out.append("\n\tpinned ").append(p);
-            }
-        }
+        PinnedPaths.plain(out, pinsOf(info.id()));
         int frozen = frozenText == null ? 0 : (int) FdInfo.atol(frozenText);
         if (info.btfId() != 0 || frozen != 0) {
             out.append("\n\t");

@@ -1,6 +1,7 @@
 package dev.jperf.bpf;
 
 import dev.jperf.format.json.JsonWriter;
+import dev.jperf.nativeshim.Fd;
 import java.io.PrintStream;
 
 /**
@@ -47,6 +48,67 @@ public final class Output {
 
     StringBuilder out() {
         return out;
+    }
+
+    /** Shows one object: its index among those shown, and its fd. */
+    interface Shown {
+        void show(int index, int fd);
+    }
+
+    /**
+     * do_show_subset's frame: each of {@code fds} shown in turn, in a JSON array when there are
+     * several, a failure inline; none is {@code none}, said on stderr only (bpftool prints
+     * nothing). The fds are closed after.
+     */
+    void each(int[] fds, String none, Shown shown) {
+        boolean array = json && fds.length > 1;
+        try {
+            if (fds.length == 0) {
+                throw new BpftoolException(none, true);
+            }
+            if (array) {
+                jw.startArray();
+            }
+            for (int i = 0; i < fds.length; i++) {
+                shown.show(i, fds[i]);
+            }
+        } catch (BpftoolException e) {
+            throw array ? inline(e) : e;
+        } finally {
+            if (array) {
+                jw.endArray();
+            }
+            for (int fd : fds) {
+                Fd.close(fd);
+            }
+        }
+    }
+
+    /**
+     * do_show's frame for a whole list: each object of {@code walk} shown and handed to the sink as
+     * it comes, in a JSON array; a failure inline, after what was shown.
+     */
+    void all(IdWalk walk, Shown shown) {
+        if (json) {
+            jw.startArray();
+        }
+        try {
+            int i = 0;
+            for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
+                try {
+                    shown.show(i++, fd);
+                    flushSome();
+                } finally {
+                    Fd.close(fd);
+                }
+            }
+        } catch (BpftoolException e) {
+            throw inline(e);
+        } finally {
+            if (json) {
+                jw.endArray();
+            }
+        }
     }
 
     /** p_err in the middle of the output: in JSON mode the error object goes where bpftool puts it. */

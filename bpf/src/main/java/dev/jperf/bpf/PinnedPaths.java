@@ -1,6 +1,7 @@
 package dev.jperf.bpf;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -161,5 +162,28 @@ final class PinnedPaths {
             }
         }
         return out;
+    }
+
+    /** The "pinned" array of print_prog_json / show_map_close_json; nothing for null. */
+    static void json(JsonWriter jw, List<String> paths) {
+        if (paths == null) {
+            return;
+        }
+        jw.name("pinned");
+        jw.startArray();
+        for (String p : paths) {
+            jw.string(p);
+        }
+        jw.endArray();
+    }
+
+    /** The "pinned PATH" lines of print_prog_plain / show_map_close_plain; nothing for null. */
+    static void plain(StringBuilder out, List<String> paths) {
+        if (paths == null) {
+            return;
+        }
+        for (String p : paths) {
+            out.append("\n\tpinned ").append(p);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.jperf.bpf;
 
+import dev.jperf.format.header.CpuList;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,16 +17,13 @@ final class PossibleCpus {
         } catch (IOException e) {
             throw new BpftoolException("Can't get # of possible cpus: " + e.getMessage());
         }
-        int n = 0;
-        for (String part : mask.split(",")) {
-            int dash = part.indexOf('-');
-            try {
-                n += dash < 0 ? 1 : Integer.parseInt(part.substring(dash + 1)) - Integer.parseInt(part.substring(0, dash)) + 1;
-            } catch (NumberFormatException e) {
-                throw new BpftoolException("Can't get # of possible cpus: bad mask '" + mask + "' in " + p);
-            }
+        int n;
+        try {
+            n = CpuList.parse(mask).size();
+        } catch (IllegalArgumentException e) {
+            n = 0;
         }
-        if (n <= 0 || n > 1 << 16) {
+        if (n == 0) {
             throw new BpftoolException("Can't get # of possible cpus: bad mask '" + mask + "' in " + p);
         }
         return n;

@@ -14,13 +14,11 @@ import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Clocks;
-import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -64,45 +62,7 @@ public final class ProgCommands {
     /** {@code bpftool prog list}. */
     public void list() {
         buildPins();
-        if (o.json()) {
-            o.jw().startArray();
-        }
-        int id = 0;
-        try {
-            while (true) {
-                try {
-                    id = kernel.bpf.progGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get next program: " + KernelObjects.strerror(e)
-                            + (e.errno() == Errno.EINVAL ? " -- kernel too old?" : ""));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.progGetFdById(id);
-                } catch (NativeException e) {
-                    if (e.errno() == Errno.ENOENT) {
-                        continue; // unloaded since GET_NEXT_ID
-                    }
-                    throw new BpftoolException("can't get prog by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                try {
-                    showFd(fd);
-                    o.flushSome();
-                } finally {
-                    Fd.close(fd);
-                }
-            }
-        } catch (BpftoolException e) {
-            throw o.inline(e);
-        } finally {
-            if (o.json()) {
-                o.jw().endArray();
-            }
-        }
+        o.all(new IdWalk(kernel, IdWalk.Kind.PROG, true), (i, fd) -> showFd(fd));
     }
 
     /** {@code bpftool prog show id ID}. */
@@ -113,28 +73,7 @@ public final class ProgCommands {
     /** {@code bpftool prog show HANDLE}: several programs (a name or tag) in a JSON array. */
     public void show(BpfHandle h) {
         buildPins();
-        int[] fds = open(kernel, h);
-        boolean array = o.json() && fds.length > 1;
-        try {
-            if (fds.length == 0) {
-                throw new BpftoolException("no program matches " + h, true); // bpftool prints nothing
-            }
-            if (array) {
-                o.jw().startArray();
-            }
-            for (int fd : fds) {
-                showFd(fd);
-            }
-        } catch (BpftoolException e) {
-            throw array ? o.inline(e) : e;
-        } finally {
-            if (array) {
-                o.jw().endArray();
-            }
-            for (int fd : fds) {
-                Fd.close(fd);
-            }
-        }
+        o.each(open(kernel, h), "no program matches " + h, (i, fd) -> showFd(fd));
     }
 
     /** prog_parse_fds: the programs {@code h} names, maybe several (a name, a tag), maybe none. */
@@ -156,56 +95,11 @@ public final class ProgCommands {
 
     /** prog_fd_by_nametag: every program whose full name, or tag, is {@code h}'s. */
     private static int[] byNameOrTag(KernelObjects kernel, BpfHandle h) {
-        List<Integer> fds = new ArrayList<>();
-        boolean done = false;
-        try {
-            int id = 0;
-            while (true) {
-                try {
-                    id = kernel.bpf.progGetNextId(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException(KernelObjects.strerror(e));
-                }
-                if (id == 0) {
-                    break;
-                }
-                int fd;
-                try {
-                    fd = kernel.bpf.progGetFdById(id);
-                } catch (NativeException e) {
-                    throw new BpftoolException("can't get prog by id (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                BpfProgInfo info;
-                try {
-                    info = BpfProgInfo.fromKernel(kernel.info(fd, new Memory(BpfProgInfoLayout.SIZE),
-                            BpfProgInfoLayout.SIZE, true), Map.of());
-                } catch (NativeException e) {
-                    Fd.close(fd);
-                    throw new BpftoolException("can't get prog info (" + Integer.toUnsignedString(id) + "): "
-                            + KernelObjects.strerror(e));
-                }
-                boolean match = h.kind() == BpfHandle.Kind.TAG ? Arrays.equals(h.tag(), info.tag())
-                        : h.text().equals(fullName(kernel, info, fd));
-                if (match) {
-                    fds.add(fd);
-                } else {
-                    Fd.close(fd);
-                }
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                for (int fd : fds) {
-                    Fd.close(fd);
-                }
-            }
-        }
-        int[] out = new int[fds.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = fds.get(i);
-        }
-        return out;
+        return IdWalk.matching(kernel, IdWalk.Kind.PROG, (walk, fd) -> {
+            BpfProgInfo info = BpfProgInfo.fromKernel(walk.info(fd), Map.of());
+            return h.kind() == BpfHandle.Kind.TAG ? Arrays.equals(h.tag(), info.tag())
+                    : h.text().equals(fullName(kernel, info, fd));
+        });
     }
 
     /** prog_parse_fds for {@code id ID}. */
@@ -271,15 +165,7 @@ public final class ProgCommands {
         if (info.btfId() != 0) {
             jw.intField("btf_id", Integer.toUnsignedLong(info.btfId()));
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            jw.name("pinned");
-            jw.startArray();
-            for (String p : pinned) {
-                jw.string(p);
-            }
-            jw.endArray();
-        }
+        PinnedPaths.json(jw, pinsOf(info.id()));
         metadata(fd, info.nrMapIds());
         jw.endObject();
     }
@@ -355,12 +241,7 @@ public final class ProgCommands {
                 }
             }
         }
-        List<String> pinned = pinsOf(info.id());
-        if (pinned != null) {
-            for (String p : pinned) {
-                out.append("\n\tpinned ").append(p);
-            }
-        }
+        PinnedPaths.plain(out, pinsOf(info.id()));
         if (info.btfId() != 0) {
             out.append("\n\tbtf_id ").append(info.btfId());
         }

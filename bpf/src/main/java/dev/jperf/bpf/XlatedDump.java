@@ -7,7 +7,6 @@ import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
-import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
@@ -44,39 +43,22 @@ public final class XlatedDump {
         int[] fds = ProgCommands.open(kernel, h);
         boolean several = fds.length > 1;
         boolean array = o.json() && several;
-        try {
-            if (fds.length == 0) {
-                throw new BpftoolException("no program matches " + h, true); // bpftool prints nothing
-            }
+        o.each(fds, "no program matches " + h, (i, fd) -> {
+            BpfProgInfo info = ProgCommands.info(kernel, fd);
             if (array) {
-                o.jw().startArray();
+                o.jw().startObject();
+                ProgCommands.headerJson(kernel, o.jw(), info, fd);
+                o.jw().name("insns");
+            } else if (several) {
+                ProgCommands.headerPlain(kernel, o.out(), info, fd);
             }
-            for (int i = 0; i < fds.length; i++) {
-                BpfProgInfo info = ProgCommands.info(kernel, fds[i]);
-                if (array) {
-                    o.jw().startObject();
-                    ProgCommands.headerJson(kernel, o.jw(), info, fds[i]);
-                    o.jw().name("insns");
-                } else if (several) {
-                    ProgCommands.headerPlain(kernel, o.out(), info, fds[i]);
-                }
-                dump(fds[i], info, opcodes, linum);
-                if (array) {
-                    o.jw().endObject();
-                } else if (several && i != fds.length - 1) {
-                    o.out().append('\n');
-                }
-            }
-        } catch (BpftoolException e) {
-            throw array ? o.inline(e) : e;
-        } finally {
+            dump(fd, info, opcodes, linum);
             if (array) {
-                o.jw().endArray();
+                o.jw().endObject();
+            } else if (several && i != fds.length - 1) {
+                o.out().append('\n');
             }
-            for (int fd : fds) {
-                Fd.close(fd);
-            }
-        }
+        });
     }
 
     private static Memory array(Memory info, int countOff, long elem, int ptrOff) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
-import dev.jperf.cli.options.UsageException;
 import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
@@ -62,10 +61,7 @@ final class BpfLoadCommand implements Subcommand {
 
     @Override
     public void arguments(List<String> positional, List<String> all) {
-        if (positional.size() != 1) {
-            throw new UsageException(positional.isEmpty() ? "no BPF object given" : "one BPF object only");
-        }
-        object = positional.get(0);
+        object = BpfObjectArgument.of(positional);
     }
 
     @Override

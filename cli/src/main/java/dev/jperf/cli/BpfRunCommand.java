@@ -8,6 +8,7 @@ import dev.jperf.bpf.Output;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.format.json.JsonWriter;
 import dev.jperf.loader.AttachedObjects;
 import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
@@ -71,10 +72,7 @@ final class BpfRunCommand implements Subcommand {
 
     @Override
     public void arguments(List<String> positional, List<String> all) {
-        if (positional.size() != 1) {
-            throw new UsageException(positional.isEmpty() ? "no BPF object given" : "one BPF object only");
-        }
-        object = positional.get(0);
+        object = BpfObjectArgument.of(positional);
     }
 
     @Override
@@ -122,8 +120,14 @@ final class BpfRunCommand implements Subcommand {
             }
             String text = o.finish();
             if (json) {
-                out.println("{\"map\":\"" + m.name().replace("\\", "\\\\").replace("\"", "\\\"") + "\",\"id\":" + id
-                        + ",\"dump\":" + (text.isBlank() ? "null" : text.strip()) + "}");
+                JsonWriter jw = new JsonWriter(new StringBuilder()).standard(true);
+                jw.startObject();
+                jw.stringField("map", m.name());
+                jw.intField("id", id);
+                jw.name("dump");
+                jw.raw(text.isBlank() ? "null" : text.strip());
+                jw.endObject();
+                out.println(jw.out());
             } else {
                 out.println("map " + m.name() + " (id " + id + "):");
                 out.print(text);

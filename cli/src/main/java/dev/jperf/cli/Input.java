@@ -24,7 +24,7 @@ final class Input {
         if (given != null && !given.isEmpty()) {
             return given;
         }
-        return stdinIsPipe() ? STDIN : "perf.data";
+        return isPipe(0) ? STDIN : "perf.data";
     }
 
     static PerfDataFile open(String given) {
@@ -35,9 +35,10 @@ final class Input {
         return PerfDataFile.open(Path.of(name));
     }
 
-    private static boolean stdinIsPipe() {
+    /** Whether file descriptor {@code fd} (0 stdin, 1 stdout) is a pipe: perf's rules of pipe mode. */
+    static boolean isPipe(int fd) {
         try {
-            return Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString().startsWith("pipe:");
+            return Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString().startsWith("pipe:");
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }

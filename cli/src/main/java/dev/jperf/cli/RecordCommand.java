@@ -7,7 +7,6 @@ import dev.jperf.format.header.CpuList;
 import dev.jperf.loader.AttachedObjects;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -166,11 +165,7 @@ final class RecordCommand implements Subcommand {
 
     /** perf writes pipe mode when no -o is given and stdout is a pipe (perf_data__open's check_pipe). */
     private static boolean stdoutIsPipe() {
-        try {
-            return Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString().startsWith("pipe:");
-        } catch (IOException | UnsupportedOperationException e) {
-            return false;
-        }
+        return Input.isPipe(1);
     }
 
     private static int toInt(String option, long v) {

@@ -215,15 +215,16 @@ final class ReportCommand implements Subcommand {
                 asSet(CommaList.ints("--tid", tids)))
                 .withCpus(parseCpus(cpus)).withDsos(CommaList.strings(dsos)).withSymbols(CommaList.strings(symbols))
                 .withTime(time);
-        Report.Options o = Report.Options.defaults(input).withBuildIdDir(buildIdDir).withChildren(children)
-                .withCallGraph(graph).withPercent(percentLimit, relative).withFilter(filter)
-                .withSymbols(kallsyms, symfs).withJson(json).withDemangle(demangle).withShowSamples(showSamples)
-                .withGroup(group).withBranchStack(branchStack)
+        Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
+                .callGraph(graph).percent(percentLimit, relative).filter(filter)
+                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples)
+                .group(group).branchStack(branchStack)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
-                .withCallchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
+                .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (sort != null) {
-            o = o.withSort(SortKey.parse(sort));
+            b.sort(SortKey.parse(sort));
         }
+        Report.Options o = b.build();
         if (pprof != null || flamegraph != null) {
             try (PerfDataFile f = Input.open(this.input)) {
                 if (pprof != null) {

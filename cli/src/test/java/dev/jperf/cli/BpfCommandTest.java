@@ -68,6 +68,20 @@ class BpfCommandTest {
     }
 
     @Test
+    void loadAndRunTakeOneObject() {
+        for (String command : new String[] {"load", "run"}) {
+            Run r = Run.of("bpf", command);
+            assertEquals(Main.USAGE_ERROR, r.rc());
+            assertEquals("jperf bpf " + command + ": no BPF object given (jperf bpf " + command + " -h lists the options)\n",
+                    r.err());
+            r = Run.of("bpf", command, "a.bpf.o", "b.bpf.o");
+            assertEquals(Main.USAGE_ERROR, r.rc());
+            assertEquals("jperf bpf " + command + ": one BPF object only (jperf bpf " + command + " -h lists the options)\n",
+                    r.err());
+        }
+    }
+
+    @Test
     void listWithoutPermissionIsOneLine(@TempDir Path dir) throws IOException, InterruptedException {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root to run jperf as another user");
         Path setpriv = Path.of("/usr/bin/setpriv");

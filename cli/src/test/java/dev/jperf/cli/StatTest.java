@@ -233,6 +233,24 @@ class StatTest {
     }
 
     @Test
+    void badInputLeavesThePreviousOutputFile() throws Exception {
+        Path out = Files.writeString(tmp.resolve("stat.txt"), "previous counts\n");
+        Run r = Run.of("stat", "-o", out.toString(), "-p", "999999999");
+        assertEquals(1, r.rc());
+        assertEquals("jperf stat: no process with pid 999999999 (no /proc/999999999/task)\n", r.err());
+        r = Run.of("stat", "-o", out.toString(), "-e", "task-clock", "--", tmp.resolve("missing").toString());
+        assertEquals(1, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertEquals("previous counts\n", Files.readString(out));
+        try (var files = Files.list(tmp)) {
+            assertEquals(List.of(out), files.toList(), "a temporary file left behind");
+        }
+        r = Run.of("stat", "-o", out.toString(), "-x,", "-e", "page-faults", "--", "true");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(Files.readString(out).startsWith("# started on "));
+    }
+
+    @Test
     void badInputIsOneLine() throws Exception {
         List<String> fds = openFds();
         Run r = Run.of("stat", "-e", "no-such-event", "--", "true");

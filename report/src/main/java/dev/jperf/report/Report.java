@@ -24,160 +24,200 @@ import java.util.Map;
 /** {@code jperf report}: read, resolve, aggregate per event, print (stdio table or JSON). */
 public final class Report {
     /**
-     * The report options, named as perf names them: {@link #defaults} and the {@code with}
-     * methods build them, each on a copy (an instance never changes once handed out).
+     * The report options, named as perf names them: {@link #defaults} (perf report without
+     * options) or a {@link Builder} from {@link #builder} or {@link #toBuilder}; an instance never
+     * changes once built.
      */
     public static final class Options {
-        private Path input;
-        private List<SortKey> sort = SortKey.parse("comm,dso,sym");
+        private final Path input;
+        private final List<SortKey> sort;
         /** --sort given: else perf's default of the mode (branch mode has its own). */
-        private boolean sortGiven;
-        private Boolean branchStack;
-        private boolean children = true;
-        private CallchainParams callGraph = CallchainParams.DEFAULT;
-        private double percentLimit;
-        private boolean relative;
-        private SampleFilter filter = SampleFilter.NONE;
-        private Path kallsyms;
-        private Path symfs;
-        private Path buildIdDir;
-        private boolean json;
-        private boolean demangle = true;
-        private boolean showSamples;
-        private boolean callchainsAsked;
-        private Boolean group;
+        private final boolean sortGiven;
+        private final Boolean branchStack;
+        private final boolean children;
+        private final CallchainParams callGraph;
+        private final double percentLimit;
+        private final boolean relative;
+        private final SampleFilter filter;
+        private final Path kallsyms;
+        private final Path symfs;
+        private final Path buildIdDir;
+        private final boolean json;
+        private final boolean demangle;
+        private final boolean showSamples;
+        private final boolean callchainsAsked;
+        private final Boolean group;
 
-        private Options() {
+        private Options(Builder b) {
+            input = b.input;
+            sort = b.sort;
+            sortGiven = b.sortGiven;
+            branchStack = b.branchStack;
+            children = b.children;
+            callGraph = b.callGraph;
+            percentLimit = b.percentLimit;
+            relative = b.relative;
+            filter = b.filter;
+            kallsyms = b.kallsyms;
+            symfs = b.symfs;
+            buildIdDir = b.buildIdDir;
+            json = b.json;
+            demangle = b.demangle;
+            showSamples = b.showSamples;
+            callchainsAsked = b.callchainsAsked;
+            group = b.group;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
         public static Options defaults(Path input) {
-            Options o = new Options();
-            o.input = input;
-            return o;
+            return builder(input).build();
         }
 
-        private Options copy() {
-            Options o = new Options();
-            o.input = input;
-            o.sort = sort;
-            o.sortGiven = sortGiven;
-            o.branchStack = branchStack;
-            o.children = children;
-            o.callGraph = callGraph;
-            o.percentLimit = percentLimit;
-            o.relative = relative;
-            o.filter = filter;
-            o.kallsyms = kallsyms;
-            o.symfs = symfs;
-            o.buildIdDir = buildIdDir;
-            o.json = json;
-            o.demangle = demangle;
-            o.showSamples = showSamples;
-            o.callchainsAsked = callchainsAsked;
-            o.group = group;
-            return o;
+        /** Options for {@code input}, from perf's defaults. */
+        public static Builder builder(Path input) {
+            return new Builder(input);
         }
 
-        public Options withSort(List<SortKey> sort) {
-            Options o = copy();
-            o.sort = sort;
-            o.sortGiven = true;
-            return o;
+        /** A builder holding these options, to build others that differ in some. */
+        public Builder toBuilder() {
+            Builder b = new Builder(input);
+            b.sort = sort;
+            b.sortGiven = sortGiven;
+            b.branchStack = branchStack;
+            b.children = children;
+            b.callGraph = callGraph;
+            b.percentLimit = percentLimit;
+            b.relative = relative;
+            b.filter = filter;
+            b.kallsyms = kallsyms;
+            b.symfs = symfs;
+            b.buildIdDir = buildIdDir;
+            b.json = json;
+            b.demangle = demangle;
+            b.showSamples = showSamples;
+            b.callchainsAsked = callchainsAsked;
+            b.group = group;
+            return b;
         }
 
-        /**
-         * -b/--branch-stack, --no-branch-stack; null: perf's default (branch mode when the file
-         * has HEADER_BRANCH_STACK).
-         */
-        public Options withBranchStack(Boolean branchStack) {
-            Options o = copy();
-            o.branchStack = branchStack;
-            return o;
-        }
+        /** Collects the options; each setter is the option of the same name. */
+        public static final class Builder {
+            private final Path input;
+            private List<SortKey> sort = SortKey.parse("comm,dso,sym");
+            private boolean sortGiven;
+            private Boolean branchStack;
+            private boolean children = true;
+            private CallchainParams callGraph = CallchainParams.DEFAULT;
+            private double percentLimit;
+            private boolean relative;
+            private SampleFilter filter = SampleFilter.NONE;
+            private Path kallsyms;
+            private Path symfs;
+            private Path buildIdDir;
+            private boolean json;
+            private boolean demangle = true;
+            private boolean showSamples;
+            private boolean callchainsAsked;
+            private Boolean group;
 
-        /** --children: cumulate callchains (perf's default when the file has callchains). */
-        public Options withChildren(boolean children) {
-            Options o = copy();
-            o.children = children;
-            return o;
-        }
+            private Builder(Path input) {
+                this.input = input;
+            }
 
-        /** -g: perf's callchain_param; {@link CallchainParams#NO_GRAPH} for -g none. */
-        public Options withCallGraph(CallchainParams callGraph) {
-            Options o = copy();
-            o.callGraph = callGraph;
-            return o;
-        }
+            /** --sort. */
+            public Builder sort(List<SortKey> sort) {
+                this.sort = sort;
+                this.sortGiven = true;
+                return this;
+            }
 
-        /**
-         * --percent-limit and --percentage: {@code relative} takes percentages (and the header's
-         * totals) of the samples the filters keep, not of all.
-         */
-        public Options withPercent(double percentLimit, boolean relative) {
-            Options o = copy();
-            o.percentLimit = percentLimit;
-            o.relative = relative;
-            return o;
-        }
+            /**
+             * -b/--branch-stack, --no-branch-stack; null: perf's default (branch mode when the file
+             * has HEADER_BRANCH_STACK).
+             */
+            public Builder branchStack(Boolean branchStack) {
+                this.branchStack = branchStack;
+                return this;
+            }
 
-        /** --comms, --pid, --tid, --cpu, --dsos, --symbols. */
-        public Options withFilter(SampleFilter filter) {
-            Options o = copy();
-            o.filter = filter;
-            return o;
-        }
+            /** --children: cumulate callchains (perf's default when the file has callchains). */
+            public Builder children(boolean children) {
+                this.children = children;
+                return this;
+            }
 
-        /** --kallsyms and --symfs (either may be null). */
-        public Options withSymbols(Path kallsyms, Path symfs) {
-            Options o = copy();
-            o.kallsyms = kallsyms;
-            o.symfs = symfs;
-            return o;
-        }
+            /** -g: perf's callchain_param; {@link CallchainParams#NO_GRAPH} for -g none. */
+            public Builder callGraph(CallchainParams callGraph) {
+                this.callGraph = callGraph;
+                return this;
+            }
 
-        /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
-        public Options withBuildIdDir(Path buildIdDir) {
-            Options o = copy();
-            o.buildIdDir = buildIdDir;
-            return o;
-        }
+            /**
+             * --percent-limit and --percentage: {@code relative} takes percentages (and the header's
+             * totals) of the samples the filters keep, not of all.
+             */
+            public Builder percent(double percentLimit, boolean relative) {
+                this.percentLimit = percentLimit;
+                this.relative = relative;
+                return this;
+            }
 
-        public Options withJson(boolean json) {
-            Options o = copy();
-            o.json = json;
-            return o;
-        }
+            /** --comms, --pid, --tid, --cpu, --dsos, --symbols, --time. */
+            public Builder filter(SampleFilter filter) {
+                this.filter = filter;
+                return this;
+            }
 
-        /** -n/--show-nr-samples: the stdio table's Samples column. */
-        public Options withShowSamples(boolean showSamples) {
-            Options o = copy();
-            o.showSamples = showSamples;
-            return o;
-        }
+            /** --kallsyms and --symfs (either may be null). */
+            public Builder symbols(Path kallsyms, Path symfs) {
+                this.kallsyms = kallsyms;
+                this.symfs = symfs;
+                return this;
+            }
 
-        /**
-         * -g given with a graph mode other than none (perf's symbol_conf.use_callchain set by the
-         * command line): a file whose samples have no callchains is then an error, as in perf, not a
-         * report without a graph.
-         */
-        public Options withCallchainsAsked(boolean callchainsAsked) {
-            Options o = copy();
-            o.callchainsAsked = callchainsAsked;
-            return o;
-        }
+            /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
+            public Builder buildIdDir(Path buildIdDir) {
+                this.buildIdDir = buildIdDir;
+                return this;
+            }
 
-        /** --group/--no-group; null: perf's default (group view when the file has event groups). */
-        public Options withGroup(Boolean group) {
-            Options o = copy();
-            o.group = group;
-            return o;
-        }
+            /** --json. */
+            public Builder json(boolean json) {
+                this.json = json;
+                return this;
+            }
 
-        public Options withDemangle(boolean demangle) {
-            Options o = copy();
-            o.demangle = demangle;
-            return o;
+            /** -n/--show-nr-samples: the stdio table's Samples column. */
+            public Builder showSamples(boolean showSamples) {
+                this.showSamples = showSamples;
+                return this;
+            }
+
+            /**
+             * -g given with a graph mode other than none (perf's symbol_conf.use_callchain set by the
+             * command line): a file whose samples have no callchains is then an error, as in perf, not
+             * a report without a graph.
+             */
+            public Builder callchainsAsked(boolean callchainsAsked) {
+                this.callchainsAsked = callchainsAsked;
+                return this;
+            }
+
+            /** --group/--no-group; null: perf's default (group view when the file has event groups). */
+            public Builder group(Boolean group) {
+                this.group = group;
+                return this;
+            }
+
+            /** --demangle/--no-demangle. */
+            public Builder demangle(boolean demangle) {
+                this.demangle = demangle;
+                return this;
+            }
+
+            public Options build() {
+                return new Options(this);
+            }
         }
 
         public Path input() {

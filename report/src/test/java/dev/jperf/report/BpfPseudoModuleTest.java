@@ -28,11 +28,11 @@ class BpfPseudoModuleTest {
         // case a's programs were JITed from 0xffffffffc0025b98 (subprogs_main) on
         lines.add("ffffffffc0025a00 t bpf_dispatcher_xdp\t[bpf]");
         Files.write(withBpf, lines);
-        Report.Options plain = Report.Options.defaults(CorpusFixture.data("a-system-wide-bpf"))
-                .withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse("sym"))
-                .withSymbols(CorpusFixture.kallsyms(), null);
+        Report.Options plain = Report.Options.builder(CorpusFixture.data("a-system-wide-bpf"))
+                .buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse("sym"))
+                .symbols(CorpusFixture.kallsyms(), null).build();
         List<String> expected = CorpusReportTest.report(plain);
-        List<String> got = CorpusReportTest.report(plain.withSymbols(withBpf, null));
+        List<String> got = CorpusReportTest.report(plain.toBuilder().symbols(withBpf, null).build());
         assertTrue(expected.stream().anyMatch(l -> l.endsWith("[k] bpf_prog_b6a1b5bdb8a35599_subprogs_main")), "golden");
         assertEquals(PerfOracle.withoutTip(String.join("\n", expected)), PerfOracle.withoutTip(String.join("\n", got)));
     }

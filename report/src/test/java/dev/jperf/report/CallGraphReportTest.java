@@ -148,7 +148,7 @@ class CallGraphReportTest {
             }
         }
         Report.Options o = options(CASE, "--sort sym");
-        o = o.withPercent(0, false).withFilter(SampleFilter.NONE).withSymbols(shifted, null);
+        o = o.toBuilder().percent(0, false).filter(SampleFilter.NONE).symbols(shifted, null).build();
         List<String> golden = golden("sort-sym");
         List<String> ours = withoutTip(CorpusReportTest.report(o));
         assertEquals(golden, ours);
@@ -158,7 +158,7 @@ class CallGraphReportTest {
     void jsonWritesEachFieldOnceAndKeepsFilteredEntriesOut() throws Exception {
         Report.Options o = options(CorpusFixture.CORPUS.resolve("a-system-wide-bpf"),
                 "--sort comm,pid,tid,sym --comm workload");
-        o = o.withPercent(0, false).withJson(true);
+        o = o.toBuilder().percent(0, false).json(true).build();
         String json = String.join("\n", CorpusReportTest.report(o));
         com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
         m.enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -253,10 +253,10 @@ class CallGraphReportTest {
             g = new CallchainParams(g.mode(), g.minPercent(), g.printLimit(), CallchainParams.Order.CALLER, true,
                     g.value());
         }
-        return Report.Options.defaults(dir.resolve("perf.data")).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(children)
-                .withCallGraph(g).withPercent(0, relative)
-                .withFilter(SampleFilter.tasks(comms, pids, tids).withCpus(cpus))
-                .withSymbols(CorpusFixture.kallsyms(), null);
+        return Report.Options.builder(dir.resolve("perf.data")).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort)).children(children)
+                .callGraph(g).percent(0, relative)
+                .filter(SampleFilter.tasks(comms, pids, tids).withCpus(cpus))
+                .symbols(CorpusFixture.kallsyms(), null).build();
     }
 
     private static Set<Integer> ints(String list) {

@@ -63,9 +63,9 @@ class CorpusReportTest {
     @ParameterizedTest(name = "{0} --sort {1} graph={2}")
     @MethodSource("cases")
     void rowsEqualPerfs(String name, String sort, boolean callGraph, Path golden) throws Exception {
-        Report.Options o = Report.Options.defaults(CorpusFixture.data(name)).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort))
-                .withCallGraph(callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH)
-                .withSymbols(CorpusFixture.kallsyms(), null);
+        Report.Options o = Report.Options.builder(CorpusFixture.data(name)).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort))
+                .callGraph(callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH)
+                .symbols(CorpusFixture.kallsyms(), null).build();
         List<String> ours = report(o);
         List<String> theirs = Files.readAllLines(golden);
         java.util.Set<String> vdsoRows = unresolvedVdsoRows(o);

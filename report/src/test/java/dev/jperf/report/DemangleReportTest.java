@@ -37,9 +37,9 @@ class DemangleReportTest {
     }
 
     private static List<String> report(boolean demangle) {
-        Report.Options o = Report.Options.defaults(dir.resolve("perf.data")).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse("dso,sym"))
-                .withChildren(false).withCallGraph(CallchainParams.NO_GRAPH).withSymbols(null, symfs)
-                .withDemangle(demangle);
+        Report.Options o = Report.Options.builder(dir.resolve("perf.data")).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse("dso,sym"))
+                .children(false).callGraph(CallchainParams.NO_GRAPH).symbols(null, symfs)
+                .demangle(demangle).build();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(" cxx-workload ")).toList();

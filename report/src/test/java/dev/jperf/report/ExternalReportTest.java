@@ -41,7 +41,7 @@ class ExternalReportTest {
     static Path buildIds;
 
     private static Report.Options options(Path file) {
-        return Report.Options.defaults(file).withBuildIdDir(buildIds);
+        return Report.Options.builder(file).buildIdDir(buildIds).build();
     }
 
     static Stream<Arguments> reports() {
@@ -72,7 +72,7 @@ class ExternalReportTest {
         PrintStream savedErr = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            Report.run(options(file).withSort(SortKey.parse(sort)),
+            Report.run(options(file).toBuilder().sort(SortKey.parse(sort)).build(),
                     new PrintStream(out, true, StandardCharsets.UTF_8));
         } finally {
             System.setErr(savedErr);
@@ -122,18 +122,18 @@ class ExternalReportTest {
     void modeIsPerfs(String name, Path file, String args) throws Exception {
         PerfOracle.assumeInstalled();
         List<String> cmd = new ArrayList<>(List.of("report", "-i", file.toString(), "--stdio"));
-        Report.Options o = options(file);
+        Report.Options.Builder o = options(file).toBuilder();
         List<String> a = args.isEmpty() ? List.of() : List.of(args.split(" "));
         for (int i = 0; i < a.size(); i++) {
             cmd.add(a.get(i));
             switch (a.get(i)) {
-                case "--group" -> o = o.withGroup(true);
-                case "--no-group" -> o = o.withGroup(false);
-                case "--no-branch-stack" -> o = o.withBranchStack(false);
-                case "-n" -> o = o.withShowSamples(true);
+                case "--group" -> o.group(true);
+                case "--no-group" -> o.group(false);
+                case "--no-branch-stack" -> o.branchStack(false);
+                case "-n" -> o.showSamples(true);
                 case "--sort" -> {
                     cmd.add(a.get(++i));
-                    o = o.withSort(SortKey.parse(a.get(i)));
+                    o.sort(SortKey.parse(a.get(i)));
                 }
                 default -> throw new IllegalArgumentException(a.get(i));
             }
@@ -141,7 +141,7 @@ class ExternalReportTest {
         Perf perf = perf(cmd.toArray(new String[0]));
         assertEquals(0, perf.exit, "perf " + cmd);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
+        Report.run(o.build(), new PrintStream(out, true, StandardCharsets.UTF_8));
         assertEquals(PerfOracle.withoutTip(perf.out), PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8)));
     }
 

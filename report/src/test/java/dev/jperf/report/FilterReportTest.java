@@ -58,8 +58,8 @@ class FilterReportTest {
             case "-S" -> SampleFilter.NONE.withSymbols(values);
             default -> SampleFilter.tasks(values, null, null);
         };
-        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withFilter(f)
-                .withPercent(0, relative).withSymbols(kallsyms, null);
+        Report.Options o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort)).filter(f)
+                .percent(0, relative).symbols(kallsyms, null).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         List<String> ours = PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8));

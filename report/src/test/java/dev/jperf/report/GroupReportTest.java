@@ -72,26 +72,26 @@ class GroupReportTest {
     @Test
     void childrenAndGraphsPerMember() throws Exception {
         // the build-id cache same() gives perf
-        Report.Options o = Report.Options.defaults(withGraphs).withBuildIdDir(CorpusFixture.buildIdDir());
+        Report.Options o = Report.Options.builder(withGraphs).buildIdDir(CorpusFixture.buildIdDir()).build();
         same(withGraphs, o);
-        same(withGraphs, o.withSort(SortKey.parse("sym")), "--sort", "sym");
-        same(withGraphs, o.withSort(SortKey.parse("sym")).withCallGraph(CallchainParams.NO_GRAPH), "--sort", "sym",
+        same(withGraphs, o.toBuilder().sort(SortKey.parse("sym")).build(), "--sort", "sym");
+        same(withGraphs, o.toBuilder().sort(SortKey.parse("sym")).callGraph(CallchainParams.NO_GRAPH).build(), "--sort", "sym",
                 "-g", "none");
-        same(withGraphs, o.withSort(SortKey.parse("sym")).withGroup(false), "--sort", "sym", "--no-group");
+        same(withGraphs, o.toBuilder().sort(SortKey.parse("sym")).group(false).build(), "--sort", "sym", "--no-group");
         // last: perf may not finish this one (see same)
-        same(withGraphs, o.withSort(SortKey.parse("sym")).withChildren(false), "--sort", "sym", "--no-children");
+        same(withGraphs, o.toBuilder().sort(SortKey.parse("sym")).children(false).build(), "--sort", "sym", "--no-children");
     }
 
     @Test
     void filtersAndSamplesPerMember() throws Exception {
-        Report.Options o = Report.Options.defaults(ofThree).withBuildIdDir(CorpusFixture.buildIdDir())
-                .withSort(SortKey.parse("comm,dso,sym"));
+        Report.Options o = Report.Options.builder(ofThree).buildIdDir(CorpusFixture.buildIdDir())
+                .sort(SortKey.parse("comm,dso,sym")).build();
         same(ofThree, o, "--sort", "comm,dso,sym");
-        same(ofThree, o.withShowSamples(true), "--sort", "comm,dso,sym", "-n");
-        same(ofThree, o.withPercent(2, false), "--sort", "comm,dso,sym", "--percent-limit", "2");
+        same(ofThree, o.toBuilder().showSamples(true).build(), "--sort", "comm,dso,sym", "-n");
+        same(ofThree, o.toBuilder().percent(2, false).build(), "--sort", "comm,dso,sym", "--percent-limit", "2");
         SampleFilter sh = SampleFilter.tasks(Set.of("sh"), null, null);
-        same(ofThree, o.withFilter(sh), "--sort", "comm,dso,sym", "--comms", "sh");
-        same(ofThree, o.withFilter(sh).withPercent(0, true), "--sort", "comm,dso,sym", "--comms", "sh",
+        same(ofThree, o.toBuilder().filter(sh).build(), "--sort", "comm,dso,sym", "--comms", "sh");
+        same(ofThree, o.toBuilder().filter(sh).percent(0, true).build(), "--sort", "comm,dso,sym", "--comms", "sh",
                 "--percentage", "relative");
     }
 }

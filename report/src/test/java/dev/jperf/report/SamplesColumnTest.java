@@ -31,9 +31,9 @@ class SamplesColumnTest {
         List<String> theirs = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort", sort, "-n",
                 children ? "--children" : "--no-children", "-g", graph ? "graph,0.5,caller" : "none",
                 "--kallsyms", kallsyms.toString()));
-        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(children)
-                .withCallGraph(graph ? CallchainParams.parse("graph,0.5,caller") : CallchainParams.NO_GRAPH)
-                .withSymbols(kallsyms, null).withShowSamples(true);
+        Report.Options o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort)).children(children)
+                .callGraph(graph ? CallchainParams.parse("graph,0.5,caller") : CallchainParams.NO_GRAPH)
+                .symbols(kallsyms, null).showSamples(true).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         List<String> ours = PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8));
@@ -50,9 +50,9 @@ class SamplesColumnTest {
         Path kallsyms = CorpusFixture.kallsyms();
         List<String> theirs = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio", "--sort",
                 "dso,sym", "-n", "-d", "workload", "--kallsyms", kallsyms.toString()));
-        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse("dso,sym"))
-                .withFilter(SampleFilter.NONE.withDsos(Set.of("workload"))).withSymbols(kallsyms, null)
-                .withShowSamples(true);
+        Report.Options o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse("dso,sym"))
+                .filter(SampleFilter.NONE.withDsos(Set.of("workload"))).symbols(kallsyms, null)
+                .showSamples(true).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         assertEquals(theirs, PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8)));

@@ -6,10 +6,16 @@ package dev.jperf.format.json;
  * of an array on one line) and the same string escapes, including its quirks as Debian's bpftool
  * 7.1 prints them, so that {@code jperf bpf ... --json} equals {@code bpftool -j ...} byte for
  * byte. Appends to a {@link StringBuilder}; not thread-safe.
+ *
+ * <p>For jperf's own JSON, which no bpftool wrote, {@link #standard} gives RFC 8259's escapes
+ * instead of bpftool's quirks, and {@link #spaced} the one-line layout with {@code ", "} and
+ * {@code ": "} (Python's json.dumps default) that jperf's JSON lines use.
  */
 public final class JsonWriter {
     private final StringBuilder out;
     private boolean pretty;
+    private boolean spaced;
+    private boolean standard;
     private int depth;
     /** The separator due before the next element: ',' or none. */
     private boolean comma;
@@ -25,6 +31,24 @@ public final class JsonWriter {
     /** jsonw_pretty. */
     public JsonWriter pretty(boolean on) {
         pretty = on;
+        return this;
+    }
+
+    /**
+     * One line, {@code ", "} between elements and {@code ": "} after a name, instead of bpftool's
+     * bare {@code ,} and {@code :}.
+     */
+    public JsonWriter spaced(boolean on) {
+        spaced = on;
+        return this;
+    }
+
+    /**
+     * RFC 8259's string escapes instead of bpftool's: a backslash before a quote or backslash,
+     * every other control character as a six-character u00XX escape.
+     */
+    public JsonWriter standard(boolean on) {
+        standard = on;
         return this;
     }
 
@@ -49,13 +73,27 @@ public final class JsonWriter {
 
     private void eor() {
         if (comma) {
-            out.append(',');
+            out.append(spaced ? ", " : ",");
         }
         comma = true;
     }
 
     private void puts(String s) {
         out.append('"');
+        if (standard) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '"' || c == '\\') {
+                    out.append('\\').append(c);
+                } else if (c < 0x20) {
+                    out.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
+                } else {
+                    out.append(c);
+                }
+            }
+            out.append('"');
+            return;
+        }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
@@ -111,7 +149,7 @@ public final class JsonWriter {
         comma = false;
         puts(name);
         out.append(':');
-        if (pretty) {
+        if (pretty || spaced) {
             out.append(' ');
         }
     }

@@ -50,4 +50,15 @@ class JsonWriterTest {
                 + "    }\n"
                 + "]\n", out.toString());
     }
+
+    @Test
+    void spacedStandardIsOneLineWithPlainJsonEscapes() {
+        StringBuilder out = new StringBuilder();
+        sample(new JsonWriter(out).spaced(true).standard(true));
+        assertEquals("[{\"key\": [\"0x01\", \"0x02\"], \"s\": \"a\\\\b'c\\\"d\\u0009e\", \"empty\": {}, "
+                + "\"u\": 18446744073709551615, \"i\": -1}]\n", out.toString());
+        out.setLength(0);
+        new JsonWriter(out).standard(true).string("\u0001\u001f\n\\");
+        assertEquals("\"\\u0001\\u001f\\u000a\\\\\"", out.toString());
+    }
 }

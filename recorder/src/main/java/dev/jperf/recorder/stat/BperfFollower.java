@@ -1,5 +1,6 @@
 package dev.jperf.recorder.stat;
 
+import dev.jperf.format.bpf.BpfTypeNames;
 import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
@@ -58,7 +59,7 @@ final class BperfFollower implements AutoCloseable {
             o = BpfObject.open(OBJECT, BperfLeader.resource(OBJECT));
             BpfProgram p = o.program(PROGRAM);
             p.setAttachTarget(leader.progFd(), BperfLeader.PROGRAM);
-            o.map(BperfLeader.DIFF_MAP).reuseFd(leader.diffMapFd(), BperfLeader.BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+            o.map(BperfLeader.DIFF_MAP).reuseFd(leader.diffMapFd(), BpfTypeNames.BPF_MAP_TYPE_PERCPU_ARRAY, 4,
                     BperfLeader.READING_SIZE);
             int slots = filter == Filter.GLOBAL ? 1 : keys.length;
             o.map("accum_readings").setMaxEntries(slots);
@@ -74,7 +75,7 @@ final class BperfFollower implements AutoCloseable {
             Bpf bpf = new Bpf();
             if (filter != Filter.GLOBAL) {
                 for (int i = 0; i < keys.length; i++) {
-                    int err = bpf.mapUpdateElem(o.map("filter").fd(), le(keys[i]), le(i));
+                    int err = bpf.mapUpdateElem(o.map("filter").fd(), BperfLeader.u32(keys[i]), BperfLeader.u32(i));
                     if (err < 0) {
                         throw new StatException("--bpf-counters: cannot set the follower's filter: " + Errno.describe(-err));
                     }
@@ -112,10 +113,6 @@ final class BperfFollower implements AutoCloseable {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(filter.value).putInt(enabled ? 1 : 0).array();
     }
 
-    private static byte[] le(int v) {
-        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
-    }
-
     /** bperf__enable: the follower starts adding. */
     void enable() {
         set(true);
@@ -138,12 +135,8 @@ final class BperfFollower implements AutoCloseable {
         int fd = object.map("accum_readings").fd();
         CounterValues sum = CounterValues.ZERO;
         for (int i = 0; i < slots; i++) {
-            ByteBuffer b = ByteBuffer.wrap(bpf.mapLookupElem(fd, le(i), possibleCpus * BperfLeader.READING_SIZE))
-                    .order(ByteOrder.LITTLE_ENDIAN);
-            for (int cpu = 0; cpu < possibleCpus; cpu++) {
-                int at = cpu * BperfLeader.READING_SIZE;
-                sum = sum.plus(new CounterValues(b.getLong(at), b.getLong(at + 8), b.getLong(at + 16)));
-            }
+            sum = sum.plus(CounterValues.sumPerCpu(bpf.mapLookupElem(fd, BperfLeader.u32(i),
+                    possibleCpus * BperfLeader.READING_SIZE), possibleCpus));
         }
         return sum;
     }

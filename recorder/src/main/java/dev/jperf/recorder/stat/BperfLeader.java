@@ -31,7 +31,6 @@ final class BperfLeader implements AutoCloseable {
     static final String OBJECT = "bperf_leader.bpf.o";
     static final String PROGRAM = "on_switch";
     static final String DIFF_MAP = "diff_readings";
-    static final int BPF_MAP_TYPE_PERCPU_ARRAY = 6;
     /** sizeof(struct bpf_perf_event_value): counter, enabled, running */
     static final int READING_SIZE = 24;
     /** struct bpf_link_info up to prog_id: type, id, prog_id */
@@ -154,9 +153,7 @@ final class BperfLeader implements AutoCloseable {
                 throw StatException.of(x, event);
             }
             try {
-                byte[] key = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(cpu).array();
-                byte[] value = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(fd).array();
-                int err = bpf.mapUpdateElem(events.fd(), key, value);
+                int err = bpf.mapUpdateElem(events.fd(), u32(cpu), u32(fd));
                 if (err < 0) {
                     throw new StatException("--bpf-counters: cannot install '" + event + "' of CPU " + cpu
                             + " in the leader: " + Errno.describe(-err));
@@ -165,6 +162,11 @@ final class BperfLeader implements AutoCloseable {
                 Fd.close(fd);
             }
         }
+    }
+
+    /** A u32 key or value of the programs' maps (little-endian). */
+    static byte[] u32(int v) {
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
     }
 
     private static void unpin(Path pin) {

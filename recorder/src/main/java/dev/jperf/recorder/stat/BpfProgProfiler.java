@@ -8,8 +8,6 @@ import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * One event counted inside one BPF program (perf's bpf_prog_profiler, one per program and
@@ -66,7 +64,7 @@ final class BpfProgProfiler implements AutoCloseable {
             }
             Bpf bpf = new Bpf();
             for (int i = 0; i < cpus.length; i++) {
-                int err = bpf.mapUpdateElem(o.map("events").fd(), le(cpus[i]), le(fds[i]));
+                int err = bpf.mapUpdateElem(o.map("events").fd(), BperfLeader.u32(cpus[i]), BperfLeader.u32(fds[i]));
                 if (err < 0) {
                     throw new StatException("cannot install the event of CPU " + cpus[i] + " in the profiler of BPF program "
                             + targetId + ": " + Errno.describe(-err));
@@ -92,20 +90,10 @@ final class BpfProgProfiler implements AutoCloseable {
         }
     }
 
-    private static byte[] le(int v) {
-        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
-    }
-
     /** bpf_program_profiler__read: accum_readings summed over CPUs. */
     CounterValues read() {
-        ByteBuffer b = ByteBuffer.wrap(new Bpf().mapLookupElem(object.map("accum_readings").fd(), le(0),
-                possibleCpus * BperfLeader.READING_SIZE)).order(ByteOrder.LITTLE_ENDIAN);
-        CounterValues sum = CounterValues.ZERO;
-        for (int cpu = 0; cpu < possibleCpus; cpu++) {
-            int at = cpu * BperfLeader.READING_SIZE;
-            sum = sum.plus(new CounterValues(b.getLong(at), b.getLong(at + 8), b.getLong(at + 16)));
-        }
-        return sum;
+        return CounterValues.sumPerCpu(new Bpf().mapLookupElem(object.map("accum_readings").fd(), BperfLeader.u32(0),
+                possibleCpus * BperfLeader.READING_SIZE), possibleCpus);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.jperf.recorder.stat;
 
 import dev.jperf.recorder.StopSignals;
 import com.sun.jna.Memory;
+import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
@@ -151,7 +152,7 @@ public final class BpfTop implements StopSignals.Stoppable {
             last = cur;
             lastTime = now;
             if (options.json()) {
-                out.println(json(lines, seconds));
+                out.println(json(lines, seconds, System.currentTimeMillis() / 1000.0));
             } else if (terminal != null) {
                 draw(lines, terminal);
             } else {
@@ -265,32 +266,32 @@ public final class BpfTop implements StopSignals.Stoppable {
     }
 
     /** One interval as a JSON object: its time and length, and the programs as bpftool names their fields. */
-    static String json(List<Line> lines, double seconds) {
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "{\"time\": %.3f, \"interval_s\": %.6f, \"programs\": [",
-                System.currentTimeMillis() / 1000.0, seconds));
-        for (int i = 0; i < lines.size(); i++) {
-            Line l = lines.get(i);
-            b.append(i == 0 ? "" : ", ");
-            b.append(String.format(Locale.ROOT, "{\"id\": %d, \"type\": \"%s\", \"name\": \"%s\", \"run_cnt\": %d, "
-                    + "\"run_time_ns\": %d, \"runs_per_sec\": %.3f, \"avg_ns_per_run\": %.3f, \"cpu_percent\": %.4f}",
-                    l.program().id(), l.program().typeName(), escape(l.program().name()), l.runs(), l.runTimeNs(),
-                    l.runsPerSecond(), l.avgNs(), l.cpuPercent()));
+    static String json(List<Line> lines, double seconds, double time) {
+        JsonWriter jw = new JsonWriter(new StringBuilder()).spaced(true).standard(true);
+        jw.startObject();
+        jw.name("time");
+        jw.raw(String.format(Locale.ROOT, "%.3f", time));
+        jw.name("interval_s");
+        jw.raw(String.format(Locale.ROOT, "%.6f", seconds));
+        jw.name("programs");
+        jw.startArray();
+        for (Line l : lines) {
+            jw.startObject();
+            jw.intField("id", l.program().id());
+            jw.stringField("type", l.program().typeName());
+            jw.stringField("name", l.program().name());
+            jw.intField("run_cnt", l.runs());
+            jw.intField("run_time_ns", l.runTimeNs());
+            jw.name("runs_per_sec");
+            jw.raw(String.format(Locale.ROOT, "%.3f", l.runsPerSecond()));
+            jw.name("avg_ns_per_run");
+            jw.raw(String.format(Locale.ROOT, "%.3f", l.avgNs()));
+            jw.name("cpu_percent");
+            jw.raw(String.format(Locale.ROOT, "%.4f", l.cpuPercent()));
+            jw.endObject();
         }
-        return b.append("]}").toString();
-    }
-
-    private static String escape(String s) {
-        StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
+        jw.endArray();
+        jw.endObject();
+        return jw.out().toString();
     }
 }

@@ -1,7 +1,6 @@
 package dev.jperf.recorder.stat;
 
 import com.sun.jna.Memory;
-import dev.jperf.format.header.CpuList;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
@@ -11,8 +10,6 @@ import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -89,12 +86,8 @@ final class ProgramStat {
      * its function (then nothing of the profilers stays loaded).
      */
     private Profilers profile(List<BpfProgram> programs, List<Integer> fds) throws IOException {
-        List<Integer> online = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")));
-        List<Integer> possible = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")));
-        int[] cpus = new int[online.size()];
-        for (int i = 0; i < cpus.length; i++) {
-            cpus[i] = online.get(i);
-        }
+        int[] cpus = StatSession.onlineCpus();
+        int possibleCpus = StatSession.possibleCpus();
         CountingEvents events = CountingEvents.open(StatSession.parseEvents(options.events()), cpus, new int[] {-1}, false,
                 false);
         Profilers p = new Profilers(events, programs.size());
@@ -112,7 +105,7 @@ final class ProgramStat {
                     }
                     try {
                         p.byProgram[i].add(BpfProgProfiler.load(programs.get(i).id(), fds.get(i), programs.get(i).name(), cpus,
-                                events.fds(e), possible.get(possible.size() - 1) + 1));
+                                events.fds(e), possibleCpus));
                     } catch (BpfProgProfiler.Refused r) {
                         why = "fentry/fexit on BPF program " + programs.get(i).id() + " refused by the kernel: " + r.getMessage();
                         break;

@@ -2,6 +2,7 @@ package dev.jperf.recorder.stat;
 
 import dev.jperf.recorder.StopSignals;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.writer.ReplacingFile;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.Workload;
@@ -79,21 +80,33 @@ public final class StatSession implements StopSignals.Stoppable {
         return run();
     }
 
-    /** Counts and prints; returns the (last) workload's exit code, 0 without one. */
+    /**
+     * Counts and prints; returns the (last) workload's exit code, 0 without one. A {@code -o} file
+     * replaces the previous one only when the counts were printed: a failure leaves it as it was.
+     */
     public int run() throws IOException, InterruptedException {
         PrintStream out = err;
+        ReplacingFile file = null;
         if (options.output() != null) {
-            out = new PrintStream(Files.newOutputStream(options.output()), false, "UTF-8");
+            file = ReplacingFile.create(options.output());
+            out = new PrintStream(file.stream(), false, "UTF-8");
             // perf's "# started on" line: ctime(3)'s layout
             out.print("# started on " + DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT)
                     .format(ZonedDateTime.now()) + "\n\n");
         }
         try {
-            return options.bpfIds() != null ? new ProgramStat(this, options, err).run(out) : runEvents(out);
+            int exit = options.bpfIds() != null ? new ProgramStat(this, options, err).run(out) : runEvents(out);
+            if (file != null) {
+                if (out.checkError()) {
+                    throw new IOException("cannot write " + options.output());
+                }
+                file.commit();
+            }
+            return exit;
         } finally {
             out.flush();
-            if (out != err) {
-                out.close();
+            if (file != null) {
+                file.close();
             }
         }
     }
@@ -255,22 +268,27 @@ public final class StatSession implements StopSignals.Stoppable {
             keys = threads;
         } else if (options.pids() != null) {
             filter = BperfFollower.Filter.TGID;
-            List<Integer> pids = ids("-p", options.pids());
-            keys = new int[pids.size()];
-            for (int i = 0; i < keys.length; i++) {
-                keys[i] = pids.get(i);
-            }
+            keys = toArray(ids("-p", options.pids()));
         } else {
             filter = BperfFollower.Filter.TGID;
             keys = new int[] {workload.pid()};
         }
         Path map = options.bpfAttrMap() != null ? options.bpfAttrMap() : BperfAttrMap.DEFAULT_PATH;
-        int[] online = toArray(CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online"))));
-        List<Integer> possible = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")));
-        return BperfCounters.open(specs, map, filter, keys, online, possible.get(possible.size() - 1) + 1);
+        return BperfCounters.open(specs, map, filter, keys, onlineCpus(), possibleCpus());
     }
 
-    private static int[] toArray(List<Integer> l) {
+    /** The CPUs online now, from sysfs. */
+    static int[] onlineCpus() throws IOException {
+        return toArray(CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online"))));
+    }
+
+    /** The slots of a per-CPU map value: the highest possible CPU, plus one. */
+    static int possibleCpus() throws IOException {
+        List<Integer> possible = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")));
+        return possible.get(possible.size() - 1) + 1;
+    }
+
+    static int[] toArray(List<Integer> l) {
         int[] a = new int[l.size()];
         for (int i = 0; i < a.length; i++) {
             a[i] = l.get(i);
@@ -376,11 +394,7 @@ public final class StatSession implements StopSignals.Stoppable {
         } else {
             tids.add(workload.pid());
         }
-        int[] a = new int[tids.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = tids.get(i);
-        }
-        return a;
+        return toArray(tids);
     }
 
     /** A comma-separated list of ids (pids, tids, program ids). */
@@ -415,11 +429,7 @@ public final class StatSession implements StopSignals.Stoppable {
             throw new StatException("cannot read the CPU list" + (options.cpus() != null ? " '" + options.cpus() + "'" : "")
                     + ": " + e.getMessage(), e);
         }
-        int[] a = new int[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i);
-        }
-        return a;
+        return toArray(l);
     }
 
     /** print_header's target: the BPF programs, the CPUs, the command, or the processes/threads. */

@@ -27,16 +27,13 @@ public final class Exports {
 
     /**
      * {@code jperf report --pprof}: the samples {@code o}'s filters keep, as a gzipped pprof
-     * profile in {@code output} ({@code -}: {@code stdout}).
+     * profile in {@code output} ({@code -}: {@code stdout}), which a failure leaves as it was.
      */
     public static void pprof(PerfDataFile file, Report.Options o, String output, OutputStream stdout, PrintStream err) {
-        try (OutputStream out = OutputFile.open(output, stdout)) {
+        try (OutputFile out = OutputFile.open(output, stdout)) {
             Stacks s = collect(file, symbols(o), o.filter(), Stacks.Granularity.ADDRESS, err);
-            try {
-                new PprofExport(s, BpfLineTable.of(file)).write(out, "jperf report --pprof " + file.name());
-            } catch (IOException e) {
-                throw OutputFile.failed(output, e);
-            }
+            new PprofExport(s, BpfLineTable.of(file)).write(out.stream(), "jperf report --pprof " + file.name());
+            out.commit();
         } catch (IOException e) {
             throw OutputFile.failed(output, e);
         }
@@ -44,20 +41,17 @@ public final class Exports {
 
     /**
      * {@code jperf report --flamegraph}: the samples {@code o}'s filters keep as one self-contained
-     * HTML flame graph in {@code output} ({@code -}: {@code stdout}), shares as perf's report
-     * computes them ({@code --children} or not, {@code --percentage}).
+     * HTML flame graph in {@code output} ({@code -}: {@code stdout}; a failure leaves it as it was),
+     * shares as perf's report computes them ({@code --children} or not, {@code --percentage}).
      */
     public static void flamegraph(PerfDataFile file, Report.Options o, String output, OutputStream stdout,
             PrintStream err) {
-        try (OutputStream out = OutputFile.open(output, stdout)) {
+        try (OutputFile out = OutputFile.open(output, stdout)) {
             Stacks s = collect(file, symbols(o), o.filter(), Stacks.Granularity.SYMBOL, err);
             boolean children = o.children() && s.callchains();
-            try {
-                new FlameGraphExport(s, BpfLineTable.of(file), children, o.relative(), "jperf: " + file.name())
-                        .write(out);
-            } catch (IOException e) {
-                throw OutputFile.failed(output, e);
-            }
+            new FlameGraphExport(s, BpfLineTable.of(file), children, o.relative(), "jperf: " + file.name())
+                    .write(out.stream());
+            out.commit();
         } catch (IOException e) {
             throw OutputFile.failed(output, e);
         }

@@ -64,7 +64,7 @@ class SortCollapseTest {
                 for (String sort : SORTS) {
                     List<String> lines = PerfOracle.withoutTip(PerfOracle.run("report", "-i", data.toString(), "--stdio",
                             "--sort", sort));
-                    assertLines(lines, PerfOracle.withoutTip(report(Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)))),
+                    assertLines(lines, PerfOracle.withoutTip(report(Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort)).build())),
                             data.getFileName() + " --sort " + sort);
                     theirs.put(sort, rows(lines));
                 }
@@ -112,19 +112,20 @@ class SortCollapseTest {
         Path data = CorpusFixture.data(kase);
         List<String> args = new ArrayList<>(List.of("report", "-i", data.toString(), "--stdio", "--sort", sort,
                 "--kallsyms", kallsyms.toString()));
-        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withSymbols(kallsyms, null);
+        Report.Options.Builder o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort))
+                .symbols(kallsyms, null);
         if (extra != null) {
             String[] w = extra.split(" ");
             args.addAll(List.of(w));
-            o = switch (w[0]) {
-                case "-g" -> o.withCallGraph(CallchainParams.parse(w[1]));
-                case "--comms" -> o.withFilter(SampleFilter.tasks(Set.of(w[1]), null, null));
-                case "--dsos" -> o.withFilter(SampleFilter.NONE.withDsos(Set.of(w[1])));
+            switch (w[0]) {
+                case "-g" -> o.callGraph(CallchainParams.parse(w[1]));
+                case "--comms" -> o.filter(SampleFilter.tasks(Set.of(w[1]), null, null));
+                case "--dsos" -> o.filter(SampleFilter.NONE.withDsos(Set.of(w[1])));
                 default -> throw new IllegalArgumentException(extra);
-            };
+            }
         }
         List<String> theirs = PerfOracle.withoutTip(PerfOracle.run(args.toArray(String[]::new)));
-        assertLines(theirs, PerfOracle.withoutTip(report(o)), kase + " --sort " + sort + " " + extra);
+        assertLines(theirs, PerfOracle.withoutTip(report(o.build())), kase + " --sort " + sort + " " + extra);
         assertTrue(rows(theirs).size() > 3, "perf printed too few rows");
     }
 

@@ -61,8 +61,8 @@ class SymSortSplitTest {
     }
 
     private static String report(Path data, String sort) {
-        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(false)
-                .withCallGraph(CallchainParams.NO_GRAPH);
+        Report.Options o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort)).children(false)
+                .callGraph(CallchainParams.NO_GRAPH).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);

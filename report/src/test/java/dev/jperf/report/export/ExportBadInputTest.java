@@ -11,6 +11,7 @@ import dev.jperf.report.CorpusFixture;
 import dev.jperf.report.Report;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -37,7 +38,7 @@ class ExportBadInputTest {
 
     private static String pprof(Path data, String output, ByteArrayOutputStream err) {
         try (PerfDataFile f = PerfDataFile.open(data)) {
-            Exports.pprof(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache),
+            Exports.pprof(f, Report.Options.builder(data).symbols(CorpusFixture.kallsyms(), null).buildIdDir(cache).build(),
                     output, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
             return String.join("\n", f.warnings());
         }
@@ -63,6 +64,66 @@ class ExportBadInputTest {
         assertFalse(e.getMessage().contains("\n"));
     }
 
+    /** f-pipe's stream (pipe mode) on "stdin", its read failing after {@code good} bytes as a dying disk or pipe would. */
+    private static PerfDataFile failingStream(int good) throws Exception {
+        byte[] all = Files.readAllBytes(CorpusFixture.data("f-pipe"));
+        InputStream in = new InputStream() {
+            private int at;
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int end = Math.min(good, all.length);
+                if (at >= end) {
+                    if (end == all.length) {
+                        return -1;
+                    }
+                    throw new IOException("Input/output error");
+                }
+                int n = Math.min(len, end - at);
+                System.arraycopy(all, at, b, off, n);
+                at += n;
+                return n;
+            }
+        };
+        return PerfDataFile.open("stdin", in);
+    }
+
+    @Test
+    void failedInputLeavesThePreviousFile() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("previous"));
+        Path pprof = Files.writeString(dir.resolve("p.pb.gz"), "previous profile");
+        Path html = Files.writeString(dir.resolve("f.html"), "previous graph");
+        Report.Options o = Report.Options.builder(Path.of("stdin")).symbols(CorpusFixture.kallsyms(), null)
+                .buildIdDir(cache).build();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (PerfDataFile f = failingStream(300_000)) {
+            RuntimeException e = assertThrows(RuntimeException.class, () -> Exports.pprof(f, o, pprof.toString(),
+                    System.out, new PrintStream(err, true, StandardCharsets.UTF_8)));
+            assertEquals("stdin: read error: Input/output error", e.getMessage());
+        }
+        try (PerfDataFile f = failingStream(300_000)) {
+            RuntimeException e = assertThrows(RuntimeException.class, () -> Exports.flamegraph(f, o, html.toString(),
+                    System.out, new PrintStream(err, true, StandardCharsets.UTF_8)));
+            assertEquals("stdin: read error: Input/output error", e.getMessage());
+        }
+        assertEquals("previous profile", Files.readString(pprof));
+        assertEquals("previous graph", Files.readString(html));
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(html, pprof), files.sorted().toList(), "a temporary file left behind");
+        }
+        // the same stream read whole replaces the file
+        try (PerfDataFile f = failingStream(Integer.MAX_VALUE)) {
+            Exports.pprof(f, o, pprof.toString(), System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+        }
+        assertTrue(read(pprof).getSampleCount() > 0);
+    }
+
     @Test
     void fullDeviceIsOneLine() {
         Path full = Path.of("/dev/full");
@@ -70,8 +131,8 @@ class ExportBadInputTest {
         Path data = CorpusFixture.data("b-callchains-bpf");
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> {
             try (PerfDataFile f = PerfDataFile.open(data)) {
-                Exports.flamegraph(f, Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null)
-                        .withBuildIdDir(cache), full.toString(), System.out, System.err);
+                Exports.flamegraph(f, Report.Options.builder(data).symbols(CorpusFixture.kallsyms(), null)
+                        .buildIdDir(cache).build(), full.toString(), System.out, System.err);
             }
         });
         assertEquals("cannot write /dev/full: No space left on device", e.getCause().getMessage());

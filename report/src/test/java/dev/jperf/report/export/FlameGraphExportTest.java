@@ -83,7 +83,7 @@ class FlameGraphExportTest {
     }
 
     static Report.Options options() {
-        return Report.Options.defaults(CorpusFixture.data("b-callchains-bpf")).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache);
+        return Report.Options.builder(CorpusFixture.data("b-callchains-bpf")).symbols(CorpusFixture.kallsyms(), null).buildIdDir(cache).build();
     }
 
     /** The page's embedded data. */
@@ -152,7 +152,7 @@ class FlameGraphExportTest {
     @Test
     void noChildrenSearchIsSelf() throws Exception {
         chromium = Chromium.find(tmp);
-        Path html = export(options().withChildren(false), "self.html");
+        Path html = export(options().toBuilder().children(false).build(), "self.html");
         JsonNode r = inBrowser(html);
         // perf's report (corpus golden): 14.74% Self for mix_a
         assertTrue(r.get("status").asText().startsWith("Matched: 14.74% (2166 samples, "), r.get("status").asText());
@@ -161,7 +161,7 @@ class FlameGraphExportTest {
 
     @Test
     void filtersHold() throws Exception {
-        Path html = export(options().withFilter(SampleFilter.tasks(Set.of("workload"), null, null)), "w.html");
+        Path html = export(options().toBuilder().filter(SampleFilter.tasks(Set.of("workload"), null, null)).build(), "w.html");
         JsonNode g = data(html).get("graphs").get(0);
         List<String> names = names(g.get("root"), new ArrayList<>());
         assertFalse(names.contains("swapper") || names.contains("pv_native_safe_halt"), "a filtered comm is drawn");

@@ -64,8 +64,8 @@ class FoldedExportTest {
         String perf = PerfOracle.run("report", "-i", data.toString(), "--stdio",
                 "--kallsyms", CorpusFixture.kallsyms().toString(), children ? "--children" : "--no-children",
                 "--sort", sort, "-g", graph);
-        Report.Options o = Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache)
-                .withSort(SortKey.parse(sort)).withChildren(children).withCallGraph(CallchainParams.parse(graph));
+        Report.Options o = Report.Options.builder(data).symbols(CorpusFixture.kallsyms(), null).buildIdDir(cache)
+                .sort(SortKey.parse(sort)).children(children).callGraph(CallchainParams.parse(graph)).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         List<String> jperf = PerfOracle.withoutTip(out.toString(StandardCharsets.UTF_8));

@@ -51,21 +51,21 @@ class PprofExportTest {
     }
 
     static Report.Options options(String kase) {
-        return Report.Options.defaults(CorpusFixture.data(kase)).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache);
+        return Report.Options.builder(CorpusFixture.data(kase)).symbols(CorpusFixture.kallsyms(), null).buildIdDir(cache).build();
     }
 
     static Path export(String kase, SampleFilter filter, String name) {
         Path out = tmp.resolve(name);
         try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data(kase))) {
-            Exports.pprof(f, options(kase).withFilter(filter), out.toString(), System.out, System.err);
+            Exports.pprof(f, options(kase).toBuilder().filter(filter).build(), out.toString(), System.out, System.err);
         }
         return out;
     }
 
     /** jperf report --no-children --sort sym -n: samples per symbol name (rows without symbol left out). */
     static Map<String, Long> reportSamples(String kase) {
-        Report.Options o = options(kase).withSort(SortKey.parse("sym")).withChildren(false)
-                .withCallGraph(CallchainParams.NO_GRAPH).withShowSamples(true);
+        Report.Options o = options(kase).toBuilder().sort(SortKey.parse("sym")).children(false)
+                .callGraph(CallchainParams.NO_GRAPH).showSamples(true).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         Map<String, Long> rows = new TreeMap<>();

@@ -46,9 +46,9 @@ class TimeRangeTest {
         String perf = PerfOracle.run("report", "-i", data.toString(), "--stdio",
                 "--kallsyms", CorpusFixture.kallsyms().toString(), "--time", range, "--no-children", "--sort", "comm,sym", "-g", "none",
                 "-n");
-        Report.Options o = Report.Options.defaults(data).withSymbols(CorpusFixture.kallsyms(), null).withBuildIdDir(cache)
-                .withSort(SortKey.parse("comm,sym")).withChildren(false).withCallGraph(CallchainParams.NO_GRAPH).withShowSamples(true)
-                .withFilter(SampleFilter.NONE.withTime(range));
+        Report.Options o = Report.Options.builder(data).symbols(CorpusFixture.kallsyms(), null).buildIdDir(cache)
+                .sort(SortKey.parse("comm,sym")).children(false).callGraph(CallchainParams.NO_GRAPH).showSamples(true)
+                .filter(SampleFilter.NONE.withTime(range)).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Path pprof = tmp.resolve("t.pb.gz");
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));

@@ -143,8 +143,8 @@ class JsonCallGraphTest {
     }
 
     private static String run(String sort, CallchainParams graph, boolean children, boolean json) {
-        Report.Options o = Report.Options.defaults(CASE).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse(sort)).withChildren(children)
-                .withCallGraph(graph).withSymbols(CorpusFixture.kallsyms(), null).withJson(json);
+        Report.Options o = Report.Options.builder(CASE).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse(sort)).children(children)
+                .callGraph(graph).symbols(CorpusFixture.kallsyms(), null).json(json).build();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         return bytes.toString(StandardCharsets.UTF_8);

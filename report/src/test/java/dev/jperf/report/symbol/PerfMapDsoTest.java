@@ -59,8 +59,8 @@ class PerfMapDsoTest {
     }
 
     private static String report(Path data) {
-        Report.Options o = Report.Options.defaults(data).withBuildIdDir(CorpusFixture.buildIdDir()).withSort(SortKey.parse("dso,sym")).withChildren(false)
-                .withCallGraph(CallchainParams.NO_GRAPH);
+        Report.Options o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).sort(SortKey.parse("dso,sym")).children(false)
+                .callGraph(CallchainParams.NO_GRAPH).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
