@@ -258,7 +258,8 @@ public final class Session {
                 sample(b, i, src, sink, current);
             } else if (ref instanceof ByteSource src) {
                 int at = i * Batch.L;
-                sample((SampleRecord) file.decode(src, b.d[at + Batch.POSITION], b.d[at + Batch.OFFSET]), consumer);
+                sample((SampleRecord) file.decode(src, b.d[at + Batch.POSITION], b.d[at + Batch.OFFSET]), src,
+                        b.d[at + Batch.CALLCHAIN_AT], consumer);
             } else if (ref instanceof BuildIdRecord r) {
                 machine.addBuildId(r.filename(), r.buildId());
             } else {
@@ -419,7 +420,8 @@ public final class Session {
         chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
     }
 
-    private void sample(SampleRecord s, SampleConsumer consumer) {
+    /** A sample decoded in full; its callchain is read from {@code src} at {@code chainAt} (no copy). */
+    private void sample(SampleRecord s, ByteSource src, long chainAt, SampleConsumer consumer) {
         if (options.filter().drops(s.cpu(), s.time())) {
             return;
         }
@@ -427,9 +429,8 @@ public final class Session {
         int cpumode = s.misc() & 7;
         Frame frame = machine.resolve(thread, cpumode, s.ip());
         Frame[] chain = null;
-        if (options.callchains() && s.callchain() != null) {
-            long[] ips = s.callchain();
-            int n = resolveCallchain(thread, null, 0, ips, ips.length, chainScratch);
+        if (options.callchains() && s.hasCallchain()) {
+            int n = resolveCallchain(thread, src, chainAt, null, s.callchainLength(), chainScratch);
             chain = Arrays.copyOf(chainScratch, n);
         }
         String comm = thread.comm();
