@@ -417,7 +417,7 @@ public final class Session {
         chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
     }
 
-    /** A sample decoded in full; its callchain is read from {@code src} at {@code chainAt} (no copy). */
+    /** A sample decoded in full; its callchain's entries are u64s at {@code chainAt} in {@code src}. */
     private void sample(SampleRecord s, ByteSource src, long chainAt, SampleConsumer consumer) {
         if (options.filter().drops(s.cpu(), s.time())) {
             return;
@@ -427,7 +427,11 @@ public final class Session {
         Frame frame = machine.resolve(thread, cpumode, s.ip());
         Frame[] chain = null;
         if (options.callchains() && s.hasCallchain()) {
-            int n = resolveCallchain(thread, src, chainAt, null, s.callchainLength(), chainScratch);
+            // the record's bytes into the reused buffer: callchain() would copy (garbage per sample)
+            int nr = s.callchainLength();
+            long[] ips = nr <= raw.length ? raw : new long[nr];
+            src.u64s(chainAt, ips, 0, nr);
+            int n = resolveCallchain(thread, null, 0, ips, nr, chainScratch);
             chain = Arrays.copyOf(chainScratch, n);
         }
         String comm = thread.comm();
