@@ -551,11 +551,8 @@ public final class PerfDataFile implements AutoCloseable {
         truncatedAt = offset;
     }
 
-    /**
-     * Whether the data section runs past the end of the file: the first of {@link #warnings()}
-     * then says so, naming where the records stopped once they were read.
-     */
-    public boolean truncated() {
+    /** Whether the data section runs past the end of the file. */
+    boolean truncated() {
         return truncation != null;
     }
 

@@ -7,8 +7,11 @@ import dev.jperf.format.bpf.BpfPrograms;
 import dev.jperf.format.feature.Features;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.FileHeader;
+import dev.jperf.format.header.PerfFileSection;
 import dev.jperf.format.record.PerfRecord;
+import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -43,12 +46,19 @@ public final class RecordingFile implements AutoCloseable {
     private final PerfDataFile file;
     private final Consumer<String> warnings;
     private final Set<String> said = new HashSet<>();
+    /**
+     * The data section runs past the end of the file: the file's first warning says so, and
+     * names where the records stopped once they were read (so it is said then).
+     */
+    private final boolean truncated;
     private Features features;
     private BpfPrograms bpf;
 
-    private RecordingFile(PerfDataFile file, Consumer<String> warnings) {
+    private RecordingFile(PerfDataFile file, long size, Consumer<String> warnings) {
         this.file = file;
         this.warnings = warnings;
+        PerfFileSection data = file.header().data();
+        this.truncated = !file.isPipe() && data.size() != 0 && !data.within(size);
         say(false);
     }
 
@@ -68,7 +78,15 @@ public final class RecordingFile implements AutoCloseable {
      * @throws PerfDataException when it cannot be read at all (missing, not perf.data, header damaged)
      */
     public static RecordingFile open(Path file, Consumer<String> warnings) {
-        return new RecordingFile(PerfDataFile.open(file), warnings);
+        PerfDataFile f = PerfDataFile.open(file);
+        long size;
+        try {
+            size = f.isPipe() ? -1 : Files.size(file);
+        } catch (IOException e) {
+            f.close();
+            throw new PerfDataException(file + ": cannot read: " + e.getMessage(), e);
+        }
+        return new RecordingFile(f, size, warnings);
     }
 
     /**
@@ -88,7 +106,7 @@ public final class RecordingFile implements AutoCloseable {
      * @throws PerfDataException when it is not a pipe-mode perf.data stream
      */
     public static RecordingFile openPipe(InputStream in, Consumer<String> warnings) {
-        return new RecordingFile(PerfDataFile.open("pipe", in), warnings);
+        return new RecordingFile(PerfDataFile.open("pipe", in), -1, warnings);
     }
 
     /** The file's name as warnings give it ({@code pipe} for a stream). */
@@ -153,8 +171,7 @@ public final class RecordingFile implements AutoCloseable {
     /** Gives the warnings not said yet; with {@code readDone}, also the one a truncated file says once read. */
     private void say(boolean readDone) {
         List<String> all = file.warnings();
-        // a truncated file's first line names where its records stopped once they were read
-        int from = file.truncated() && !readDone ? 1 : 0;
+        int from = truncated && !readDone ? 1 : 0;
         for (int i = from; i < all.size(); i++) {
             if (said.add(all.get(i))) {
                 warnings.accept(all.get(i));
