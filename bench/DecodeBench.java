@@ -19,8 +19,8 @@ public final class DecodeBench {
             long frames = 0;
             try (PerfDataFile f = PerfDataFile.open(file); RecordStream rs = f.records()) {
                 while (rs.hasNext()) {
-                    if (rs.next() instanceof SampleRecord s && s.callchain() != null) {
-                        frames += s.callchain().length;
+                    if (rs.next() instanceof SampleRecord s && s.hasCallchain()) {
+                        frames += s.callchainLength();
                     }
                     records++;
                 }

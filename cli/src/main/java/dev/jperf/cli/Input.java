@@ -27,12 +27,12 @@ final class Input {
         return isPipe(0) ? STDIN : "perf.data";
     }
 
+    /** The input opened, with the progress line on stderr while its records are read (a terminal only). */
     static PerfDataFile open(String given) {
         String name = name(given);
-        if (STDIN.equals(name)) {
-            return PerfDataFile.open("stdin", System.in);
-        }
-        return PerfDataFile.open(Path.of(name));
+        PerfDataFile f = STDIN.equals(name) ? PerfDataFile.open("stdin", System.in) : PerfDataFile.open(Path.of(name));
+        f.onProgress(StderrProgress.ifTerminal());
+        return f;
     }
 
     /** Whether file descriptor {@code fd} (0 stdin, 1 stdout) is a pipe: perf's rules of pipe mode. */

@@ -242,14 +242,14 @@ final class ReportCommand implements Subcommand {
                 HeaderReport.print(f, showInfo, System.out);
                 // perf then prints the report without its "use --header" hint and the line after it
                 PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
-                Report.run(f, o, rest);
+                Report.run(f, o, rest, System.err);
                 rest.flush();
                 Input.printWarnings(f, System.err);
             }
             return 0;
         }
         try (PerfDataFile f = Input.open(this.input)) {
-            Report.run(f, o, System.out);
+            Report.run(f, o, System.out, System.err);
             // damage is said after the report, once the records were read (where reading stopped)
             Input.printWarnings(f, System.err);
         }

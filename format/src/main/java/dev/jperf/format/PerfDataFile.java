@@ -69,6 +69,7 @@ public final class PerfDataFile implements AutoCloseable {
     /** Pipe mode: where the records after the leading HEADER_ATTR / HEADER_FEATURE ones start. */
     private long prefixEnd;
     private boolean streamTaken;
+    private volatile ReadProgress progress = ReadProgress.NONE;
     /**
      * The file when opened by path, open from then on (it may be renamed or replaced meanwhile):
      * records are read from it with positional reads ({@link FileChunks}).
@@ -572,6 +573,16 @@ public final class PerfDataFile implements AutoCloseable {
         }
         FileChunks chunks = channel == null ? null : new FileChunks(channel, name, header.order());
         return new RecordStream(this, decoder, src, stream, chunks, dataStart, dataEnd, prefixEnd);
+    }
+
+    /** Where readers of the records (report's session) say how far they got; {@link ReadProgress#NONE} by default. */
+    public void onProgress(ReadProgress p) {
+        progress = p;
+    }
+
+    /** See {@link #onProgress}. */
+    public ReadProgress progress() {
+        return progress;
     }
 
     @Override

@@ -1,6 +1,8 @@
 /**
  * Reading perf.data: open a file (or a pipe-mode stream), look at its header, events and feature
- * sections, and stream its records as typed values.
+ * sections, and stream its records as typed values. This is jperf's own reading layer (report
+ * reads samples in place through it); programs that embed jperf use
+ * {@link dev.jperf.format.consumer}, the supported API built on it.
  *
  * <pre>{@code
  * try (PerfDataFile f = PerfDataFile.open(Path.of("perf.data"));   // file or pipe mode, any byte order

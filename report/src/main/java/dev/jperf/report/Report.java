@@ -13,6 +13,7 @@ import dev.jperf.report.output.StdioReport;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -434,22 +435,31 @@ public final class Report {
         return null;
     }
 
-    public static void run(Options o, PrintStream out) {
+    /** The report of {@code o.input()} on {@code out}, its notices (AUX trace, srcline) on {@code err}. */
+    public static void run(Options o, PrintStream out, PrintStream err) {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
-            run(file, o, out);
+            run(file, o, out, err);
         }
     }
 
-    /** The report of a file already open (a pipe-mode stream on stdin); {@code o.input()} is not read. */
-    public static void run(PerfDataFile file, Options o, PrintStream out) {
+    /** The report of {@code o.input()} on {@code out}, without its notices. */
+    public static void run(Options o, PrintStream out) {
+        run(o, out, new PrintStream(OutputStream.nullOutputStream()));
+    }
+
+    /**
+     * The report of a file already open (a pipe-mode stream on stdin) on {@code out}, its notices on
+     * {@code err}; {@code o.input()} is not read.
+     */
+    public static void run(PerfDataFile file, Options o, PrintStream out, PrintStream err) {
         Result r = aggregate(file, o);
         String aux = auxtraceNotice(file, r);
         if (aux != null) {
-            System.err.println(aux);
+            err.println(aux);
         }
         String srcline = srclineNotice(r);
         if (srcline != null) {
-            System.err.println(srcline);
+            err.println(srcline);
         }
         if (o.json()) {
             new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)

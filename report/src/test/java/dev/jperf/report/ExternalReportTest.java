@@ -69,14 +69,8 @@ class ExternalReportTest {
                 "perf 6.1 does not report " + name);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream savedErr = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            Report.run(options(file).toBuilder().sort(SortKey.parse(sort)).build(),
-                    new PrintStream(out, true, StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(savedErr);
-        }
+        Report.run(options(file).toBuilder().sort(SortKey.parse(sort)).build(),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String reason = DELIBERATE.get(name);
         if (reason != null) {
             assertTrue(err.toString(StandardCharsets.UTF_8).contains(reason),

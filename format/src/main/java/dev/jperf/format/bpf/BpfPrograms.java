@@ -82,6 +82,21 @@ public final class BpfPrograms {
         return out;
     }
 
+    /**
+     * The program, JITed function and source line at {@code ip}: when JIT addresses were reused by
+     * several programs, the one loaded last (the highest id), as report names such an address.
+     * Empty when no program of the recording holds it.
+     */
+    public Optional<BpfSymbol> at(long ip) {
+        BpfProgInfo last = null;
+        for (BpfProgInfo p : byId.values()) { // ascending id: the last match is the latest loaded
+            if (p.locate(ip).isPresent()) {
+                last = p;
+            }
+        }
+        return last == null ? Optional.empty() : resolve(last, ip);
+    }
+
     /** Resolves {@code ip} inside program {@code p}: function, names, line record and source line. */
     public Optional<BpfSymbol> resolve(BpfProgInfo p, long ip) {
         Optional<BpfLocation> loc = p.locate(ip);

@@ -1,14 +1,18 @@
 package dev.jperf.format.record;
 
 import dev.jperf.format.header.EventDesc;
+import java.util.Objects;
 
 /**
  * PERF_RECORD_SAMPLE, decoded with its event's sample_type. Fields the event does not sample are
  * {@code -1} (numbers) or null (arrays and structures), except {@link #period()}, which is the
  * attr's fixed period when PERF_SAMPLE_PERIOD is not sampled, as perf does.
  *
- * <p>{@link #callchain()} returns the decoded array itself (no copy, for speed): do not modify it.
- * It holds addresses and PERF_CONTEXT_* markers (values {@code >= PERF_CONTEXT_MAX} unsigned).
+ * <p>The value is immutable: the array accessors ({@link #callchain()}, {@link #raw()},
+ * {@link #stackUser()}, {@link #aux()}) return copies; readers of many samples walk the callchain
+ * with {@link #callchainLength()} and {@link #callchain(int)} instead, which copy nothing. The
+ * callchain holds addresses and PERF_CONTEXT_* markers (values {@code >= PERF_CONTEXT_MAX} unsigned).
+ * The constructor keeps the arrays it is given (the decoder's own, which nothing else holds).
  *
  * @param event the event (evsel) of the sample, never null
  * @param id PERF_SAMPLE_IDENTIFIER or PERF_SAMPLE_ID
@@ -32,6 +36,46 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
     @Override
     public int type() {
         return RecordType.PERF_RECORD_SAMPLE;
+    }
+
+    /** PERF_SAMPLE_CALLCHAIN: a copy of the entries, or null when the event does not sample it. */
+    @Override
+    public long[] callchain() {
+        return callchain == null ? null : callchain.clone();
+    }
+
+    /** True when the sample has PERF_SAMPLE_CALLCHAIN. */
+    public boolean hasCallchain() {
+        return callchain != null;
+    }
+
+    /** Entries of the callchain (addresses and PERF_CONTEXT_* markers); 0 without one. */
+    public int callchainLength() {
+        return callchain == null ? 0 : callchain.length;
+    }
+
+    /** Entry {@code i} of the callchain (no copy). */
+    public long callchain(int i) {
+        Objects.checkIndex(i, callchainLength());
+        return callchain[i];
+    }
+
+    /** PERF_SAMPLE_RAW: a copy of the bytes, or null. */
+    @Override
+    public byte[] raw() {
+        return raw == null ? null : raw.clone();
+    }
+
+    /** PERF_SAMPLE_STACK_USER: a copy of the stack bytes, or null. */
+    @Override
+    public byte[] stackUser() {
+        return stackUser == null ? null : stackUser.clone();
+    }
+
+    /** PERF_SAMPLE_AUX: a copy of the bytes, or null. */
+    @Override
+    public byte[] aux() {
+        return aux == null ? null : aux.clone();
     }
 
     /** True for a PERF_CONTEXT_* marker in a callchain. */

@@ -214,17 +214,17 @@ public final class RecordPrinter {
         sb.append("(IP, 0x").append(Integer.toHexString(s.misc())).append("): ").append(s.pid()).append('/').append(s.tid())
                 .append(": ").append(hex(s.ip())).append(" period: ").append(Long.toUnsignedString(s.period()))
                 .append(" addr: ").append(hex(s.addr() == -1 ? 0 : s.addr())).append('\n');
-        long[] chain = s.callchain();
-        if (chain != null) {
-            sb.append("... FP chain: nr:").append(chain.length).append('\n');
-            for (int i = 0; i < chain.length; i++) {
+        if (s.hasCallchain()) {
+            int nr = s.callchainLength();
+            sb.append("... FP chain: nr:").append(nr).append('\n');
+            for (int i = 0; i < nr; i++) {
                 sb.append(".....");
                 String idx = Integer.toString(i);
                 for (int k = idx.length(); k < 3; k++) {
                     sb.append(' ');
                 }
                 sb.append(idx).append(": ");
-                hex16(sb, chain[i]);
+                hex16(sb, s.callchain(i));
                 sb.append('\n');
             }
         }

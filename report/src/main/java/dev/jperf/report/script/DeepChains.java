@@ -18,10 +18,10 @@ public final class DeepChains {
 
     /** {@code s} itself, or for a chain over the limit a copy with the callee-first cut (given caller first). */
     public static ResolvedSample scriptOrder(ResolvedSample s, Machine machine) {
-        long[] ips = s.record().callchain();
-        if (s.callchain() == null || ips == null || ips.length <= Machine.PERF_MAX_STACK_DEPTH) {
+        if (s.callchain() == null || s.record().callchainLength() <= Machine.PERF_MAX_STACK_DEPTH) {
             return s;
         }
+        long[] ips = s.record().callchain();
         Frame[] out = new Frame[Machine.PERF_MAX_STACK_DEPTH];
         int n = machine.calleeCut(s.thread(), null, 0, ips, ips.length, out);
         if (n < 0) {

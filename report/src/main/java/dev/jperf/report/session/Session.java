@@ -1,6 +1,7 @@
 package dev.jperf.report.session;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.ReadProgress;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
@@ -22,11 +23,8 @@ import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.SymbolResolver;
 import dev.jperf.format.record.RecordType;
 import dev.jperf.format.record.SampleView;
-import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Set;
 
 /**
@@ -206,15 +204,16 @@ public final class Session {
 
     /** The reading thread: records in file order into the ordered-events queue. */
     private void read(RecordStream rs, ChunkRefs refs, OrderedEvents oe) {
-        Progress progress = Progress.forStderr(file.dataSection().size());
+        ReadProgress progress = file.progress();
+        long total = file.dataSection().size();
         try {
             long n = 0;
             SampleView v = new SampleView();
             int type;
             while ((type = rs.advance(v)) >= 0) {
                 boolean sample = type == RecordType.PERF_RECORD_SAMPLE;
-                if ((++n & 0xfff) == 0 && progress != null) {
-                    progress.update(sample ? v.offset() : rs.current().offset());
+                if ((++n & 0xfff) == 0) {
+                    progress.update(sample ? v.offset() : rs.current().offset(), total);
                 }
                 if (sample) {
                     refs.hold(v.source());
@@ -231,9 +230,7 @@ public final class Session {
             }
             oe.finish();
         } finally {
-            if (progress != null) {
-                progress.done();
-            }
+            progress.done();
         }
     }
 
@@ -258,7 +255,8 @@ public final class Session {
                 sample(b, i, src, sink, current);
             } else if (ref instanceof ByteSource src) {
                 int at = i * Batch.L;
-                sample((SampleRecord) file.decode(src, b.d[at + Batch.POSITION], b.d[at + Batch.OFFSET]), consumer);
+                sample((SampleRecord) file.decode(src, b.d[at + Batch.POSITION], b.d[at + Batch.OFFSET]), src,
+                        b.d[at + Batch.CALLCHAIN_AT], consumer);
             } else if (ref instanceof BuildIdRecord r) {
                 machine.addBuildId(r.filename(), r.buildId());
             } else {
@@ -419,7 +417,8 @@ public final class Session {
         chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
     }
 
-    private void sample(SampleRecord s, SampleConsumer consumer) {
+    /** A sample decoded in full; its callchain's entries are u64s at {@code chainAt} in {@code src}. */
+    private void sample(SampleRecord s, ByteSource src, long chainAt, SampleConsumer consumer) {
         if (options.filter().drops(s.cpu(), s.time())) {
             return;
         }
@@ -427,9 +426,12 @@ public final class Session {
         int cpumode = s.misc() & 7;
         Frame frame = machine.resolve(thread, cpumode, s.ip());
         Frame[] chain = null;
-        if (options.callchains() && s.callchain() != null) {
-            long[] ips = s.callchain();
-            int n = resolveCallchain(thread, null, 0, ips, ips.length, chainScratch);
+        if (options.callchains() && s.hasCallchain()) {
+            // the record's bytes into the reused buffer: callchain() would copy (garbage per sample)
+            int nr = s.callchainLength();
+            long[] ips = nr <= raw.length ? raw : new long[nr];
+            src.u64s(chainAt, ips, 0, nr);
+            int n = resolveCallchain(thread, null, 0, ips, nr, chainScratch);
             chain = Arrays.copyOf(chainScratch, n);
         }
         String comm = thread.comm();
@@ -488,47 +490,6 @@ public final class Session {
                 machine.addBuildId(name, id);
             }
             p += size;
-        }
-    }
-
-    /** The progress line: only when reading takes over a second and stderr is a terminal. */
-    static final class Progress {
-        private final long total;
-        private final long started = System.nanoTime();
-        private boolean shown;
-        private final PrintStream err = System.err;
-
-        private Progress(long total) {
-            this.total = total;
-        }
-
-        static Progress forStderr(long total) {
-            try {
-                Path tty = Files.readSymbolicLink(Path.of("/proc/self/fd/2"));
-                String t = tty.toString();
-                if (t.startsWith("/dev/pts/") || t.startsWith("/dev/tty")) {
-                    return new Progress(Math.max(total, 1));
-                }
-            } catch (Exception e) {
-                // no /proc or not a link: treat as not a terminal
-            }
-            return null;
-        }
-
-        void update(long offset) {
-            if (System.nanoTime() - started < 1_000_000_000L) {
-                return;
-            }
-            shown = true;
-            err.printf("\rProcessing events... %3d%%", Math.min(100, offset * 100 / total));
-            err.flush();
-        }
-
-        void done() {
-            if (shown) {
-                err.print("\r\033[K");
-                err.flush();
-            }
         }
     }
 }
