@@ -1,5 +1,7 @@
 package dev.jperf.format.record;
 
+import static dev.jperf.format.header.PerfEventAttr.*;
+
 import dev.jperf.format.header.EventDesc;
 
 /**
@@ -59,5 +61,159 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
     /** PERF_RECORD_MISC_EXACT_IP. */
     public boolean exactIp() {
         return (misc & PerfRecord.PERF_RECORD_MISC_EXACT_IP) != 0;
+    }
+
+    /** Decodes a SAMPLE in full, with its event's {@link SampleLayout}. */
+    static SampleRecord decode(RecordInput r) {
+        EventDesc ev = r.events.sampleEvent(r.name, r.src, r.pos, r.end);
+        SampleLayout l = r.events.layout(ev.index());
+        long st = l.sampleType();
+        r.need(8L + l.fixedSize());
+        long p = 8;
+        long id = -1;
+        long ip = -1;
+        int pid = -1;
+        int tid = -1;
+        long time = -1;
+        long addr = -1;
+        long streamId = -1;
+        int cpu = -1;
+        long period = r.events.fixedPeriod(ev.index());
+        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
+            id = r.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_IP) != 0) {
+            ip = r.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TID) != 0) {
+            pid = r.s32(p);
+            tid = r.s32(p + 4);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TIME) != 0) {
+            time = r.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ADDR) != 0) {
+            addr = r.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ID) != 0) {
+            id = r.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_STREAM_ID) != 0) {
+            streamId = r.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_CPU) != 0) {
+            cpu = r.s32(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_PERIOD) != 0) {
+            period = r.u64(p);
+            p += 8;
+        }
+        if (!l.hasVariableFields()) {
+            return new SampleRecord(r.offset, r.misc, r.size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period,
+                    null, null, null, null, null, null, -1, -1, -1, -1, null, -1, -1, -1, -1, null);
+        }
+        r.seek(p);
+        ReadValues read = null;
+        if ((st & PERF_SAMPLE_READ) != 0) {
+            read = ReadValues.decode(r, l.readFormat(), r.size);
+        }
+        long[] callchain = null;
+        if ((st & PERF_SAMPLE_CALLCHAIN) != 0) {
+            p = r.at();
+            r.need(p + 8);
+            long nr = r.u64(p);
+            if (nr < 0 || nr > (r.size - p - 8) / 8) {
+                throw r.bad("callchain nr " + Long.toUnsignedString(nr) + " does not fit");
+            }
+            callchain = r.u64s(p + 8, (int) nr);
+            r.seek(p + 8 + 8 * nr);
+        }
+        byte[] raw = null;
+        if ((st & PERF_SAMPLE_RAW) != 0) {
+            p = r.at();
+            r.need(p + 4);
+            long rs = r.u32(p);
+            r.need(p + 4 + rs);
+            raw = r.bytes(p + 4, (int) rs);
+            r.seek(p + 4 + rs);
+        }
+        BranchStack bs = null;
+        if ((st & PERF_SAMPLE_BRANCH_STACK) != 0) {
+            bs = BranchStack.decode(r, l.branchHwIdx());
+        }
+        Regs regsUser = null;
+        if ((st & PERF_SAMPLE_REGS_USER) != 0) {
+            regsUser = Regs.decode(r, ev.attr().sampleRegsUser());
+        }
+        byte[] stack = null;
+        long dynSize = -1;
+        if ((st & PERF_SAMPLE_STACK_USER) != 0) {
+            p = r.at();
+            r.need(p + 8);
+            long ss = r.u64(p);
+            if (ss < 0 || ss > r.size - p - 8) {
+                throw r.bad("user stack size " + Long.toUnsignedString(ss) + " does not fit");
+            }
+            stack = r.bytes(p + 8, (int) ss);
+            p += 8 + ss;
+            if (ss != 0) {
+                r.need(p + 8);
+                dynSize = r.u64(p);
+                p += 8;
+            }
+            r.seek(p);
+        }
+        long weight = -1;
+        long dataSrc = -1;
+        long txn = -1;
+        Regs regsIntr = null;
+        long phys = -1;
+        long cgroup = -1;
+        long dps = -1;
+        long cps = -1;
+        byte[] aux = null;
+        if ((st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) != 0) {
+            weight = r.next();
+        }
+        if ((st & PERF_SAMPLE_DATA_SRC) != 0) {
+            dataSrc = r.next();
+        }
+        if ((st & PERF_SAMPLE_TRANSACTION) != 0) {
+            txn = r.next();
+        }
+        if ((st & PERF_SAMPLE_REGS_INTR) != 0) {
+            regsIntr = Regs.decode(r, ev.attr().sampleRegsIntr());
+        }
+        if ((st & PERF_SAMPLE_PHYS_ADDR) != 0) {
+            phys = r.next();
+        }
+        if ((st & PERF_SAMPLE_CGROUP) != 0) {
+            cgroup = r.next();
+        }
+        if ((st & PERF_SAMPLE_DATA_PAGE_SIZE) != 0) {
+            dps = r.next();
+        }
+        if ((st & PERF_SAMPLE_CODE_PAGE_SIZE) != 0) {
+            cps = r.next();
+        }
+        if ((st & PERF_SAMPLE_AUX) != 0) {
+            long as = r.next();
+            p = r.at();
+            if (as < 0 || as > r.size - p) {
+                throw r.bad("aux size " + Long.toUnsignedString(as) + " does not fit");
+            }
+            aux = r.bytes(p, (int) as);
+            r.seek(p + as);
+        }
+        return new SampleRecord(r.offset, r.misc, r.size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period, read,
+                callchain, raw, bs, regsUser, stack, dynSize, weight, dataSrc, txn, regsIntr, phys, cgroup, dps, cps, aux);
     }
 }
