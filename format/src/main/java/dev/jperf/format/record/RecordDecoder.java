@@ -37,10 +37,11 @@ public final class RecordDecoder {
      * header.size bytes are in {@code src}. {@code offset} is what {@link PerfRecord#offset()} reports.
      */
     public PerfRecord decode(ByteSource src, long pos, long offset) {
+        if (src.s32(pos) == PERF_RECORD_SAMPLE) {
+            return SampleRecord.decode(name, events, src, pos, offset);
+        }
         RecordInput r = new RecordInput(name, events, src, pos, offset);
         switch (r.type) {
-            case PERF_RECORD_SAMPLE:
-                return SampleRecord.decode(r);
             case PERF_RECORD_MMAP:
                 return MmapRecord.decode(r);
             case PERF_RECORD_MMAP2:

@@ -3,6 +3,7 @@ package dev.jperf.format.record;
 import static dev.jperf.format.header.PerfEventAttr.*;
 
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.io.ByteSource;
 
 /**
  * PERF_RECORD_SAMPLE, decoded with its event's sample_type. Fields the event does not sample are
@@ -22,6 +23,8 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
         BranchStack branchStack, Regs regsUser, byte[] stackUser, long stackUserDynSize, long weight, long dataSrc,
         long transaction, Regs regsIntr, long physAddr, long cgroup, long dataPageSize, long codePageSize,
         byte[] aux) implements PerfRecord {
+
+    private static final long[] NO_CALLCHAIN = new long[0];
 
     public static final long PERF_CONTEXT_HV = -32;
     public static final long PERF_CONTEXT_KERNEL = -128;
@@ -63,13 +66,23 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
         return (misc & PerfRecord.PERF_RECORD_MISC_EXACT_IP) != 0;
     }
 
-    /** Decodes a SAMPLE in full, with its event's {@link SampleLayout}. */
-    static SampleRecord decode(RecordInput r) {
-        EventDesc ev = r.events.sampleEvent(r.name, r.src, r.pos, r.end);
-        SampleLayout l = r.events.layout(ev.index());
+    /**
+     * Decodes the SAMPLE at {@code pos} of {@code src} in full, with its event's {@link SampleLayout}
+     * ({@code name} names the input in errors). The fixed fields and the callchain are read in
+     * place; the parts after them through a {@link RecordInput}.
+     */
+    static SampleRecord decode(String name, EventRegistry events, ByteSource src, long pos, long offset) {
+        int type = RecordType.PERF_RECORD_SAMPLE;
+        int misc = src.u16(pos + 4);
+        int size = src.u16(pos + 6);
+        long end = pos + size;
+        EventDesc ev = events.sampleEvent(name, src, pos, end);
+        SampleLayout l = events.layout(ev.index());
         long st = l.sampleType();
-        r.need(8L + l.fixedSize());
-        long p = 8;
+        if (8L + l.fixedSize() > size) {
+            throw RecordInput.bad(name, src, pos, type, "too short (needs " + (8L + l.fixedSize()) + " bytes)");
+        }
+        long p = pos + 8;
         long id = -1;
         long ip = -1;
         int pid = -1;
@@ -78,64 +91,76 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
         long addr = -1;
         long streamId = -1;
         int cpu = -1;
-        long period = r.events.fixedPeriod(ev.index());
+        long period = events.fixedPeriod(ev.index());
         if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
-            id = r.u64(p);
+            id = src.u64(p);
             p += 8;
         }
         if ((st & PERF_SAMPLE_IP) != 0) {
-            ip = r.u64(p);
+            ip = src.u64(p);
             p += 8;
         }
         if ((st & PERF_SAMPLE_TID) != 0) {
-            pid = r.s32(p);
-            tid = r.s32(p + 4);
+            pid = src.s32(p);
+            tid = src.s32(p + 4);
             p += 8;
         }
         if ((st & PERF_SAMPLE_TIME) != 0) {
-            time = r.u64(p);
+            time = src.u64(p);
             p += 8;
         }
         if ((st & PERF_SAMPLE_ADDR) != 0) {
-            addr = r.u64(p);
+            addr = src.u64(p);
             p += 8;
         }
         if ((st & PERF_SAMPLE_ID) != 0) {
-            id = r.u64(p);
+            id = src.u64(p);
             p += 8;
         }
         if ((st & PERF_SAMPLE_STREAM_ID) != 0) {
-            streamId = r.u64(p);
+            streamId = src.u64(p);
             p += 8;
         }
         if ((st & PERF_SAMPLE_CPU) != 0) {
-            cpu = r.s32(p);
+            cpu = src.s32(p);
             p += 8;
         }
         if ((st & PERF_SAMPLE_PERIOD) != 0) {
-            period = r.u64(p);
+            period = src.u64(p);
             p += 8;
         }
         if (!l.hasVariableFields()) {
-            return new SampleRecord(r.offset, r.misc, r.size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period,
+            return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period,
                     null, null, null, null, null, null, -1, -1, -1, -1, null, -1, -1, -1, -1, null);
         }
-        r.seek(p);
+        RecordInput r = null;
         ReadValues read = null;
         if ((st & PERF_SAMPLE_READ) != 0) {
-            read = ReadValues.decode(r, l.readFormat(), r.size);
+            r = new RecordInput(name, events, src, pos, offset);
+            r.seek(p - pos);
+            read = ReadValues.decode(r, l.readFormat(), size);
+            p = pos + r.at();
         }
         long[] callchain = null;
         if ((st & PERF_SAMPLE_CALLCHAIN) != 0) {
-            p = r.at();
-            r.need(p + 8);
-            long nr = r.u64(p);
-            if (nr < 0 || nr > (r.size - p - 8) / 8) {
-                throw r.bad("callchain nr " + Long.toUnsignedString(nr) + " does not fit");
+            if (p + 8 > end) {
+                throw RecordInput.bad(name, src, pos, type, "too short (needs " + (p + 8 - pos) + " bytes)");
             }
-            callchain = r.u64s(p + 8, (int) nr);
-            r.seek(p + 8 + 8 * nr);
+            long nr = src.u64(p);
+            if (nr < 0 || nr > (end - p - 8) / 8) {
+                throw RecordInput.bad(name, src, pos, type, "callchain nr " + Long.toUnsignedString(nr) + " does not fit");
+            }
+            callchain = nr == 0 ? NO_CALLCHAIN : src.u64s(p + 8, (int) nr);
+            p += 8 + 8 * nr;
         }
+        if (!l.hasVariableFieldsBesidesCallchain()) {
+            return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period, read,
+                    callchain, null, null, null, null, -1, -1, -1, -1, null, -1, -1, -1, -1, null);
+        }
+        if (r == null) {
+            r = new RecordInput(name, events, src, pos, offset);
+        }
+        r.seek(p - pos);
         byte[] raw = null;
         if ((st & PERF_SAMPLE_RAW) != 0) {
             p = r.at();
@@ -213,7 +238,7 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
             aux = r.bytes(p, (int) as);
             r.seek(p + as);
         }
-        return new SampleRecord(r.offset, r.misc, r.size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period, read,
+        return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period, read,
                 callchain, raw, bs, regsUser, stack, dynSize, weight, dataSrc, txn, regsIntr, phys, cgroup, dps, cps, aux);
     }
 }

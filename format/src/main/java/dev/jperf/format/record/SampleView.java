@@ -127,7 +127,7 @@ public final class SampleView {
         long st = l.sampleType();
         if (l.hasVariableFieldsBesidesCallchain()) {
             // fields beyond the callchain: the full decoder says whether the record is sound
-            SampleRecord.decode(new RecordInput(name, events, src, pos, offset));
+            SampleRecord.decode(name, events, src, pos, offset);
         }
         long p = pos + 8;
         if (8L + l.fixedSize() > size) {
