@@ -335,9 +335,9 @@ public final class Session {
         int nr = (int) d[at + Batch.CALLCHAIN_NR];
         c.chainLength = -1;
         if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
-            resolveCached(thread, misc & 7, b, d[at + Batch.RAW_AT], src, d[at + Batch.CALLCHAIN_AT], nr, c);
+            resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
-            c.frame = machine.resolve(thread, misc & 7, c.ip);
+            c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
             if (calleeCut && nr > MAX_STACK) {
                 int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
@@ -346,7 +346,7 @@ public final class Session {
                 }
             }
         } else {
-            c.frame = machine.resolve(thread, misc & 7, c.ip);
+            c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
         }
         c.comm = thread.comm();
         c.filtered = options.filter().excludes(thread, c.comm, c.frame);
