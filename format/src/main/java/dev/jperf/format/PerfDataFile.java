@@ -10,6 +10,7 @@ import dev.jperf.format.header.FileHeader;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.header.PerfFileSection;
 import dev.jperf.format.io.ByteSource;
+import dev.jperf.format.record.EventRegistry;
 import dev.jperf.format.record.HeaderAttrRecord;
 import dev.jperf.format.record.HeaderFeatureRecord;
 import dev.jperf.format.record.PerfRecord;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * A perf.data file or stream, opened: header, events (attrs with ids and names), feature
@@ -55,6 +57,7 @@ public final class PerfDataFile implements AutoCloseable {
     private final FileHeader header;
     private final ByteSource src;
     private final StreamInput stream;
+    private final EventRegistry events = new EventRegistry(List.of());
     private final RecordDecoder decoder;
     private final TreeMap<Integer, ByteSource> features = new TreeMap<>();
     private final List<Integer> featureBits = new ArrayList<>();
@@ -83,7 +86,7 @@ public final class PerfDataFile implements AutoCloseable {
         this.stream = stream;
         this.dataStart = dataStart;
         this.dataEnd = dataEnd;
-        this.decoder = new RecordDecoder(name, List.of());
+        this.decoder = new RecordDecoder(name, events);
     }
 
     /** Opens a file (file or pipe mode, detected from the header), memory-mapping it. */
@@ -307,7 +310,7 @@ public final class PerfDataFile implements AutoCloseable {
             for (int k = 0; k < ids.length; k++) {
                 ids[k] = src.u64(idSec.offset() + 8L * k);
             }
-            decoder.add(new EventDesc(i, attr, ids, EventNames.of(attr)));
+            events.add(new EventDesc(i, attr, ids, EventNames.of(attr)));
             p += asz + 16;
         }
         if (n == 0) {
@@ -364,7 +367,7 @@ public final class PerfDataFile implements AutoCloseable {
                 if (!stream.ensure(p, 8)) {
                     break;
                 }
-                int size = stream.view().withOrder(header.order()).u16(p - stream.base() + 6);
+                int size = RecordDecoder.size(stream.view().withOrder(header.order()), p - stream.base());
                 if (size < 8 || !stream.ensure(p, size)) {
                     break;
                 }
@@ -395,9 +398,9 @@ public final class PerfDataFile implements AutoCloseable {
     }
 
     /** Registers a pipe-mode HEADER_ATTR / HEADER_FEATURE record (once, by offset). */
-    void accept(PerfRecord r) {
+    private void accept(PerfRecord r) {
         if (r instanceof HeaderAttrRecord a) {
-            decoder.add(new EventDesc(decoder.events().size(), a.attr(), a.ids(), EventNames.of(a.attr())));
+            events.add(new EventDesc(events.events().size(), a.attr(), a.ids(), EventNames.of(a.attr())));
         } else if (r instanceof HeaderFeatureRecord hf) {
             int bit = hf.featId();
             // a body-less record is perf's end mark (feat_id = its HEADER_LAST_FEATURE), except for
@@ -441,9 +444,9 @@ public final class PerfDataFile implements AutoCloseable {
         }
         try {
             List<EventDescs.Event> descs = EventDescs.decode(b.toByteBuffer()).events();
-            for (int i = 0; i < descs.size() && i < decoder.events().size(); i++) {
+            for (int i = 0; i < descs.size() && i < events.events().size(); i++) {
                 if (!descs.get(i).name().isEmpty()) {
-                    decoder.rename(i, descs.get(i).name());
+                    events.rename(i, descs.get(i).name());
                 }
             }
         } catch (FeatureException | PerfDataException e) {
@@ -469,7 +472,7 @@ public final class PerfDataFile implements AutoCloseable {
 
     /** The events (perf's evsels) in file order; in pipe mode, those defined so far. */
     public List<EventDesc> events() {
-        return List.copyOf(decoder.events());
+        return List.copyOf(events.events());
     }
 
     /**
@@ -482,7 +485,7 @@ public final class PerfDataFile implements AutoCloseable {
 
     /** The event a sample id belongs to (perf's rule: single event or id 0 = the first); null if none. */
     public EventDesc eventOf(long id) {
-        return decoder.eventOf(id);
+        return events.eventOf(id);
     }
 
     /** Feature bits present in the file (the header bitmap, or the pipe's HEADER_FEATURE records), in order. */
@@ -546,25 +549,38 @@ public final class PerfDataFile implements AutoCloseable {
         return out;
     }
 
-    /** The record stream of a truncated file stopped at {@code offset}, the end of the last whole record. */
-    void truncatedAt(long offset) {
-        truncatedAt = offset;
+    /** The default sink of a record stream: this file's {@link #warnings()}. */
+    private final class FileWarnings implements RecordWarnings {
+        @Override
+        public void warn(String line) {
+            warnings.add(line);
+        }
+
+        @Override
+        public void truncatedAt(long offset) {
+            PerfDataFile.this.truncatedAt = offset; // one line for the whole damage (warnings())
+        }
     }
 
-    /** Whether the data section runs past the end of the file. */
-    boolean truncated() {
-        return truncation != null;
-    }
-
-    void warn(String w) {
-        warnings.add(w);
+    /** Pipe mode: HEADER_ATTR / HEADER_FEATURE records met after the leading ones define more events and features. */
+    private final class PipeHeaders implements Consumer<PerfRecord> {
+        @Override
+        public void accept(PerfRecord r) {
+            PerfDataFile.this.accept(r);
+        }
     }
 
     /**
      * The records of the data section in file order (for a stream: once only). Records inside
-     * COMPRESSED records follow the COMPRESSED record itself.
+     * COMPRESSED records follow the COMPRESSED record itself. Damage found on the way is added
+     * to {@link #warnings()}.
      */
     public RecordStream records() {
+        return records(new FileWarnings());
+    }
+
+    /** {@link #records()}, with the damage found while reading records reported to {@code sink}. */
+    public RecordStream records(RecordWarnings sink) {
         if (stream != null) {
             if (streamTaken) {
                 throw new IllegalStateException(name + ": a stream can be read only once");
@@ -572,7 +588,8 @@ public final class PerfDataFile implements AutoCloseable {
             streamTaken = true;
         }
         FileChunks chunks = channel == null ? null : new FileChunks(channel, name, header.order());
-        return new RecordStream(this, decoder, src, stream, chunks, dataStart, dataEnd, prefixEnd);
+        return new RecordStream(name, header.order(), decoder, events, src, stream, chunks, dataStart, dataEnd, prefixEnd,
+                truncation != null, sink, new PipeHeaders());
     }
 
     /** Where readers of the records (report's session) say how far they got; {@link ReadProgress#NONE} by default. */

@@ -4,6 +4,7 @@ import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.AuxtraceRecord;
 import dev.jperf.format.record.CompressedRecord;
+import dev.jperf.format.record.EventRegistry;
 import dev.jperf.format.record.EventUpdateRecord;
 import dev.jperf.format.record.HeaderFeatureRecord;
 import dev.jperf.format.record.PerfRecord;
@@ -12,17 +13,24 @@ import dev.jperf.format.record.RecordType;
 import dev.jperf.format.record.SampleView;
 import dev.jperf.format.record.TracingDataRecord;
 import dev.jperf.format.record.UnknownRecord;
+import java.nio.ByteOrder;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.Consumer;
 
 /**
  * The records of a {@link PerfDataFile}, decoded one at a time straight from the mapped file (or
  * the stream buffer): nothing but the current record is held.
  *
- * <p>The stream stops, with a warning on the file, at a record whose size is below 8 or that runs
- * past the end of the data; everything before it is returned. A record whose body contradicts
- * its size is skipped with a warning. Records of unknown types are returned as
- * {@link UnknownRecord} and counted.
+ * <p>One cursor: {@link #advance(SampleView)} (or {@link #advance()}) moves to the next record
+ * and {@link #current()} is that record; samples may be decoded into a reusable
+ * {@link SampleView} instead of an object. {@link #hasNext()} / {@link #next()} are the same
+ * cursor as an {@link Iterator} (hasNext reads one record ahead, decoded in full).
+ *
+ * <p>Damage goes to the {@link RecordWarnings} the stream was opened with, one line each: the
+ * stream stops at a record whose size is below 8 or that runs past the end of the data
+ * (everything before it is returned); a record whose body contradicts its size is skipped.
+ * Records of unknown types are returned as {@link UnknownRecord} and counted.
  */
 public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private static final int MAX_DETAILED_WARNINGS = 5;
@@ -31,8 +39,15 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     /** What top() and fromZstd() return for a sample decoded into {@link #view}. */
     private static final PerfRecord VIEWED = new UnknownRecord(-1, RecordType.PERF_RECORD_SAMPLE, 0, 0);
 
-    private final PerfDataFile file;
+    private final String name;
+    private final ByteOrder order;
     private final RecordDecoder decoder;
+    private final EventRegistry events;
+    private final RecordWarnings warnings;
+    /** Whether the input is known to be truncated (its data section runs past its end). */
+    private final boolean truncated;
+    /** Pipe mode: where HEADER_ATTR / HEADER_FEATURE records after the leading ones go. */
+    private final Consumer<PerfRecord> headers;
     private final ByteSource src;
     private final StreamInput stream;
     private final FileChunks chunks;
@@ -44,22 +59,30 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private boolean zstdFinished;
     private boolean topDone;
     private boolean done;
-    private PerfRecord next;
+    /** {@link #hasNext()} read {@link #current} ahead of {@link #next()} / {@link #advance(SampleView)}. */
+    private boolean peeked;
     private ByteSource lastSrc;
     private long lastPos;
     private int lastSize;
     private long skipped;
     private long unknown;
+    /** Where the record being read puts a sample, or null to decode it in full. */
     private SampleView view;
     private PerfRecord current;
     private byte[] arena;
     private ByteSource arenaView;
     private int arenaUsed;
 
-    RecordStream(PerfDataFile file, RecordDecoder decoder, ByteSource src, StreamInput stream, FileChunks chunks,
-            long start, long end, long prefixEnd) {
-        this.file = file;
+    RecordStream(String name, ByteOrder order, RecordDecoder decoder, EventRegistry events, ByteSource src,
+            StreamInput stream, FileChunks chunks, long start, long end, long prefixEnd, boolean truncated,
+            RecordWarnings warnings, Consumer<PerfRecord> headers) {
+        this.name = name;
+        this.order = order;
         this.decoder = decoder;
+        this.events = events;
+        this.truncated = truncated;
+        this.warnings = warnings;
+        this.headers = headers;
         this.src = src;
         this.stream = stream;
         this.chunks = chunks;
@@ -68,12 +91,44 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         this.prefixEnd = prefixEnd;
     }
 
+    /**
+     * Advances to the next record and returns its type, or -1 at the end. With a view (the fast
+     * path for readers of many samples), a PERF_RECORD_SAMPLE is decoded into {@code v} only
+     * (nothing allocated; its bytes, {@link SampleView#source()}, are never overwritten and stay
+     * valid while referred to) and {@link #current()} is null; any other record, and every record
+     * without a view, is decoded in full and is then {@link #current()}. A record that
+     * {@link #hasNext()} read ahead is that record, decoded in full.
+     */
+    public int advance(SampleView v) {
+        if (peeked) {
+            peeked = false;
+        } else {
+            view = v;
+            current = done ? null : read();
+        }
+        if (current == null) {
+            return -1;
+        }
+        return current == VIEWED ? RecordType.PERF_RECORD_SAMPLE : current.type();
+    }
+
+    /** {@link #advance(SampleView)} with every record decoded in full. */
+    public int advance() {
+        return advance(null);
+    }
+
+    /** The record the stream is at; null at the end and for a sample decoded into a view. */
+    public PerfRecord current() {
+        return current == VIEWED ? null : current;
+    }
+
     @Override
     public boolean hasNext() {
-        if (next == null && !done) {
-            next = advance();
+        if (!peeked) {
+            advance(null);
+            peeked = true;
         }
-        return next != null;
+        return current != null;
     }
 
     @Override
@@ -81,30 +136,8 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        PerfRecord r = next;
-        next = null;
-        return r;
-    }
-
-    /**
-     * The fast path for readers of many samples: advances to the next record and returns its type,
-     * or -1 at the end. A PERF_RECORD_SAMPLE is decoded into {@code v} only (nothing allocated;
-     * its bytes, {@link SampleView#source()}, are never overwritten and stay valid while referred
-     * to); any other record is decoded as by {@link #next()} and is then {@link #current()}.
-     * Do not mix with {@link #hasNext()} / {@link #next()}.
-     */
-    public int advance(SampleView v) {
-        view = v;
-        current = done ? null : advance();
-        if (current == null) {
-            return -1;
-        }
-        return current == VIEWED ? RecordType.PERF_RECORD_SAMPLE : current.type();
-    }
-
-    /** The record {@link #advance(SampleView)} stopped at when it is not a sample. */
-    public PerfRecord current() {
-        return current == VIEWED ? null : current;
+        peeked = false;
+        return current;
     }
 
     /**
@@ -136,7 +169,8 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         return unknown;
     }
 
-    private PerfRecord advance() {
+    /** Reads the next record (into {@link #view} when it is a sample and there is a view); null at the end. */
+    private PerfRecord read() {
         while (true) {
             if (zstd != null && !zstdBroken) {
                 PerfRecord r = fromZstd();
@@ -154,11 +188,11 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                     }
                 }
                 if (zstd != null && !zstdBroken && (zstd.available() > 0 || zstd.pendingInput() > 0)) {
-                    file.warn(file.name() + ": compressed data ends in the middle of a record ("
+                    warnings.warn(name + ": compressed data ends in the middle of a record ("
                             + (zstd.available() + zstd.pendingInput()) + " bytes left over)");
                 }
                 if (skipped > MAX_DETAILED_WARNINGS) {
-                    file.warn(file.name() + ": " + (skipped - MAX_DETAILED_WARNINGS) + " more records could not be decoded");
+                    warnings.warn(name + ": " + (skipped - MAX_DETAILED_WARNINGS) + " more records could not be decoded");
                 }
                 done = true;
                 return null;
@@ -179,21 +213,21 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             stream.release(p);
             if (!stream.ensure(p, PERF_RECORD_HEADER_SIZE)) {
                 if (stream.received() > p) {
-                    file.warn(file.name() + ": the stream ends inside a record header at offset 0x" + Long.toHexString(p));
+                    warnings.warn(name + ": the stream ends inside a record header at offset 0x" + Long.toHexString(p));
                 }
                 topDone = true;
                 return null;
             }
-            s = stream.view().withOrder(file.header().order());
+            s = stream.view().withOrder(order);
             at = p - stream.base();
         } else {
             s = src;
             at = p;
             if (end - p < PERF_RECORD_HEADER_SIZE) {
-                if (p < end && file.truncated()) {
-                    file.truncatedAt(p);
+                if (p < end && truncated) {
+                    warnings.truncatedAt(p);
                 } else if (p < end) {
-                    file.warn(file.name() + ": " + (end - p) + " stray bytes at the end of the data (offset 0x"
+                    warnings.warn(name + ": " + (end - p) + " stray bytes at the end of the data (offset 0x"
                             + Long.toHexString(p) + ")");
                 }
                 topDone = true;
@@ -201,7 +235,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             }
             if (chunks != null) {
                 if (!chunks.ensure(p, PERF_RECORD_HEADER_SIZE)) {
-                    file.warn(file.name() + ": the file ends inside a record header at offset 0x" + Long.toHexString(p));
+                    warnings.warn(name + ": the file ends inside a record header at offset 0x" + Long.toHexString(p));
                     topDone = true;
                     return null;
                 }
@@ -212,26 +246,26 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         int type = RecordDecoder.type(s, at);
         int size = RecordDecoder.size(s, at);
         if (size < PERF_RECORD_HEADER_SIZE) {
-            file.warn(file.name() + ": record at offset 0x" + Long.toHexString(p) + " (type " + Integer.toUnsignedString(type)
+            warnings.warn(name + ": record at offset 0x" + Long.toHexString(p) + " (type " + Integer.toUnsignedString(type)
                     + ") has size " + size + ": stream is corrupt, stopping there");
             topDone = true;
             return null;
         }
         if (stream != null) {
             if (!stream.ensure(p, size)) {
-                file.warn(file.name() + ": the stream ends inside a record (offset 0x" + Long.toHexString(p) + ", "
+                warnings.warn(name + ": the stream ends inside a record (offset 0x" + Long.toHexString(p) + ", "
                         + RecordType.name(type) + ", size " + size + "): the records from there on are missing"
                         + " (truncated stream?)");
                 topDone = true;
                 return null;
             }
-            s = stream.view().withOrder(file.header().order());
+            s = stream.view().withOrder(order);
             at = p - stream.base();
         } else if (size > end - p) {
-            if (file.truncated()) {
-                file.truncatedAt(p); // one line for the whole damage (PerfDataFile.warnings)
+            if (truncated) {
+                warnings.truncatedAt(p); // one line for the whole damage
             } else {
-                file.warn(file.name() + ": record at offset 0x" + Long.toHexString(p) + " (" + RecordType.name(type)
+                warnings.warn(name + ": record at offset 0x" + Long.toHexString(p) + " (" + RecordType.name(type)
                         + ", size " + size + ") runs past the end of the data (0x" + Long.toHexString(end)
                         + "): the records from there on are missing (truncated file?)");
             }
@@ -239,7 +273,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             return null;
         } else if (chunks != null) {
             if (!chunks.ensure(p, size)) {
-                file.warn(file.name() + ": the file ends inside a record (offset 0x" + Long.toHexString(p) + ", "
+                warnings.warn(name + ": the file ends inside a record (offset 0x" + Long.toHexString(p) + ", "
                         + RecordType.name(type) + ", size " + size + "): stopping there");
                 topDone = true;
                 return null;
@@ -275,7 +309,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             case RecordType.PERF_RECORD_HEADER_ATTR:
             case RecordType.PERF_RECORD_HEADER_FEATURE:
                 if (p >= prefixEnd) {
-                    file.accept(r);
+                    headers.accept(r);
                 }
                 // the body is a slice of a buffer that is reused: the record keeps a copy
                 return r instanceof HeaderFeatureRecord hf && (stream != null || chunks != null) ? copyBody(hf) : r;
@@ -292,18 +326,18 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             if (r instanceof TracingDataRecord) {
                 byte[] b = stream.copy(p, n);
                 if (b != null) {
-                    data = ByteSource.wrap(file.name(), b).withOrder(file.header().order());
+                    data = ByteSource.wrap(name, b).withOrder(order);
                 }
             } else if (!stream.skip(p, n)) {
                 data = null;
             }
             if (stream.received() < p + n) {
-                file.warn(file.name() + ": the stream ends inside the " + RecordType.name(r.type()) + " payload at offset 0x"
+                warnings.warn(name + ": the stream ends inside the " + RecordType.name(r.type()) + " payload at offset 0x"
                         + Long.toHexString(p));
                 topDone = true;
             }
         } else if (n < 0 || n > end - p) {
-            file.warn(file.name() + ": the " + RecordType.name(r.type()) + " payload at offset 0x" + Long.toHexString(p)
+            warnings.warn(name + ": the " + RecordType.name(r.type()) + " payload at offset 0x" + Long.toHexString(p)
                     + " (" + Long.toUnsignedString(n) + " bytes) runs past the end of the data: stopping there");
             topDone = true;
             n = 0;
@@ -322,7 +356,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private HeaderFeatureRecord copyBody(HeaderFeatureRecord hf) {
         ByteSource b = hf.body();
         return new HeaderFeatureRecord(hf.offset(), hf.misc(), hf.size(), hf.featId(),
-                ByteSource.wrap(file.name(), b.bytes(0, (int) b.size())).withOrder(b.order()));
+                ByteSource.wrap(name, b.bytes(0, (int) b.size())).withOrder(b.order()));
     }
 
     private void feed(ByteSource s, long at, CompressedRecord c) {
@@ -330,9 +364,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             return;
         }
         if (zstd == null) {
-            zstd = new ZstdRecords(file.name());
+            zstd = new ZstdRecords(name);
         }
-        long dataAt = at + (c.type() == RecordType.PERF_RECORD_COMPRESSED2 ? 16 : 8);
+        long dataAt = at + c.dataOffset();
         zstd.feed(s, dataAt, (int) c.dataSize());
     }
 
@@ -342,11 +376,11 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             if (!zstd.fill(PERF_RECORD_HEADER_SIZE)) {
                 return null;
             }
-            ByteSource s = zstd.view().withOrder(file.header().order());
+            ByteSource s = zstd.view().withOrder(order);
             int at = zstd.position();
             int size = RecordDecoder.size(s, at);
             if (size < PERF_RECORD_HEADER_SIZE) {
-                file.warn(file.name() + ": record of size " + size + " at offset 0x" + Long.toHexString(zstd.streamOffset())
+                warnings.warn(name + ": record of size " + size + " at offset 0x" + Long.toHexString(zstd.streamOffset())
                         + " of the decompressed data: compressed data is corrupt, ignoring the rest of it");
                 zstdBroken = true;
                 return null;
@@ -354,7 +388,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             if (!zstd.fill(size)) {
                 return null;
             }
-            s = zstd.view().withOrder(file.header().order());
+            s = zstd.view().withOrder(order);
             at = zstd.position();
             long offset = zstd.streamOffset();
             zstd.advance(size);
@@ -371,7 +405,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                 return null;
             }
         } catch (PerfDataException e) {
-            file.warn(e.getMessage() + ": ignoring the rest of the compressed data");
+            warnings.warn(e.getMessage() + ": ignoring the rest of the compressed data");
             zstdBroken = true;
             return null;
         }
@@ -385,7 +419,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
         if (reused) {
             if (arena == null || arena.length - arenaUsed < size) {
                 arena = new byte[Math.max(ARENA, size)];
-                arenaView = ByteSource.wrap(file.name(), arena).withOrder(file.header().order());
+                arenaView = ByteSource.wrap(name, arena).withOrder(order);
                 arenaUsed = 0;
             }
             s.get(at, arena, arenaUsed, size);
@@ -402,9 +436,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             unknown++;
         } else if (r instanceof EventUpdateRecord u && u.updateType() == EventUpdateRecord.PERF_EVENT_UPDATE__NAME
                 && u.text() != null) {
-            EventDesc e = decoder.eventOf(u.id());
+            EventDesc e = events.eventOf(u.id());
             if (e != null) {
-                decoder.rename(e.index(), u.text());
+                events.rename(e.index(), u.text());
             }
         }
         return r;
@@ -413,13 +447,14 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     private void skip(PerfDataException e) {
         skipped++;
         if (skipped <= MAX_DETAILED_WARNINGS) {
-            file.warn(e.getMessage() + ": record skipped");
+            warnings.warn(e.getMessage() + ": record skipped");
         }
     }
 
     @Override
     public void close() {
         done = true;
-        next = null;
+        peeked = false;
+        current = null;
     }
 }

@@ -1,11 +1,13 @@
 package dev.jperf.recorder;
 
-import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
+import static dev.jperf.format.header.PerfEventAttr.*;
 
 import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.feature.BuildIds;
 import dev.jperf.format.feature.Feature;
 import dev.jperf.format.feature.SampleTime;
+import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.SampleLayout;
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.format.writer.PerfPipeWriter;
@@ -126,11 +128,12 @@ public final class Recorder implements StopSignals.Stoppable {
         Path out = options.output();
         PerfDataOutput writer = options.pipeOutput() ? createPipe(events) : createWriter(out, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
-        int trailer = trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
-        DsoHits hits = new DsoHits(sampleIpOffset(events.sampleType()), samplePidOffset(events.sampleType()));
+        int trailer = SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize();
+        SampleLayout samples = SampleLayout.of(events.sampleType());
+        DsoHits hits = new DsoHits(samples.offset(PERF_SAMPLE_IP), samples.offset(PERF_SAMPLE_TID));
         // perf's comp_mmap_len: the ring with its header page; its reader decompresses that much at a time
         compressor = options.compressionLevel() > 0 ? new RecordCompressor((options.mmapPages() + 1) * PAGE_SIZE) : null;
-        RecordCopier copier = new RecordCopier(writer, compressor, capture, trailer, sampleTimeOffset(events.sampleType()),
+        RecordCopier copier = new RecordCopier(writer, compressor, capture, trailer, samples.offset(PERF_SAMPLE_TIME),
                 hits);
         // what is known at start: all a pipe gets of these sections (perf 6.1 does the same)
         updateFeatures(copier, writer);
@@ -304,7 +307,7 @@ public final class Recorder implements StopSignals.Stoppable {
                 }
             }
         }
-        s.empty(SyntheticRecords.PERF_RECORD_FINISHED_INIT);
+        s.empty(RecordType.PERF_RECORD_FINISHED_INIT);
         copier.appendOwn(s.records());
     }
 
@@ -406,7 +409,7 @@ public final class Recorder implements StopSignals.Stoppable {
     /** A FINISHED_ROUND record, built once: the loop appends it ~20 times a second. */
     private static ByteBuffer finishedRound() {
         SyntheticRecords round = new SyntheticRecords(0);
-        round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
+        round.empty(RecordType.PERF_RECORD_FINISHED_ROUND);
         return round.records();
     }
 
@@ -486,7 +489,7 @@ public final class Recorder implements StopSignals.Stoppable {
         if (lost.isEmpty()) {
             return;
         }
-        SyntheticRecords s = new SyntheticRecords(trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE));
+        SyntheticRecords s = new SyntheticRecords(SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize());
         for (PerfEvents.Lost l : lost) {
             s.lostSamples(l.lost(), l.id());
             lostSamples += l.lost();
@@ -534,41 +537,5 @@ public final class Recorder implements StopSignals.Stoppable {
             err.println("jperf record: " + streamedBpf.tooLarge() + " BPF program infos or BTFs are larger than one stream"
                     + " record (64 KiB) and are not in the stream: record to a file to keep them");
         }
-    }
-
-    /** Bytes of the sample_id trailer for these sample_type bits (perf-data-format.md §8). */
-    static int trailerSize(long sampleType) {
-        long bits = PERF_SAMPLE_TID
-                | PERF_SAMPLE_TIME
-                | PERF_SAMPLE_ID
-                | PERF_SAMPLE_STREAM_ID
-                | PERF_SAMPLE_CPU
-                | PERF_SAMPLE_IDENTIFIER;
-        return 8 * Long.bitCount(sampleType & bits);
-    }
-
-    /** Offset of a SAMPLE's ip from the record start, or -1 without PERF_SAMPLE_IP. */
-    static int sampleIpOffset(long sampleType) {
-        return (sampleType & PERF_SAMPLE_IP) == 0 ? -1 : 8 + 8 * Long.bitCount(sampleType & PERF_SAMPLE_IDENTIFIER);
-    }
-
-    /** Offset of a SAMPLE's pid, or -1 without PERF_SAMPLE_TID. */
-    static int samplePidOffset(long sampleType) {
-        if ((sampleType & PERF_SAMPLE_TID) == 0) {
-            return -1;
-        }
-        return 8 + 8 * Long.bitCount(sampleType & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP));
-    }
-
-    /** Offset of a SAMPLE's time field from the record start, or -1 without PERF_SAMPLE_TIME. */
-    static int sampleTimeOffset(long sampleType) {
-        long t = PERF_SAMPLE_TIME;
-        if ((sampleType & t) == 0) {
-            return -1;
-        }
-        long before = PERF_SAMPLE_IDENTIFIER
-                | PERF_SAMPLE_IP
-                | PERF_SAMPLE_TID;
-        return 8 + 8 * Long.bitCount(sampleType & before);
     }
 }

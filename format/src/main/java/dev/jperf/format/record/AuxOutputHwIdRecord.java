@@ -6,4 +6,10 @@ public record AuxOutputHwIdRecord(long offset, int misc, int size, long hwId, Sa
     public int type() {
         return RecordType.PERF_RECORD_AUX_OUTPUT_HW_ID;
     }
+
+    static AuxOutputHwIdRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(16);
+        return new AuxOutputHwIdRecord(r.offset, r.misc, r.size, r.u64(8), id);
+    }
 }

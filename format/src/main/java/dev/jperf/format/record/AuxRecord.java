@@ -6,4 +6,10 @@ public record AuxRecord(long offset, int misc, int size, long auxOffset, long au
     public int type() {
         return RecordType.PERF_RECORD_AUX;
     }
+
+    static AuxRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(32);
+        return new AuxRecord(r.offset, r.misc, r.size, r.u64(8), r.u64(16), r.u64(24), id);
+    }
 }

@@ -6,4 +6,12 @@ public record AuxtraceErrorRecord(long offset, int misc, int size, int errorType
     public int type() {
         return RecordType.PERF_RECORD_AUXTRACE_ERROR;
     }
+
+    static AuxtraceErrorRecord decode(RecordInput r) {
+        r.need(48);
+        String msg = r.cString(48, Math.min(64, r.size - 48));
+        boolean ext = r.size >= 120;
+        return new AuxtraceErrorRecord(r.offset, r.misc, r.size, r.s32(8), r.s32(12), r.s32(16), r.s32(20), r.s32(24),
+                r.s32(28), r.u64(32), r.u64(40), msg, ext ? r.s32(112) : -1, ext ? r.s32(116) : -1);
+    }
 }

@@ -14,4 +14,9 @@ public record AuxtraceInfoRecord(long offset, int misc, int size, int auxtraceTy
     public long[] priv() {
         return priv.clone();
     }
+
+    static AuxtraceInfoRecord decode(RecordInput r) {
+        r.need(16);
+        return new AuxtraceInfoRecord(r.offset, r.misc, r.size, r.s32(8), r.u64s(16, (r.size - 16) / 8));
+    }
 }

@@ -9,4 +9,11 @@ public record AuxtraceRecord(long offset, int misc, int size, long auxSize, long
     public int type() {
         return RecordType.PERF_RECORD_AUXTRACE;
     }
+
+    /** The header only: the reader attaches the payload that follows. */
+    static AuxtraceRecord decode(RecordInput r) {
+        r.need(48);
+        return new AuxtraceRecord(r.offset, r.misc, r.size, r.u64(8), r.u64(16), r.u64(24), r.s32(32), r.s32(36),
+                r.s32(40), null);
+    }
 }

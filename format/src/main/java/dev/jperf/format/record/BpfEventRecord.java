@@ -22,4 +22,10 @@ public record BpfEventRecord(long offset, int misc, int size, int bpfEventType, 
     public String tagHex() {
         return java.util.HexFormat.of().formatHex(tag);
     }
+
+    static BpfEventRecord decode(RecordInput r) {
+        r.need(24);
+        SampleId id = r.trailerAt(24);
+        return new BpfEventRecord(r.offset, r.misc, r.size, r.u16(8), r.u16(10), r.s32(12), r.bytes(16, 8), id);
+    }
 }

@@ -14,4 +14,10 @@ public record BuildIdRecord(long offset, int misc, int size, int pid, byte[] bui
     public byte[] buildId() {
         return buildId.clone();
     }
+
+    static BuildIdRecord decode(RecordInput r) {
+        r.need(36);
+        int bidSize = (r.misc & PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE) != 0 ? Math.min(20, r.u8(32)) : 20;
+        return new BuildIdRecord(r.offset, r.misc, r.size, r.s32(8), r.bytes(12, bidSize), r.cString(36, r.size - 36));
+    }
 }

@@ -20,4 +20,21 @@ public record EventUpdateRecord(long offset, int misc, int size, long updateType
     public int[] cpus() {
         return cpus == null ? null : cpus.clone();
     }
+
+    static EventUpdateRecord decode(RecordInput r) {
+        r.need(24);
+        long ut = r.u64(8);
+        String text = null;
+        double scale = Double.NaN;
+        int[] cpus = null;
+        if (ut == PERF_EVENT_UPDATE__UNIT || ut == PERF_EVENT_UPDATE__NAME) {
+            text = r.cString(24, r.size - 24);
+        } else if (ut == PERF_EVENT_UPDATE__SCALE) {
+            r.need(32);
+            scale = Double.longBitsToDouble(r.u64(24));
+        } else if (ut == PERF_EVENT_UPDATE__CPUS) {
+            cpus = CpuMapRecord.cpus(r, 24);
+        }
+        return new EventUpdateRecord(r.offset, r.misc, r.size, ut, r.u64(16), text, scale, cpus);
+    }
 }

@@ -6,4 +6,10 @@ public record ForkRecord(long offset, int misc, int size, int pid, int ppid, int
     public int type() {
         return RecordType.PERF_RECORD_FORK;
     }
+
+    static ForkRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(32);
+        return new ForkRecord(r.offset, r.misc, r.size, r.s32(8), r.s32(12), r.s32(16), r.s32(20), r.u64(24), id);
+    }
 }

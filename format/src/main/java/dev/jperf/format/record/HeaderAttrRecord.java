@@ -16,4 +16,19 @@ public record HeaderAttrRecord(long offset, int misc, int size, PerfEventAttr at
     public long[] ids() {
         return ids.clone();
     }
+
+    static HeaderAttrRecord decode(RecordInput r) {
+        r.need(8 + PerfEventAttr.PERF_ATTR_SIZE_VER0);
+        int asz = r.s32(12);
+        if (asz == 0) {
+            asz = PerfEventAttr.PERF_ATTR_SIZE_VER0;
+        }
+        if (asz < PerfEventAttr.PERF_ATTR_SIZE_VER0) {
+            throw r.bad("attr.size " + asz);
+        }
+        r.need(8L + asz);
+        PerfEventAttr attr = PerfEventAttr.decode(r.src, r.pos + 8, asz);
+        long[] ids = r.u64s(8 + asz, (r.size - 8 - asz) / 8);
+        return new HeaderAttrRecord(r.offset, r.misc, r.size, attr, ids);
+    }
 }

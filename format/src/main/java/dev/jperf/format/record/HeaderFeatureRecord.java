@@ -9,4 +9,10 @@ public record HeaderFeatureRecord(long offset, int misc, int size, int featId, B
     public int type() {
         return RecordType.PERF_RECORD_HEADER_FEATURE;
     }
+
+    static HeaderFeatureRecord decode(RecordInput r) {
+        r.need(16);
+        return new HeaderFeatureRecord(r.offset, r.misc, r.size, (int) Math.min(Integer.MAX_VALUE, r.u64(8)),
+                r.slice(16, r.size - 16));
+    }
 }

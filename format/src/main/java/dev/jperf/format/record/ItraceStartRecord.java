@@ -6,4 +6,10 @@ public record ItraceStartRecord(long offset, int misc, int size, int pid, int ti
     public int type() {
         return RecordType.PERF_RECORD_ITRACE_START;
     }
+
+    static ItraceStartRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(16);
+        return new ItraceStartRecord(r.offset, r.misc, r.size, r.s32(8), r.s32(12), id);
+    }
 }

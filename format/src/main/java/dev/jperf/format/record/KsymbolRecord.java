@@ -14,4 +14,14 @@ public record KsymbolRecord(long offset, int misc, int size, long addr, int len,
     public boolean unregister() {
         return (flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) != 0;
     }
+
+    static KsymbolRecord decode(RecordInput r) {
+        r.need(24);
+        long nul = r.indexOfNul(24);
+        // parse the trailer forward: the kernel may inflate header.size (spec §6)
+        long bodyEnd = 24 + ((nul - 24 + 1 + 7) & ~7L);
+        SampleId id = r.trailerAt(Math.min(bodyEnd, r.size));
+        return new KsymbolRecord(r.offset, r.misc, r.size, r.u64(8), r.s32(16), r.u16(20), r.u16(22),
+                r.cString(24, nul - 24), id);
+    }
 }

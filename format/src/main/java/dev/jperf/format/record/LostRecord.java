@@ -6,4 +6,10 @@ public record LostRecord(long offset, int misc, int size, long id, long lost, Sa
     public int type() {
         return RecordType.PERF_RECORD_LOST;
     }
+
+    static LostRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(24);
+        return new LostRecord(r.offset, r.misc, r.size, r.u64(8), r.u64(16), id);
+    }
 }

@@ -6,4 +6,10 @@ public record LostSamplesRecord(long offset, int misc, int size, long lost, Samp
     public int type() {
         return RecordType.PERF_RECORD_LOST_SAMPLES;
     }
+
+    static LostSamplesRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(16);
+        return new LostSamplesRecord(r.offset, r.misc, r.size, r.u64(8), id);
+    }
 }

@@ -19,4 +19,24 @@ public record Mmap2Record(long offset, int misc, int size, int pid, int tid, lon
     public boolean hasBuildId() {
         return buildId != null;
     }
+
+    static Mmap2Record decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(72);
+        int maj = 0;
+        int min = 0;
+        long ino = 0;
+        long gen = 0;
+        byte[] bid = null;
+        if ((r.misc & PerfRecord.PERF_RECORD_MISC_MMAP_BUILD_ID) != 0) {
+            bid = r.bytes(44, Math.min(20, r.u8(40)));
+        } else {
+            maj = r.s32(40);
+            min = r.s32(44);
+            ino = r.u64(48);
+            gen = r.u64(56);
+        }
+        return new Mmap2Record(r.offset, r.misc, r.size, r.s32(8), r.s32(12), r.u64(16), r.u64(24), r.u64(32), maj, min,
+                ino, gen, bid, r.s32(64), r.s32(68), r.cString(72, r.body() - 72), id);
+    }
 }

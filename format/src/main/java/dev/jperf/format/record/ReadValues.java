@@ -1,5 +1,7 @@
 package dev.jperf.format.record;
 
+import static dev.jperf.format.header.PerfEventAttr.*;
+
 /**
  * The read_format values of a READ record or PERF_SAMPLE_READ: one entry per counter (one, or the
  * whole group with PERF_FORMAT_GROUP). Absent optional fields are {@code -1}; {@code ids}/{@code lost}
@@ -25,5 +27,57 @@ public record ReadValues(long timeEnabled, long timeRunning, long[] values, long
     @Override
     public long[] lost() {
         return lost == null ? null : lost.clone();
+    }
+
+    /**
+     * The read_format values at the input's cursor, which must end by {@code limit} (from the
+     * record's header: the trailer of a READ, the end of a SAMPLE); the cursor moves past them.
+     */
+    static ReadValues decode(RecordInput r, long rf, long limit) {
+        long te = -1;
+        long tr = -1;
+        long[] values;
+        long[] ids = null;
+        long[] lost = null;
+        if ((rf & PERF_FORMAT_GROUP) != 0) {
+            long nr = r.next(limit);
+            if ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) != 0) {
+                te = r.next(limit);
+            }
+            if ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) != 0) {
+                tr = r.next(limit);
+            }
+            int per = 1 + ((rf & PERF_FORMAT_ID) != 0 ? 1 : 0) + ((rf & PERF_FORMAT_LOST) != 0 ? 1 : 0);
+            if (nr < 0 || nr > (limit - r.at()) / (8L * per)) {
+                throw r.bad("read group nr " + Long.toUnsignedString(nr) + " does not fit");
+            }
+            values = new long[(int) nr];
+            ids = (rf & PERF_FORMAT_ID) != 0 ? new long[(int) nr] : null;
+            lost = (rf & PERF_FORMAT_LOST) != 0 ? new long[(int) nr] : null;
+            for (int i = 0; i < nr; i++) {
+                values[i] = r.next(limit);
+                if (ids != null) {
+                    ids[i] = r.next(limit);
+                }
+                if (lost != null) {
+                    lost[i] = r.next(limit);
+                }
+            }
+        } else {
+            values = new long[] {r.next(limit)};
+            if ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) != 0) {
+                te = r.next(limit);
+            }
+            if ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) != 0) {
+                tr = r.next(limit);
+            }
+            if ((rf & PERF_FORMAT_ID) != 0) {
+                ids = new long[] {r.next(limit)};
+            }
+            if ((rf & PERF_FORMAT_LOST) != 0) {
+                lost = new long[] {r.next(limit)};
+            }
+        }
+        return new ReadValues(te, tr, values, ids, lost);
     }
 }

@@ -1,6 +1,9 @@
 package dev.jperf.format.record;
 
+import static dev.jperf.format.header.PerfEventAttr.*;
+
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.io.ByteSource;
 import java.util.Objects;
 
 /**
@@ -24,6 +27,8 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
         BranchStack branchStack, Regs regsUser, byte[] stackUser, long stackUserDynSize, long weight, long dataSrc,
         long transaction, Regs regsIntr, long physAddr, long cgroup, long dataPageSize, long codePageSize,
         byte[] aux) implements PerfRecord {
+
+    private static final long[] NO_CALLCHAIN = new long[0];
 
     public static final long PERF_CONTEXT_HV = -32;
     public static final long PERF_CONTEXT_KERNEL = -128;
@@ -103,5 +108,181 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
     /** PERF_RECORD_MISC_EXACT_IP. */
     public boolean exactIp() {
         return (misc & PerfRecord.PERF_RECORD_MISC_EXACT_IP) != 0;
+    }
+
+    /**
+     * Decodes the SAMPLE at {@code pos} of {@code src} in full, with its event's {@link SampleLayout}
+     * ({@code name} names the input in errors). The fixed fields and the callchain are read in
+     * place; the parts after them through a {@link RecordInput}.
+     */
+    static SampleRecord decode(String name, EventRegistry events, ByteSource src, long pos, long offset) {
+        int type = RecordType.PERF_RECORD_SAMPLE;
+        int misc = src.u16(pos + 4);
+        int size = src.u16(pos + 6);
+        long end = pos + size;
+        EventDesc ev = events.sampleEvent(name, src, pos, end);
+        SampleLayout l = events.layout(ev.index());
+        long st = l.sampleType();
+        if (8L + l.fixedSize() > size) {
+            throw RecordInput.bad(name, src, pos, type, "too short (needs " + (8L + l.fixedSize()) + " bytes)");
+        }
+        long p = pos + 8;
+        long id = -1;
+        long ip = -1;
+        int pid = -1;
+        int tid = -1;
+        long time = -1;
+        long addr = -1;
+        long streamId = -1;
+        int cpu = -1;
+        long period = events.fixedPeriod(ev.index());
+        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
+            id = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_IP) != 0) {
+            ip = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TID) != 0) {
+            pid = src.s32(p);
+            tid = src.s32(p + 4);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TIME) != 0) {
+            time = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ADDR) != 0) {
+            addr = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ID) != 0) {
+            id = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_STREAM_ID) != 0) {
+            streamId = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_CPU) != 0) {
+            cpu = src.s32(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_PERIOD) != 0) {
+            period = src.u64(p);
+            p += 8;
+        }
+        if (!l.hasVariableFields()) {
+            return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period,
+                    null, null, null, null, null, null, -1, -1, -1, -1, null, -1, -1, -1, -1, null);
+        }
+        RecordInput r = null;
+        ReadValues read = null;
+        if ((st & PERF_SAMPLE_READ) != 0) {
+            r = new RecordInput(name, events, src, pos, offset);
+            r.seek(p - pos);
+            read = ReadValues.decode(r, l.readFormat(), size);
+            p = pos + r.at();
+        }
+        long[] callchain = null;
+        if ((st & PERF_SAMPLE_CALLCHAIN) != 0) {
+            if (p + 8 > end) {
+                throw RecordInput.bad(name, src, pos, type, "too short (needs " + (p + 8 - pos) + " bytes)");
+            }
+            long nr = src.u64(p);
+            if (nr < 0 || nr > (end - p - 8) / 8) {
+                throw RecordInput.bad(name, src, pos, type, "callchain nr " + Long.toUnsignedString(nr) + " does not fit");
+            }
+            callchain = nr == 0 ? NO_CALLCHAIN : src.u64s(p + 8, (int) nr);
+            p += 8 + 8 * nr;
+        }
+        if (!l.hasVariableFieldsBesidesCallchain()) {
+            return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period, read,
+                    callchain, null, null, null, null, -1, -1, -1, -1, null, -1, -1, -1, -1, null);
+        }
+        if (r == null) {
+            r = new RecordInput(name, events, src, pos, offset);
+        }
+        r.seek(p - pos);
+        byte[] raw = null;
+        if ((st & PERF_SAMPLE_RAW) != 0) {
+            p = r.at();
+            r.need(p + 4);
+            long rs = r.u32(p);
+            r.need(p + 4 + rs);
+            raw = r.bytes(p + 4, (int) rs);
+            r.seek(p + 4 + rs);
+        }
+        BranchStack bs = null;
+        if ((st & PERF_SAMPLE_BRANCH_STACK) != 0) {
+            bs = BranchStack.decode(r, l.branchHwIdx());
+        }
+        Regs regsUser = null;
+        if ((st & PERF_SAMPLE_REGS_USER) != 0) {
+            regsUser = Regs.decode(r, ev.attr().sampleRegsUser());
+        }
+        byte[] stack = null;
+        long dynSize = -1;
+        if ((st & PERF_SAMPLE_STACK_USER) != 0) {
+            p = r.at();
+            r.need(p + 8);
+            long ss = r.u64(p);
+            if (ss < 0 || ss > r.size - p - 8) {
+                throw r.bad("user stack size " + Long.toUnsignedString(ss) + " does not fit");
+            }
+            stack = r.bytes(p + 8, (int) ss);
+            p += 8 + ss;
+            if (ss != 0) {
+                r.need(p + 8);
+                dynSize = r.u64(p);
+                p += 8;
+            }
+            r.seek(p);
+        }
+        long weight = -1;
+        long dataSrc = -1;
+        long txn = -1;
+        Regs regsIntr = null;
+        long phys = -1;
+        long cgroup = -1;
+        long dps = -1;
+        long cps = -1;
+        byte[] aux = null;
+        if ((st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) != 0) {
+            weight = r.next();
+        }
+        if ((st & PERF_SAMPLE_DATA_SRC) != 0) {
+            dataSrc = r.next();
+        }
+        if ((st & PERF_SAMPLE_TRANSACTION) != 0) {
+            txn = r.next();
+        }
+        if ((st & PERF_SAMPLE_REGS_INTR) != 0) {
+            regsIntr = Regs.decode(r, ev.attr().sampleRegsIntr());
+        }
+        if ((st & PERF_SAMPLE_PHYS_ADDR) != 0) {
+            phys = r.next();
+        }
+        if ((st & PERF_SAMPLE_CGROUP) != 0) {
+            cgroup = r.next();
+        }
+        if ((st & PERF_SAMPLE_DATA_PAGE_SIZE) != 0) {
+            dps = r.next();
+        }
+        if ((st & PERF_SAMPLE_CODE_PAGE_SIZE) != 0) {
+            cps = r.next();
+        }
+        if ((st & PERF_SAMPLE_AUX) != 0) {
+            long as = r.next();
+            p = r.at();
+            if (as < 0 || as > r.size - p) {
+                throw r.bad("aux size " + Long.toUnsignedString(as) + " does not fit");
+            }
+            aux = r.bytes(p, (int) as);
+            r.seek(p + as);
+        }
+        return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period, read,
+                callchain, raw, bs, regsUser, stack, dynSize, weight, dataSrc, txn, regsIntr, phys, cgroup, dps, cps, aux);
     }
 }

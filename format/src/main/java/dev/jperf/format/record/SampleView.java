@@ -1,12 +1,14 @@
 package dev.jperf.format.record;
 
+import static dev.jperf.format.header.PerfEventAttr.*;
+
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
 import java.util.Objects;
 
 /**
  * One PERF_RECORD_SAMPLE seen in place, for readers that go through millions of them (report):
- * the fields report uses, filled by {@link RecordDecoder#decodeSample} into this reusable object,
+ * the fields report uses, decoded by {@link RecordDecoder#decodeSample} into this reusable object,
  * and the callchain read from the record's own bytes on demand (nothing copied or allocated).
  * The fields hold until the next decode into the view. Numbers the event does not sample are
  * {@code -1}, as in {@link SampleRecord}.
@@ -107,5 +109,95 @@ public final class SampleView {
     /** Where callchain entry 0 is in {@link #source()} (entries are consecutive u64s). */
     public long callchainPosition() {
         return callchainAt;
+    }
+
+    /**
+     * Decodes the PERF_RECORD_SAMPLE at {@code pos} into this view without allocating (the
+     * callchain stays in {@code src}); the caller has checked that its header.size bytes are in
+     * {@code src}. Throws {@link dev.jperf.format.PerfDataException} exactly where the full
+     * decoder would ({@code name} names the input).
+     */
+    void decode(String name, EventRegistry events, ByteSource src, long pos, long offset) {
+        int type = RecordType.PERF_RECORD_SAMPLE;
+        int misc = src.u16(pos + 4);
+        int size = src.u16(pos + 6);
+        long end = pos + size;
+        EventDesc ev = events.sampleEvent(name, src, pos, end);
+        SampleLayout l = events.layout(ev.index());
+        long st = l.sampleType();
+        if (l.hasVariableFieldsBesidesCallchain()) {
+            // fields beyond the callchain: the full decoder says whether the record is sound
+            SampleRecord.decode(name, events, src, pos, offset);
+        }
+        long p = pos + 8;
+        if (8L + l.fixedSize() > size) {
+            throw RecordInput.bad(name, src, pos, type, "too short (needs " + (8L + l.fixedSize()) + " bytes)");
+        }
+        this.event = ev;
+        this.offset = offset;
+        this.misc = misc;
+        this.size = size;
+        this.source = src;
+        this.position = pos;
+        this.id = -1;
+        this.ip = -1;
+        this.pid = -1;
+        this.tid = -1;
+        this.time = -1;
+        this.cpu = -1;
+        this.period = events.fixedPeriod(ev.index());
+        this.callchainNr = -1;
+        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
+            this.id = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_IP) != 0) {
+            this.ip = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TID) != 0) {
+            this.pid = src.s32(p);
+            this.tid = src.s32(p + 4);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_TIME) != 0) {
+            this.time = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ADDR) != 0) {
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_ID) != 0) {
+            this.id = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_STREAM_ID) != 0) {
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_CPU) != 0) {
+            this.cpu = src.s32(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_PERIOD) != 0) {
+            this.period = src.u64(p);
+            p += 8;
+        }
+        if ((st & PERF_SAMPLE_CALLCHAIN) != 0) {
+            if ((st & PERF_SAMPLE_READ) != 0) {
+                RecordInput r = new RecordInput(name, events, src, pos, offset);
+                r.seek(p - pos);
+                ReadValues.decode(r, l.readFormat(), size);
+                p = pos + r.at();
+            }
+            if (p + 8 > end) {
+                throw RecordInput.bad(name, src, pos, type, "too short (needs " + (p + 8 - pos) + " bytes)");
+            }
+            long nr = src.u64(p);
+            if (nr < 0 || nr > (end - p - 8) / 8) {
+                throw RecordInput.bad(name, src, pos, type, "callchain nr " + Long.toUnsignedString(nr) + " does not fit");
+            }
+            this.callchainAt = p + 8;
+            this.callchainNr = (int) nr;
+        }
     }
 }

@@ -20,4 +20,16 @@ public record StatConfigRecord(long offset, int misc, int size, long[] tags, lon
     public long[] values() {
         return values.clone();
     }
+
+    static StatConfigRecord decode(RecordInput r) {
+        r.need(16);
+        int n = r.count(r.u64(8), r.size - 16, 16);
+        long[] tags = new long[n];
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            tags[i] = r.u64(16 + 16L * i);
+            values[i] = r.u64(24 + 16L * i);
+        }
+        return new StatConfigRecord(r.offset, r.misc, r.size, tags, values);
+    }
 }

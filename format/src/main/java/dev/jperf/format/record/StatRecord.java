@@ -6,4 +6,9 @@ public record StatRecord(long offset, int misc, int size, long id, int cpu, int 
     public int type() {
         return RecordType.PERF_RECORD_STAT;
     }
+
+    static StatRecord decode(RecordInput r) {
+        r.need(48);
+        return new StatRecord(r.offset, r.misc, r.size, r.u64(8), r.s32(16), r.s32(20), r.u64(24), r.u64(32), r.u64(40));
+    }
 }

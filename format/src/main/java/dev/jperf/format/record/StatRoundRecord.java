@@ -6,4 +6,9 @@ public record StatRoundRecord(long offset, int misc, int size, long roundType, l
     public int type() {
         return RecordType.PERF_RECORD_STAT_ROUND;
     }
+
+    static StatRoundRecord decode(RecordInput r) {
+        r.need(24);
+        return new StatRoundRecord(r.offset, r.misc, r.size, r.u64(8), r.u64(16));
+    }
 }

@@ -11,4 +11,14 @@ public record SwitchRecord(long offset, int type, int misc, int size, int nextPr
     public boolean preempt() {
         return (misc & PerfRecord.PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) != 0;
     }
+
+    /** SWITCH (no body) and SWITCH_CPU_WIDE (next_prev pid and tid). */
+    static SwitchRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        if (r.type == RecordType.PERF_RECORD_SWITCH) {
+            return new SwitchRecord(r.offset, r.type, r.misc, r.size, -1, -1, id);
+        }
+        r.needBody(16);
+        return new SwitchRecord(r.offset, r.type, r.misc, r.size, r.s32(8), r.s32(12), id);
+    }
 }

@@ -20,4 +20,13 @@ public record TextPokeRecord(long offset, int misc, int size, long addr, byte[] 
     public byte[] newBytes() {
         return newBytes.clone();
     }
+
+    static TextPokeRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(20);
+        int oldLen = r.u16(16);
+        int newLen = r.u16(18);
+        r.needBody(20L + oldLen + newLen);
+        return new TextPokeRecord(r.offset, r.misc, r.size, r.u64(8), r.bytes(20, oldLen), r.bytes(20 + oldLen, newLen), id);
+    }
 }

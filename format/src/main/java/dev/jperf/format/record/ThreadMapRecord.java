@@ -20,4 +20,17 @@ public record ThreadMapRecord(long offset, int misc, int size, long[] pids, Stri
     public String[] comms() {
         return comms.clone();
     }
+
+    static ThreadMapRecord decode(RecordInput r) {
+        r.need(16);
+        int n = r.count(r.u64(8), r.size - 16, 24);
+        long[] pids = new long[n];
+        String[] comms = new String[n];
+        for (int i = 0; i < n; i++) {
+            long e = 16 + 24L * i;
+            pids[i] = r.u64(e);
+            comms[i] = r.cString(e + 8, 16);
+        }
+        return new ThreadMapRecord(r.offset, r.misc, r.size, pids, comms);
+    }
 }

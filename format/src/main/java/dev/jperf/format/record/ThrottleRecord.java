@@ -6,4 +6,11 @@ public record ThrottleRecord(long offset, int type, int misc, int size, long tim
     public boolean throttle() {
         return type == RecordType.PERF_RECORD_THROTTLE;
     }
+
+    /** THROTTLE and UNTHROTTLE. */
+    static ThrottleRecord decode(RecordInput r) {
+        SampleId id = r.trailer();
+        r.needBody(32);
+        return new ThrottleRecord(r.offset, r.type, r.misc, r.size, r.u64(8), r.u64(16), r.u64(24), id);
+    }
 }

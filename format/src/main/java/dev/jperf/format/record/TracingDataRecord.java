@@ -9,4 +9,10 @@ public record TracingDataRecord(long offset, int misc, int size, long dataSize, 
     public int type() {
         return RecordType.PERF_RECORD_HEADER_TRACING_DATA;
     }
+
+    /** The header only: the payload is attached by the reader, which knows whether it can keep it. */
+    static TracingDataRecord decode(RecordInput r) {
+        r.need(12);
+        return new TracingDataRecord(r.offset, r.misc, r.size, r.u32(8), null);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.jperf.report.session;
 
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.record.PerfRecord;
 
 /**
  * The sample a {@link SampleSink} is handed: what {@link ResolvedSample} holds, minus the decoded
@@ -63,7 +64,7 @@ public final class CurrentSample {
     }
 
     public int cpumode() {
-        return misc & 7;
+        return misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK;
     }
 
     /** Where the record starts in the file. */

@@ -16,6 +16,6 @@ public record ResolvedSample(SampleRecord record, EventDesc event, PerfThread th
     }
 
     public int cpumode() {
-        return record.misc() & 7;
+        return record.cpumode();
     }
 }
