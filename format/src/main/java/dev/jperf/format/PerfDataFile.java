@@ -541,12 +541,25 @@ public final class PerfDataFile implements AutoCloseable {
             return List.copyOf(warnings);
         }
         List<String> out = new ArrayList<>();
-        out.add(name + ": data section claims " + truncation[0] + " bytes but the file ends at " + truncation[1]
-                + (truncatedAt < 0 ? ": the records past the end are missing"
-                        : ": records after 0x" + Long.toHexString(truncatedAt) + " are missing")
-                + " (truncated file?)");
+        out.add(truncation(truncatedAt).get());
         out.addAll(warnings);
         return out;
+    }
+
+    /**
+     * The one line about a data section that runs past the end of the file, naming where the
+     * records stopped: {@code stoppedAt} as {@link RecordWarnings#truncatedAt} gives it, or -1 when
+     * they were not read. Empty when the data section is whole (always for a stream). With a
+     * stream's default sink, {@link #warnings()} starts with it.
+     */
+    public Optional<String> truncation(long stoppedAt) {
+        if (truncation == null) {
+            return Optional.empty();
+        }
+        return Optional.of(name + ": data section claims " + truncation[0] + " bytes but the file ends at " + truncation[1]
+                + (stoppedAt < 0 ? ": the records past the end are missing"
+                        : ": records after 0x" + Long.toHexString(stoppedAt) + " are missing")
+                + " (truncated file?)");
     }
 
     /** The default sink of a record stream: this file's {@link #warnings()}. */
@@ -579,7 +592,12 @@ public final class PerfDataFile implements AutoCloseable {
         return records(new FileWarnings());
     }
 
-    /** {@link #records()}, with the damage found while reading records reported to {@code sink}. */
+    /**
+     * {@link #records()}, with the damage found while reading records reported to {@code sink}
+     * instead of {@link #warnings()} (which keeps the header's and the features'); a truncated
+     * file's one line is then built with {@link #truncation(long)} from where the sink is told the
+     * records stopped.
+     */
     public RecordStream records(RecordWarnings sink) {
         if (stream != null) {
             if (streamTaken) {

@@ -3,15 +3,13 @@ package dev.jperf.format.consumer;
 import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
+import dev.jperf.format.RecordWarnings;
 import dev.jperf.format.bpf.BpfPrograms;
 import dev.jperf.format.feature.Features;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.FileHeader;
-import dev.jperf.format.header.PerfFileSection;
 import dev.jperf.format.record.PerfRecord;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -38,28 +36,34 @@ import java.util.function.Consumer;
  *
  * <p>Damage that leaves the rest readable (a file cut short, a record that contradicts its size,
  * a feature section pointing elsewhere) is one line, naming the file and the offset, given to the
- * warnings sink: the header's at once, the records' when an iteration reaches their end (or on
- * {@link #close()}), each line once. Nothing is printed. A recording that cannot be read at all
- * raises {@link PerfDataException} (unchecked, one line). Not thread-safe.
+ * warnings sink, each line once however often the records are read: the header's at open, a
+ * feature section's when the features are first decoded, the records' as an iteration meets them.
+ * A file cut short is one line, said when an iteration reaches the end of its records (naming
+ * where they stop) or, if none did, on {@link #close()}. Nothing is printed. A recording that
+ * cannot be read at all raises {@link PerfDataException} (unchecked, one line). Not thread-safe.
  */
 public final class RecordingFile implements AutoCloseable {
     private final PerfDataFile file;
     private final Consumer<String> warnings;
-    private final Set<String> said = new HashSet<>();
+    /** The records' damage, reported by every iteration: each line is said once. */
+    private final RecordWarnings recordWarnings = new RecordLines();
+    private final Set<String> recordLinesSaid = new HashSet<>();
     /**
-     * The data section runs past the end of the file: the file's first warning says so, and
-     * names where the records stopped once they were read (so it is said then).
+     * The data section runs past the end of the file: {@link PerfDataFile#warnings()} starts with
+     * a line saying so, which is said here once the records were read (naming where they stopped).
      */
     private final boolean truncated;
+    private boolean truncationSaid;
+    /** How many of the file's own lines (header, features: they only grow) were said. */
+    private int fileLinesSaid;
     private Features features;
     private BpfPrograms bpf;
 
-    private RecordingFile(PerfDataFile file, long size, Consumer<String> warnings) {
+    private RecordingFile(PerfDataFile file, Consumer<String> warnings) {
         this.file = file;
         this.warnings = warnings;
-        PerfFileSection data = file.header().data();
-        this.truncated = !file.isPipe() && data.size() != 0 && !data.within(size);
-        say(false);
+        this.truncated = file.truncation(-1).isPresent();
+        sayFileLines();
     }
 
     /**
@@ -78,15 +82,7 @@ public final class RecordingFile implements AutoCloseable {
      * @throws PerfDataException when it cannot be read at all (missing, not perf.data, header damaged)
      */
     public static RecordingFile open(Path file, Consumer<String> warnings) {
-        PerfDataFile f = PerfDataFile.open(file);
-        long size;
-        try {
-            size = f.isPipe() ? -1 : Files.size(file);
-        } catch (IOException e) {
-            f.close();
-            throw new PerfDataException(file + ": cannot read: " + e.getMessage(), e);
-        }
-        return new RecordingFile(f, size, warnings);
+        return new RecordingFile(PerfDataFile.open(file), warnings);
     }
 
     /**
@@ -106,7 +102,7 @@ public final class RecordingFile implements AutoCloseable {
      * @throws PerfDataException when it is not a pipe-mode perf.data stream
      */
     public static RecordingFile openPipe(InputStream in, Consumer<String> warnings) {
-        return new RecordingFile(PerfDataFile.open("pipe", in), -1, warnings);
+        return new RecordingFile(PerfDataFile.open("pipe", in), warnings);
     }
 
     /** The file's name as warnings give it ({@code pipe} for a stream). */
@@ -130,7 +126,7 @@ public final class RecordingFile implements AutoCloseable {
      */
     public Features features() {
         Features fs = file.features();
-        say(false);
+        sayFileLines();
         return fs;
     }
 
@@ -168,22 +164,44 @@ public final class RecordingFile implements AutoCloseable {
         return new Records(true);
     }
 
-    /** Gives the warnings not said yet; with {@code readDone}, also the one a truncated file says once read. */
-    private void say(boolean readDone) {
+    /** Gives the header's and features' lines not said yet (after a truncated file's first line, said by the records). */
+    private void sayFileLines() {
         List<String> all = file.warnings();
-        int from = truncated && !readDone ? 1 : 0;
-        for (int i = from; i < all.size(); i++) {
-            if (said.add(all.get(i))) {
-                warnings.accept(all.get(i));
-            }
+        for (int i = fileLinesSaid + (truncated ? 1 : 0); i < all.size(); i++) {
+            warnings.accept(all.get(i));
+            fileLinesSaid++;
         }
     }
 
-    /** Says what reading found; the file's records and mapping are let go. */
+    /** A truncated file's line, once: naming where its records stopped ({@code stoppedAt}), or -1 if unknown. */
+    private void sayTruncation(long stoppedAt) {
+        if (truncated && !truncationSaid) {
+            truncationSaid = true;
+            warnings.accept(file.truncation(stoppedAt).get());
+        }
+    }
+
+    /** Says what is left to say (a truncated file unread: that its records past the end are missing); the file's mapping is let go. */
     @Override
     public void close() {
-        say(true);
+        sayFileLines();
+        sayTruncation(-1);
         file.close();
+    }
+
+    /** Where every iteration's stream reports damage: to the warnings given at open, each line once. */
+    private final class RecordLines implements RecordWarnings {
+        @Override
+        public void warn(String line) {
+            if (recordLinesSaid.add(line)) {
+                warnings.accept(line);
+            }
+        }
+
+        @Override
+        public void truncatedAt(long offset) {
+            sayTruncation(offset);
+        }
     }
 
     /** The records, in file or time order: each iterator reads them anew. */
@@ -196,12 +214,12 @@ public final class RecordingFile implements AutoCloseable {
 
         @Override
         public Iterator<PerfRecord> iterator() {
-            RecordStream rs = file.records();
+            RecordStream rs = file.records(recordWarnings);
             return new Reading(rs, timeOrder ? new TimeOrder(rs) : rs);
         }
     }
 
-    /** An iteration: at its end the stream is closed and its warnings said. */
+    /** An iteration: at its end the stream is closed and what the file learnt meanwhile said. */
     private final class Reading implements Iterator<PerfRecord> {
         private final RecordStream stream;
         private final Iterator<PerfRecord> records;
@@ -222,7 +240,8 @@ public final class RecordingFile implements AutoCloseable {
             }
             ended = true;
             stream.close();
-            say(true);
+            sayFileLines();
+            sayTruncation(-1); // the records stopped before the end of the data for another reason
             return false;
         }
 

@@ -240,6 +240,23 @@ class RecordingFileTest {
         assertTrue(warnings.get(0).startsWith("pipe: the stream ends inside a record (offset 0x55d54"), warnings.get(0));
     }
 
+    /** The records' damage is said as the first iteration meets it, once however often they are read. */
+    @Test
+    void recordDamageIsSaidOnce() {
+        Path p = Corpus.CORPUS.resolve("h-damaged/pipe-truncated.data");
+        Assumptions.assumeTrue(Files.isRegularFile(p), "no corpus");
+        List<String> warnings = new ArrayList<>();
+        try (RecordingFile f = RecordingFile.open(p, warnings::add)) {
+            assertEquals(List.of(), warnings);
+            int samples = samples(f.records());
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).startsWith(p + ": record at offset 0x55d54"), warnings.get(0));
+            assertEquals(samples, samples(f.records()));
+            assertEquals(samples, samples(f.inTimeOrder()));
+        }
+        assertEquals(1, warnings.size(), "not said again: " + warnings);
+    }
+
     /** No array of a record is the record's own. */
     @Test
     void samplesAreImmutable() {
