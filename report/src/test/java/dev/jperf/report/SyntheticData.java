@@ -1,5 +1,6 @@
 package dev.jperf.report;
 
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.writer.PerfDataWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -24,8 +25,8 @@ public final class SyntheticData {
 
     /** The file with its one cpu-clock attr (disabled, inherit, exclude_hv; sample_period 4000). */
     public static PerfDataWriter create(Path data) throws IOException {
-        ByteBuffer attr = le(PerfDataWriter.PERF_ATTR_SIZE_VER7);
-        attr.putInt(0, 1).putInt(4, PerfDataWriter.PERF_ATTR_SIZE_VER7).putLong(8, 0).putLong(16, 4000)
+        ByteBuffer attr = le(PerfEventAttr.PERF_ATTR_SIZE_VER7);
+        attr.putInt(0, 1).putInt(4, PerfEventAttr.PERF_ATTR_SIZE_VER7).putLong(8, 0).putLong(16, 4000)
                 .putLong(24, 1 | 2 | 4 | 256).putLong(40, (1L << 8) | (1L << 9) | (1L << 10));
         return PerfDataWriter.create(data, List.of(new PerfDataWriter.EventAttr(attr.array(), new long[0])));
     }

@@ -55,14 +55,12 @@ import java.util.Set;
  */
 public final class PerfDataWriter implements PerfDataOutput {
 
-    static final long PERF_MAGIC = FileHeader.PERF_MAGIC2;
-    static final int PERF_FILE_HEADER_SIZE = FileHeader.PERF_FILE_HEADER_SIZE;
-    /** The largest attr.size perf 6.1 accepts; every attr is written with exactly this size. */
+    /**
+     * The largest attr.size perf 6.1 accepts; every attr is written with exactly this size.
+     * {@link PerfEventAttr#PERF_ATTR_SIZE_VER7} is its home; this name stays for the recorder,
+     * which writes its HEADER_EVENT_DESC with it.
+     */
     public static final int PERF_ATTR_SIZE_VER7 = PerfEventAttr.PERF_ATTR_SIZE_VER7;
-    static final int PERF_ATTR_SIZE_VER0 = PerfEventAttr.PERF_ATTR_SIZE_VER0;
-    static final int HEADER_FEAT_BITS = FileHeader.HEADER_FEAT_BITS;
-    static final int PERF_RECORD_HEADER_TRACING_DATA = RecordType.PERF_RECORD_HEADER_TRACING_DATA;
-    static final int PERF_RECORD_AUXTRACE = RecordType.PERF_RECORD_AUXTRACE;
 
     /** The default record buffer: large enough to make flushes rare, small against a ring. */
     public static final int DEFAULT_BUFFER_SIZE = 1 << 20;
@@ -104,8 +102,8 @@ public final class PerfDataWriter implements PerfDataOutput {
     private final long attrsSize;
     private final long dataOffset;
     private final ByteBuffer buffer;
-    private final ByteBuffer header = ByteBuffer.allocate(PERF_FILE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    private final byte[][] features = new byte[HEADER_FEAT_BITS][];
+    private final ByteBuffer header = ByteBuffer.allocate(FileHeader.PERF_FILE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    private final byte[][] features = new byte[FileHeader.HEADER_FEAT_BITS][];
 
     /** Bytes of whole records on disk after {@link #dataOffset}. */
     private long dataSize;
@@ -151,16 +149,16 @@ public final class PerfDataWriter implements PerfDataOutput {
             nIds += events.get(i).ids.length;
         }
         // perf's order: ids right after the header, then the attrs, then the data.
-        long idsOffset = PERF_FILE_HEADER_SIZE;
+        long idsOffset = FileHeader.PERF_FILE_HEADER_SIZE;
         long attrsOffset = idsOffset + 8 * nIds;
-        long entrySize = PERF_ATTR_SIZE_VER7 + 16;
+        long entrySize = PerfEventAttr.PERF_ATTR_SIZE_VER7 + 16;
         long attrsSize = entrySize * attrs.length;
         long dataOffset = attrsOffset + attrsSize;
         if (dataOffset > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(nIds + " event ids are too many for one file header");
         }
         ByteBuffer head = ByteBuffer.allocate((int) dataOffset).order(ByteOrder.LITTLE_ENDIAN);
-        head.position(PERF_FILE_HEADER_SIZE);
+        head.position(FileHeader.PERF_FILE_HEADER_SIZE);
         for (EventAttr e : events) {
             for (long id : e.ids) {
                 head.putLong(id);
@@ -184,7 +182,7 @@ public final class PerfDataWriter implements PerfDataOutput {
         PerfDataWriter w = new PerfDataWriter(path, ch, attrsOffset, attrsSize, dataOffset, bufferSize);
         try {
             w.fillHeader(false);
-            head.put(0, w.header, 0, PERF_FILE_HEADER_SIZE);
+            head.put(0, w.header, 0, FileHeader.PERF_FILE_HEADER_SIZE);
             head.clear();
             w.writeFully(head, 0);
         } catch (IOException e) {
@@ -203,20 +201,20 @@ public final class PerfDataWriter implements PerfDataOutput {
      *     128 (config3 on 6.18) is set: perf 6.1 could not represent that event
      */
     public static byte[] normaliseAttr(byte[] attr) {
-        if (attr.length < PERF_ATTR_SIZE_VER0) {
+        if (attr.length < PerfEventAttr.PERF_ATTR_SIZE_VER0) {
             throw new IllegalArgumentException("perf_event_attr of " + attr.length + " bytes is shorter than "
-                    + PERF_ATTR_SIZE_VER0);
+                    + PerfEventAttr.PERF_ATTR_SIZE_VER0);
         }
-        for (int i = PERF_ATTR_SIZE_VER7; i < attr.length; i++) {
+        for (int i = PerfEventAttr.PERF_ATTR_SIZE_VER7; i < attr.length; i++) {
             if (attr[i] != 0) {
                 throw new IllegalArgumentException("perf_event_attr byte " + i + " is set (0x"
                         + Integer.toHexString(attr[i] & 0xff) + "); perf 6.1 reads only "
-                        + PERF_ATTR_SIZE_VER7 + "-byte attrs");
+                        + PerfEventAttr.PERF_ATTR_SIZE_VER7 + "-byte attrs");
             }
         }
-        byte[] out = new byte[PERF_ATTR_SIZE_VER7];
-        System.arraycopy(attr, 0, out, 0, Math.min(attr.length, PERF_ATTR_SIZE_VER7));
-        ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(4, PERF_ATTR_SIZE_VER7);
+        byte[] out = new byte[PerfEventAttr.PERF_ATTR_SIZE_VER7];
+        System.arraycopy(attr, 0, out, 0, Math.min(attr.length, PerfEventAttr.PERF_ATTR_SIZE_VER7));
+        ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(4, PerfEventAttr.PERF_ATTR_SIZE_VER7);
         return out;
     }
 
@@ -294,10 +292,10 @@ public final class PerfDataWriter implements PerfDataOutput {
             return -1;
         }
         long type = header & 0xffffffffL;
-        if (type == PERF_RECORD_HEADER_TRACING_DATA && size >= 12 && end - p >= 12) {
+        if (type == RecordType.PERF_RECORD_HEADER_TRACING_DATA && size >= 12 && end - p >= 12) {
             return size + le(b, p + 8, 4);
         }
-        if (type == PERF_RECORD_AUXTRACE && size >= 16 && end - p >= 16) {
+        if (type == RecordType.PERF_RECORD_AUXTRACE && size >= 16 && end - p >= 16) {
             long payload = le(b, p + 8, 8);
             return payload < 0 || payload > Integer.MAX_VALUE ? Long.MAX_VALUE : size + payload;
         }
@@ -392,8 +390,8 @@ public final class PerfDataWriter implements PerfDataOutput {
      * @throws IllegalArgumentException if {@code bit} is not a feature bit
      */
     static byte[] featureBody(int bit, byte[] body) {
-        if (bit < 0 || bit >= HEADER_FEAT_BITS) {
-            throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (HEADER_FEAT_BITS - 1));
+        if (bit < 0 || bit >= FileHeader.HEADER_FEAT_BITS) {
+            throw new IllegalArgumentException("feature bit " + bit + " is outside 0.." + (FileHeader.HEADER_FEAT_BITS - 1));
         }
         if (body == null) {
             return null;
@@ -606,18 +604,18 @@ public final class PerfDataWriter implements PerfDataOutput {
     private void fillHeader(boolean withFeatures) {
         ByteBuffer h = header;
         h.clear();
-        h.putLong(0, PERF_MAGIC);
-        h.putLong(8, PERF_FILE_HEADER_SIZE);
-        h.putLong(16, PERF_ATTR_SIZE_VER7 + 16);
+        h.putLong(0, FileHeader.PERF_MAGIC2);
+        h.putLong(8, FileHeader.PERF_FILE_HEADER_SIZE);
+        h.putLong(16, PerfEventAttr.PERF_ATTR_SIZE_VER7 + 16);
         h.putLong(24, attrsOffset);
         h.putLong(32, attrsSize);
         h.putLong(OFF_DATA, dataOffset);
         h.putLong(OFF_DATA + 8, dataSize);
         h.putLong(56, 0); // event_types: unused since perf 3.x
         h.putLong(64, 0);
-        long[] words = new long[HEADER_FEAT_BITS / 64];
+        long[] words = new long[FileHeader.HEADER_FEAT_BITS / 64];
         if (withFeatures) {
-            for (int bit = 0; bit < HEADER_FEAT_BITS; bit++) {
+            for (int bit = 0; bit < FileHeader.HEADER_FEAT_BITS; bit++) {
                 if (features[bit] != null) {
                     words[bit / 64] |= 1L << (bit % 64);
                 }

@@ -28,8 +28,6 @@ import java.util.Set;
  * {@link IOException} line; later appends throw it again.
  */
 public final class PerfPipeWriter implements PerfDataOutput {
-    private static final int PERF_RECORD_HEADER_ATTR = RecordType.PERF_RECORD_HEADER_ATTR;
-    private static final int PERF_RECORD_HEADER_FEATURE = RecordType.PERF_RECORD_HEADER_FEATURE;
     /** perf_record_header_feature: header + u64 feat_id, then the body. */
     private static final int FEATURE_RECORD_HEADER = 16;
     private static final int MAX_RECORD = 0xffff;
@@ -74,7 +72,7 @@ public final class PerfPipeWriter implements PerfDataOutput {
                 throw new IllegalArgumentException(ids.length + " ids are too many for one HEADER_ATTR record");
             }
             ByteBuffer r = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-            r.putInt(PERF_RECORD_HEADER_ATTR).putShort((short) 0).putShort((short) size).put(attr);
+            r.putInt(RecordType.PERF_RECORD_HEADER_ATTR).putShort((short) 0).putShort((short) size).put(attr);
             for (long id : ids) {
                 r.putLong(id);
             }
@@ -149,7 +147,7 @@ public final class PerfPipeWriter implements PerfDataOutput {
     private static ByteBuffer featureRecord(int bit, byte[] body) {
         int size = FEATURE_RECORD_HEADER + body.length;
         ByteBuffer r = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-        r.putInt(PERF_RECORD_HEADER_FEATURE).putShort((short) 0).putShort((short) size).putLong(bit).put(body);
+        r.putInt(RecordType.PERF_RECORD_HEADER_FEATURE).putShort((short) 0).putShort((short) size).putLong(bit).put(body);
         return r.flip();
     }
 

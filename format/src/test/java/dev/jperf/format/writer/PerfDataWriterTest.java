@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.header.FileHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ class PerfDataWriterTest {
                 new PerfDataWriter.EventAttr(attr(120), new long[] {9})));
         ByteBuffer b = le(f);
         assertEquals(104 + 24 + 2 * 144, b.limit());
-        assertEquals(PerfDataWriter.PERF_MAGIC, b.getLong(0));
+        assertEquals(FileHeader.PERF_MAGIC2, b.getLong(0));
         assertEquals(104, b.getLong(8));
         assertEquals(144, b.getLong(16));
         assertEquals(128, b.getLong(24));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.report.PerfOracle;
 import java.io.ByteArrayOutputStream;
@@ -102,8 +103,8 @@ class ScriptSideBandTest {
      * records (their trailers give the thread, time and CPU perf prints).
      */
     private static void writeWithLost(Path data) throws Exception {
-        ByteBuffer attr = le(PerfDataWriter.PERF_ATTR_SIZE_VER7);
-        attr.putInt(0, 1).putInt(4, PerfDataWriter.PERF_ATTR_SIZE_VER7).putLong(8, 0).putLong(16, 4000)
+        ByteBuffer attr = le(PerfEventAttr.PERF_ATTR_SIZE_VER7);
+        attr.putInt(0, 1).putInt(4, PerfEventAttr.PERF_ATTR_SIZE_VER7).putLong(8, 0).putLong(16, 4000)
                 .putLong(24, 1 | 2 | 4 | 128 | 256).putLong(40, (1L << 9) | (1L << 10) | (1L << 18));
         try (PerfDataWriter w = PerfDataWriter.create(data, List.of(new PerfDataWriter.EventAttr(attr.array(),
                 new long[0])))) {
