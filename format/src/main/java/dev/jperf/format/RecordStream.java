@@ -25,7 +25,20 @@ import java.util.function.Consumer;
  * <p>One cursor: {@link #advance(SampleView)} (or {@link #advance()}) moves to the next record
  * and {@link #current()} is that record; samples may be decoded into a reusable
  * {@link SampleView} instead of an object. {@link #hasNext()} / {@link #next()} are the same
- * cursor as an {@link Iterator} (hasNext reads one record ahead, decoded in full).
+ * cursor as an {@link Iterator} (hasNext reads one record ahead, decoded in full), not a second
+ * reader: which to use is a matter of the caller.
+ * <ul>
+ * <li>The cursor is for the hot path, readers of millions of samples (report's session): a
+ * sample read into a view allocates nothing, and a loop over {@code advance} has no look-ahead
+ * to undo.
+ * <li>The Iterator is for everyone else: tools that see each record once (report's stats and
+ * raw dump, the copier, which also takes {@link #raw()}), the reading API's
+ * {@code RecordingFile}, whose time order is an Iterator over this one, and the tests. Their
+ * records are decoded in full anyway, so the look-ahead costs nothing, and a plain
+ * {@code while (hasNext())} loop is the idiom every reader of Java knows.
+ * </ul>
+ * The two may be mixed on one stream (a record read ahead by hasNext is the one advance then
+ * gives), which is all the adapter adds: a flag, no buffer.
  *
  * <p>Damage goes to the {@link RecordWarnings} the stream was opened with, one line each: the
  * stream stops at a record whose size is below 8 or that runs past the end of the data
@@ -141,8 +154,9 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     }
 
     /**
-     * The bytes (header.size) of the record last returned by {@link #next()}, as stored; valid
-     * until the next call to {@link #hasNext()} (for hex dumps).
+     * The bytes (header.size) of the record last returned by {@link #next()} (or that
+     * {@link #advance(SampleView)} moved to), as stored; valid until the stream moves on, which
+     * {@link #hasNext()} does (for hex dumps).
      */
     public ByteSource raw() {
         return lastSrc == null ? null : lastSrc.slice(lastPos, lastSize);
