@@ -35,7 +35,7 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Damage that leaves the rest readable (a file cut short, a record that contradicts its size,
- * a feature section pointing elsewhere) is one line, naming the file and the offset, given to the
+ * a feature section pointing elsewhere) is one line, naming the file and where, given to the
  * warnings sink, each line once however often the records are read: the header's at open, a
  * feature section's when the features are first decoded, the records' as an iteration meets them.
  * A file cut short is one line, said when an iteration reaches the end of its records (naming
@@ -147,7 +147,8 @@ public final class RecordingFile implements AutoCloseable {
 
     /**
      * The records in file order, as written (records of a COMPRESSED record follow it). Each
-     * iteration reads the file again; a stream can be iterated once.
+     * iteration reads the file again; a stream can be iterated once (a second iteration, in either
+     * order, throws {@link IllegalStateException}).
      */
     public Iterable<PerfRecord> records() {
         return new Records(false);
@@ -158,13 +159,14 @@ public final class RecordingFile implements AutoCloseable {
      * kernel's records (samples and side band) sorted by time one round (FINISHED_ROUND) behind the
      * reading, equal times in file order; records without a time and those perf's tools write
      * (attrs, features, build ids, ...) as they are read; FINISHED_ROUND itself left out. Memory
-     * holds about two rounds of records.
+     * holds about two rounds of records (all of them for a recording without FINISHED_ROUND
+     * records). Iterated as {@link #records()} is.
      */
     public Iterable<PerfRecord> inTimeOrder() {
         return new Records(true);
     }
 
-    /** Gives the header's and features' lines not said yet (after a truncated file's first line, said by the records). */
+    /** Gives the header's and features' lines not said yet (past a truncated file's first line: see {@link #sayTruncation}). */
     private void sayFileLines() {
         List<String> all = file.warnings();
         for (int i = fileLinesSaid + (truncated ? 1 : 0); i < all.size(); i++) {
@@ -181,7 +183,10 @@ public final class RecordingFile implements AutoCloseable {
         }
     }
 
-    /** Says what is left to say (a truncated file unread: that its records past the end are missing); the file's mapping is let go. */
+    /**
+     * Says what is left to say (of a truncated file unread: that its records past the end are
+     * missing); the file's mapping is let go.
+     */
     @Override
     public void close() {
         sayFileLines();
