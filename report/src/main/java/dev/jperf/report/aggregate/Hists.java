@@ -3,9 +3,11 @@ package dev.jperf.report.aggregate;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.CurrentSample;
+import dev.jperf.report.session.HashIndex;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Symbol;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -413,8 +415,7 @@ public final class Hists {
                 e.dso = f.dso();
             }
             if (i < 0) {
-                entries.insert(-i - 1, k0, k1, k2, cpu, e);
-                i = entries.find(k0, k1, k2, cpu);
+                i = entries.insert(-i - 1, k0, k1, k2, cpu, e);
             }
             entries.set(i, e, treeVersion);
             return e;
@@ -758,66 +759,62 @@ public final class Hists {
         return Objects.compare(x.dso.shortName(), y.dso.shortName(), Comparator.naturalOrder());
     }
 
-    /** Open addressing over four key words per entry: no object per lookup. */
+    /** Entries by four key words, on a {@link HashIndex}: no object per lookup. */
     private static final class EntryMap {
+        private final HashIndex index = new HashIndex(64);
         private long[] keys = new long[4 * 64];
         private HistEntry[] values = new HistEntry[64];
         private int[] stamps = new int[64];
-        private int size;
+        private int[] hashes = new int[64];
 
-        /** The slot of the key, or -(free slot) - 1. */
+        /** The entry number of the key, or -(free slot) - 1 (for {@link #insert}). */
         int find(long k0, long k1, long k2, long k3) {
-            int mask = values.length - 1;
-            long h = (k0 * 0x9E3779B97F4A7C15L) ^ (k1 * 0xC2B2AE3D27D4EB4FL) ^ (k2 * 0x165667B19E3779F9L) ^ k3;
-            int i = (int) (h ^ (h >>> 32)) & mask;
-            while (values[i] != null) {
+            int slot = index.first(hash(k0, k1, k2, k3));
+            for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
                 int a = 4 * i;
                 if (keys[a] == k0 && keys[a + 1] == k1 && keys[a + 2] == k2 && keys[a + 3] == k3) {
                     return i;
                 }
-                i = (i + 1) & mask;
             }
-            return -i - 1;
+            return -slot - 1;
         }
 
-        HistEntry value(int slot) {
-            return values[slot];
+        private static int hash(long k0, long k1, long k2, long k3) {
+            long h = (k0 * 0x9E3779B97F4A7C15L) ^ (k1 * 0xC2B2AE3D27D4EB4FL) ^ (k2 * 0x165667B19E3779F9L) ^ k3;
+            return (int) (h ^ (h >>> 32));
         }
 
-        /** The tree version the slot's entry was found at (search mode). */
-        int stamp(int slot) {
-            return stamps[slot];
+        HistEntry value(int i) {
+            return values[i];
         }
 
-        void set(int slot, HistEntry e, int version) {
-            values[slot] = e;
-            stamps[slot] = version;
+        /** The tree version the entry was found at (search mode). */
+        int stamp(int i) {
+            return stamps[i];
         }
 
-        void insert(int slot, long k0, long k1, long k2, long k3, HistEntry e) {
-            int a = 4 * slot;
+        void set(int i, HistEntry e, int version) {
+            values[i] = e;
+            stamps[i] = version;
+        }
+
+        /** Adds the key in the free {@code slot} {@link #find} gave; returns its entry number. */
+        int insert(int slot, long k0, long k1, long k2, long k3, HistEntry e) {
+            int i = index.size();
+            if (i == values.length) {
+                keys = Arrays.copyOf(keys, 8 * i);
+                values = Arrays.copyOf(values, 2 * i);
+                stamps = Arrays.copyOf(stamps, 2 * i);
+                hashes = Arrays.copyOf(hashes, 2 * i);
+            }
+            int a = 4 * i;
             keys[a] = k0;
             keys[a + 1] = k1;
             keys[a + 2] = k2;
             keys[a + 3] = k3;
-            values[slot] = e;
-            if (++size * 2 > values.length) {
-                long[] ok = keys;
-                HistEntry[] ov = values;
-                int[] os = stamps;
-                keys = new long[ok.length * 2];
-                values = new HistEntry[ov.length * 2];
-                stamps = new int[ov.length * 2];
-                for (int j = 0; j < ov.length; j++) {
-                    if (ov[j] != null) {
-                        int b = 4 * j;
-                        int s = -find(ok[b], ok[b + 1], ok[b + 2], ok[b + 3]) - 1;
-                        System.arraycopy(ok, b, keys, 4 * s, 4);
-                        values[s] = ov[j];
-                        stamps[s] = os[j];
-                    }
-                }
-            }
+            values[i] = e;
+            hashes[i] = hash(k0, k1, k2, k3);
+            return index.put(slot, hashes);
         }
     }
 }

@@ -97,7 +97,7 @@ final class SampleShapes {
         keys[3 * i + 2] = cpu;
         hashes[i] = h;
         versions[i] = -1; // no version yet: its first sample is looked up
-        index.put(slot, i, hashes);
+        index.put(slot, hashes);
         return i;
     }
 

@@ -90,7 +90,7 @@ final class ChainCache {
         frames[i] = frame;
         chains[i] = chainLength < 0 ? null : Arrays.copyOf(chain, chainLength);
         if (missSlot >= 0) {
-            index.put(missSlot, i, hashes);
+            index.put(missSlot, hashes);
         }
     }
 
