@@ -8,11 +8,12 @@ import java.util.Arrays;
  * Samples of the same shape: the same resolved frame, callchain (frame by frame: frames are shared
  * per mapping and address, so identity is equality) and comm/thread/CPU keys. Each shape's first
  * sample is looked up (its entries are created in perf's order) and the entries it reached are
- * kept with the shape; the samples that repeat it while the hists' search state is the same (its
- * version) reach the same entries, and all they add there is a sum (period, count) or a maximum
- * (depth), so they are only counted, and added to those entries in bulk before anything reads
- * them. After the state changed, a sample is looked up again; only when it reaches other entries
- * does the shape's pending weight go to the old ones first.
+ * kept with the shape; the samples that repeat it while the searches of those entries end where
+ * they did (the hists' search tree's version, or no entry's path stamp above the shape's) reach
+ * the same entries, and all they add there is a sum (period, count) or a maximum (depth), so they
+ * are only counted, and added to those entries in bulk before anything reads them. Else a sample
+ * is looked up again; only when it reaches other entries does the shape's pending weight go to
+ * the old ones first.
  *
  * <p>Bulk adds change only which of the frames that match a call-graph position is the first
  * there; such frames print the same (same DSO and symbol, or same address).
@@ -72,7 +73,8 @@ final class SampleShapes {
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && same(i, frame, chain, n, comm, tid, cpu)) {
-                if (versions[i] == version) {
+                if (versions[i] == version || (versions[i] >= 0 && searchesHold(entries[i], versions[i]))) {
+                    versions[i] = version;
                     periods[i] += period;
                     counts[i]++;
                     return PENDED;
@@ -115,6 +117,22 @@ final class SampleShapes {
         versions[slot] = version;
         periods[slot] += period;
         counts[slot]++;
+    }
+
+    /**
+     * Whether every entry's search still ends where it did at {@code version} (no path to one
+     * changed since): then the shape's samples reach the same entries.
+     */
+    private static boolean searchesHold(HistEntry[] reached, int version) {
+        if (reached == null) {
+            return false;
+        }
+        for (HistEntry e : reached) {
+            if (e.pathStamp > version) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean sameEntries(int slot, HistEntry[] reached, int[] at, int m) {
