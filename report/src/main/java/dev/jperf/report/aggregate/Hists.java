@@ -268,11 +268,6 @@ public final class Hists {
         return branchEndsInElf;
     }
 
-    /** A shape's pending samples added in bulk to the entries its first sample reached. */
-    private void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
-        add(chain, n, entries, at, entries.length, period, count);
-    }
-
     /**
      * Adds {@code count} samples with {@code period} in all to the entries they reach (the chain in
      * the graph's order): the

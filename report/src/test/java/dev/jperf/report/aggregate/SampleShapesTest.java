@@ -26,7 +26,7 @@ class SampleShapesTest {
         final Map<HistEntry, long[]> got = new IdentityHashMap<>();
 
         @Override
-        public void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
+        public void add(Frame[] chain, int n, HistEntry[] entries, int[] at, int m, long period, long count) {
             long[] v = got.computeIfAbsent(entries[0], x -> new long[2]);
             v[0] += period;
             v[1] += count;
