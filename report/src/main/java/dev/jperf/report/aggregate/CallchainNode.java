@@ -2,7 +2,6 @@ package dev.jperf.report.aggregate;
 
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.symbol.Dso;
-import java.util.Arrays;
 
 /**
  * One frame position of a {@link Callchain} tree: perf's callchain_node kept one frame per node
@@ -11,8 +10,6 @@ import java.util.Arrays;
  * and same symbol start, or same DSO and address when either has no symbol.
  */
 public final class CallchainNode {
-    private static final CallchainNode[] NONE = new CallchainNode[0];
-
     private final Frame frame;
     /*
      * What positions are compared by, copied from the frame: the search over children reads these
@@ -30,9 +27,20 @@ public final class CallchainNode {
     /** Chains that end here (perf's count). */
     long count;
     long childrenCount;
-    /** Children in perf's rb_root_in order: descending by (DSO, address), see {@link #childFor}. */
-    private CallchainNode[] children = NONE;
+    /*
+     * Children in perf's rb_root_in: a red-black tree searched with match_chain's order, which is
+     * not total (a frame without symbol compares by address with a symbol's start), so a search
+     * can miss an equal child and the tree's shape decides which: the shape must be perf's.
+     * Each node's links are for its parent's tree (java.util.TreeMap's balancing, as EntryTree).
+     */
+    private CallchainNode childRoot;
+    private CallchainNode left;
+    private CallchainNode right;
+    private CallchainNode up;
+    private boolean red;
     private int nChildren;
+    /** The children in order (descending, see {@link #childFor}), made when first asked. */
+    private CallchainNode[] ordered;
 
     CallchainNode(Frame frame) {
         this.frame = frame;
@@ -79,7 +87,34 @@ public final class CallchainNode {
 
     /** The i-th child in perf's rb_root_in (in-order) order. */
     public CallchainNode child(int i) {
-        return children[i];
+        if (ordered == null) {
+            ordered = new CallchainNode[nChildren];
+            int k = 0;
+            CallchainNode n = childRoot;
+            while (n != null && n.left != null) {
+                n = n.left;
+            }
+            for (; n != null; n = successor(n)) {
+                ordered[k++] = n;
+            }
+        }
+        return ordered[i];
+    }
+
+    private static CallchainNode successor(CallchainNode n) {
+        if (n.right != null) {
+            CallchainNode p = n.right;
+            while (p.left != null) {
+                p = p.left;
+            }
+            return p;
+        }
+        CallchainNode p = n.up;
+        while (p != null && n == p.right) {
+            n = p;
+            p = p.up;
+        }
+        return p;
     }
 
     /**
@@ -89,7 +124,7 @@ public final class CallchainNode {
     public CallchainNode runEnd() {
         CallchainNode n = this;
         while (n.hit == 0 && n.nChildren == 1) {
-            n = n.children[0];
+            n = n.childRoot;
         }
         return n;
     }
@@ -105,13 +140,10 @@ public final class CallchainNode {
         boolean fHasSymbol = f.symbol() != null;
         long fStart = fHasSymbol ? f.symbol().start() : 0;
         long fIp = f.ip();
-        int lo = 0;
-        int hi = nChildren - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            // children are kept descending: perf links a new node left of every smaller one
-            CallchainNode e = children[mid];
-            int c;
+        CallchainNode parent = null;
+        int c = 0;
+        for (CallchainNode e = childRoot; e != null; e = c < 0 ? e.left : e.right) {
+            parent = e;
             if (e.dsoKey != fDso) {
                 c = e.dsoKey < fDso ? -1 : 1;
             } else if (e.hasSymbol && fHasSymbol) {
@@ -121,20 +153,102 @@ public final class CallchainNode {
             }
             if (c == 0) {
                 return e;
-            } else if (c > 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
             }
+            // MATCH_LT (the node's key below the frame's): perf goes left, so the order is descending
         }
         CallchainNode n = new CallchainNode(f);
-        if (nChildren == children.length) {
-            children = Arrays.copyOf(children, Math.max(2, nChildren * 2));
+        n.up = parent;
+        if (parent == null) {
+            childRoot = n;
+        } else if (c < 0) {
+            parent.left = n;
+        } else {
+            parent.right = n;
         }
-        System.arraycopy(children, lo, children, lo + 1, nChildren - lo);
-        children[lo] = n;
+        insertColor(n);
         nChildren++;
+        ordered = null;
         return n;
+    }
+
+    // java.util.TreeMap's fixAfterInsertion (CLR), which makes lib/rbtree.c's shapes
+
+    private void insertColor(CallchainNode x) {
+        x.red = true;
+        while (x != null && x != childRoot && x.up.red) {
+            CallchainNode p = x.up;
+            CallchainNode g = p.up;
+            if (p == g.left) {
+                CallchainNode y = g.right;
+                if (y != null && y.red) {
+                    p.red = false;
+                    y.red = false;
+                    g.red = true;
+                    x = g;
+                } else {
+                    if (x == p.right) {
+                        x = p;
+                        rotateLeft(x);
+                    }
+                    x.up.red = false;
+                    x.up.up.red = true;
+                    rotateRight(x.up.up);
+                }
+            } else {
+                CallchainNode y = g.left;
+                if (y != null && y.red) {
+                    p.red = false;
+                    y.red = false;
+                    g.red = true;
+                    x = g;
+                } else {
+                    if (x == p.left) {
+                        x = p;
+                        rotateRight(x);
+                    }
+                    x.up.red = false;
+                    x.up.up.red = true;
+                    rotateLeft(x.up.up);
+                }
+            }
+        }
+        childRoot.red = false;
+    }
+
+    private void rotateLeft(CallchainNode p) {
+        CallchainNode r = p.right;
+        p.right = r.left;
+        if (r.left != null) {
+            r.left.up = p;
+        }
+        r.up = p.up;
+        if (p.up == null) {
+            childRoot = r;
+        } else if (p.up.left == p) {
+            p.up.left = r;
+        } else {
+            p.up.right = r;
+        }
+        r.left = p;
+        p.up = r;
+    }
+
+    private void rotateRight(CallchainNode p) {
+        CallchainNode l = p.left;
+        p.left = l.right;
+        if (l.right != null) {
+            l.right.up = p;
+        }
+        l.up = p.up;
+        if (p.up == null) {
+            childRoot = l;
+        } else if (p.up.right == p) {
+            p.up.right = l;
+        } else {
+            p.up.left = l;
+        }
+        l.right = p;
+        p.up = l;
     }
 
     private static int dsoKey(Frame f) {

@@ -25,6 +25,17 @@ public final class HistEntry {
     char level;
     int cpu;
     int order;
+    /** The first frame's {@link Frame#symbolKey()}: equal for entries of the same symbol (-1 without). */
+    int symbolKey;
+    /** This entry's node in its search tree, or null. */
+    EntryTree.Node treeNode;
+    /**
+     * The search tree's version when a search path to this entry last changed
+     * ({@link EntryTree#version()}): a search result found at a later version still holds.
+     */
+    int pathStamp;
+    /** The last {@link Hists} walk over a sample's chain that reached this entry (its mark). */
+    int reachMark;
     long period;
     long periodAcc;
     long samples;
@@ -61,6 +72,7 @@ public final class HistEntry {
         this.level = level;
         this.cpu = cpu;
         this.order = -1;
+        this.symbolKey = -1;
     }
 
     /** Sets the key values (see above: only a probe that is not in the tree is refilled). */
@@ -73,6 +85,7 @@ public final class HistEntry {
         this.level = level;
         this.cpu = cpu;
         this.order = order;
+        this.symbolKey = f.symbolKey();
         this.srclineFrom = null;
         this.srclineTo = null;
     }

@@ -3,9 +3,11 @@ package dev.jperf.report.aggregate;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.CurrentSample;
+import dev.jperf.report.session.HashIndex;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Symbol;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -51,16 +53,11 @@ public final class Hists {
      * leaves DSOs to that key (perf 6.1.192 has the stable fix "if (!hists__has(hists, dso))"),
      * the order is total and hash lookup finds perf's entries.
      */
-    private final TreeMap<HistEntry, HistEntry> searchTree;
-    /**
-     * Bumped on each insertion into {@link #searchTree} and each change of an entry's DSO: a search
-     * result cached per key values is what perf's search finds until then.
-     */
+    private final EntryTree searchTree;
     /** The shapes' bulk adds (one object: a method reference per call allocates under C1). */
     private final SampleShapes.Sink shapeSink = this::add;
     /** The next search of {@link #searchTree}'s key; null once it went into the tree. */
     private HistEntry probe;
-    private int treeVersion;
     private final List<HistEntry> created = new ArrayList<>();
     /**
      * The entries after perf's collapse pass, in its tree's order (null until output asks): no
@@ -72,7 +69,7 @@ public final class Hists {
      * collapses), whose in-order keys {@link #collapsed} lists; group members' entries are matched
      * in it and a group leader's dummy entries inserted into it (hists__match, hists__link).
      */
-    private TreeMap<HistEntry, HistEntry> inputTree;
+    private EntryTree inputTree;
     /** Whether {@link #inputTree}'s comparator says "equal" (search and collapse trees; a replay's never does). */
     private boolean inputTreeFinds;
     /** {@link #collapsed} no longer lists {@link #inputTree}: a dummy entry went in. */
@@ -80,12 +77,14 @@ public final class Hists {
     private final Map<String, Integer> commKeys = new HashMap<>();
     /**
      * Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap); a
-     * shape holds while {@link #treeVersion} does, as a cached search result does.
+     * shape holds while the searches of its entries do ({@link EntryTree#version()}).
      */
     private final SampleShapes shapes;
     /** The entries the sample being added reaches, and where in its chain ({@link #reach}). */
     private HistEntry[] reached = new HistEntry[128];
     private int[] reachedAt = new int[128];
+    /** Bumped per {@link #reach}: the walk's entries carry it ({@link HistEntry#reachMark}). */
+    private int reachMark;
     /** A chain turned callee first for callee-order graphs. */
     private Frame[] calleeFirst = new Frame[128];
     private long totalPeriod;
@@ -124,10 +123,10 @@ public final class Hists {
         this.hasCpu = keys.contains(SortKey.CPU);
         // branch entries are found by perf's own search, the keys being many
         this.searchTree = (hasSym && !hasDso) || branchMode
-                ? new TreeMap<>((n, node) -> {
+                ? new EntryTree((n, node) -> {
                     long c = perfCmp(node, n);
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
-                })
+                }, true)
                 : null;
         this.shapes = children || graphOrder != null ? new SampleShapes() : null;
     }
@@ -205,14 +204,14 @@ public final class Hists {
         }
         int slot = SampleShapes.PENDED;
         if (shapes != null && n >= 0) {
-            slot = shapes.pend(f, chain, n, comm, tid, cpu, period, treeVersion, shapeSink);
+            slot = shapes.pend(f, chain, n, comm, tid, cpu, period, version(), shapeSink);
             if (slot == SampleShapes.PENDED) {
                 return;
             }
         }
         int m = reach(s, f, chain, n, comm, tid, cpu);
         if (slot != SampleShapes.PENDED) {
-            shapes.reached(slot, reached, reachedAt, m, period, treeVersion, shapeSink);
+            shapes.reached(slot, reached, reachedAt, m, period, version(), shapeSink);
             return;
         }
         add(chain, n, reached, reachedAt, m, period, 1);
@@ -235,12 +234,11 @@ public final class Hists {
             probe.from = s.branchFrom(i);
             probe.to = to;
             probe.cycles = s.branchCycles(i);
-            HistEntry e = searchTree.get(probe);
+            HistEntry e = searchTree.findOrInsert(probe);
             if (e == null) {
                 e = probe;
                 probe = null;
                 e.filtered = s.filtered();
-                searchTree.put(e, e);
                 created.add(e);
             }
             // hists__findnew_entry: a found entry takes the sample's map
@@ -268,11 +266,6 @@ public final class Hists {
      */
     public boolean branchEndsInElf() {
         return branchEndsInElf;
-    }
-
-    /** A shape's pending samples added in bulk to the entries its first sample reached. */
-    private void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
-        add(chain, n, entries, at, entries.length, period, count);
     }
 
     /**
@@ -315,33 +308,39 @@ public final class Hists {
             reached = new HistEntry[n + 1];
             reachedAt = new int[n + 1];
         }
-        reached[0] = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
+        HistEntry self = entry(s, f, f.addr(), f.level(), comm, tid, cpu);
+        reached[0] = self;
         reachedAt[0] = 0;
         int m = 1;
         if (n < 0 || !children) {
             return m;
         }
+        // each distinct entry once (a mark per walk), and in search mode perf's check of the
+        // chain's earlier entries with hist_entry__cmp before searching (a set of their keys):
+        // linear in the chain's length, where perf's loop over its earlier entries is quadratic
+        int mark = ++reachMark;
+        self.reachMark = mark;
+        if (searchTree != null) {
+            seenReset(n + 1);
+            see(self.symbol == null ? self.ip : self.symbolKey, self.symbol == null);
+        }
         char level = f.level();
-        chain:
         for (int i = 0; i < n; i++) {
             Frame c = chain[i];
             if (c.symbol() != null || c.map() != null) {
                 level = c.kernelSpace() ? 'k' : '.';
             }
-            if (searchTree != null) {
-                // perf checks the chain's earlier entries with hist_entry__cmp before searching
-                for (int j = 0; j < m; j++) {
-                    if (sameKey(reached[j], c, tid, cpu)) {
-                        continue chain;
-                    }
-                }
+            if (searchTree != null && seen(c.symbol() == null ? c.ip() : c.symbolKey(), c.symbol() == null)) {
+                continue;
             }
             HistEntry e = entry(s, c, c.ip(), level, comm, tid, cpu);
             // each entry once per sample: an entry is found by its key, so same entry = same key
-            for (int j = 0; j < m; j++) {
-                if (reached[j] == e) {
-                    continue chain;
-                }
+            if (e.reachMark == mark) {
+                continue;
+            }
+            e.reachMark = mark;
+            if (searchTree != null) {
+                see(e.symbol == null ? e.ip : e.symbolKey, e.symbol == null);
             }
             reached[m] = e;
             reachedAt[m++] = i;
@@ -349,6 +348,55 @@ public final class Hists {
         return m;
     }
 
+    /*
+     * The keys hist_entry__cmp compares in search mode (sym, no DSO key), of the entries a walk
+     * reached: the address without a symbol, else the symbol's key (DSO short name, start, end);
+     * the thread and CPU keys are the sample's for all of them. Open addressing, entries of earlier
+     * walks told apart by their mark.
+     */
+    private long[] seenKeys = new long[512];
+    private int[] seenMarks = new int[512];
+    private boolean[] seenAddr = new boolean[512];
+
+    private void seenReset(int entries) {
+        if (seenKeys.length < 4 * entries) {
+            int cap = Integer.highestOneBit(4 * entries) * 2;
+            seenKeys = new long[cap];
+            seenMarks = new int[cap];
+            seenAddr = new boolean[cap];
+        }
+    }
+
+    private boolean seen(long key, boolean addr) {
+        int mask = seenKeys.length - 1;
+        long h = key * 0x9E3779B97F4A7C15L;
+        for (int i = (int) (h ^ (h >>> 32)) & mask; seenMarks[i] == reachMark; i = (i + 1) & mask) {
+            if (seenKeys[i] == key && seenAddr[i] == addr) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void see(long key, boolean addr) {
+        int mask = seenKeys.length - 1;
+        long h = key * 0x9E3779B97F4A7C15L;
+        int i = (int) (h ^ (h >>> 32)) & mask;
+        while (seenMarks[i] == reachMark) {
+            if (seenKeys[i] == key && seenAddr[i] == addr) {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        seenMarks[i] = reachMark;
+        seenKeys[i] = key;
+        seenAddr[i] = addr;
+    }
+
+    /** The search tree's version (0 without one): when the entries' searches were last checked. */
+    private int version() {
+        return searchTree == null ? 0 : searchTree.version();
+    }
 
     /** Adds the pending samples of repeated shapes: before anything reads the entries. */
     private void settle() {
@@ -387,20 +435,19 @@ public final class Hists {
         long k2 = ((long) comm << 32) | (tid & 0xffffffffL);
         int i = entries.find(k0, k1, k2, cpu);
         if (searchTree != null) {
-            HistEntry e = i >= 0 && entries.stamp(i) == treeVersion ? entries.value(i) : null;
+            // the entry found for these values before, while the search to it takes the same path
+            HistEntry e = i >= 0 && entries.value(i).pathStamp <= entries.stamp(i) ? entries.value(i) : null;
             if (e == null) {
                 if (probe == null) {
                     probe = new HistEntry(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
                 } else {
                     probe.key(s.comm(), s.thread(), f, ip, level, s.cpu(), created.size());
                 }
-                e = searchTree.get(probe);
+                e = searchTree.findOrInsert(probe);
                 if (e == null) {
                     e = probe;
                     probe = null;
                     e.filtered = s.filtered();
-                    searchTree.put(e, e);
-                    treeVersion++;
                     created.add(e);
                 }
             }
@@ -408,15 +455,14 @@ public final class Hists {
                 // perf's hists__findnew_entry gives a found entry the sample's map: its DSO now
                 // decides the entry's comparisons (by short name: only another name changes them)
                 if (e.dso == null || f.dso() == null || !e.dso.shortName().equals(f.dso().shortName())) {
-                    treeVersion++;
+                    searchTree.changed(e);
                 }
                 e.dso = f.dso();
             }
             if (i < 0) {
-                entries.insert(-i - 1, k0, k1, k2, cpu, e);
-                i = entries.find(k0, k1, k2, cpu);
+                i = entries.insert(-i - 1, k0, k1, k2, cpu, e);
             }
-            entries.set(i, e, treeVersion);
+            entries.set(i, e, searchTree.version());
             return e;
         }
         if (i >= 0) {
@@ -470,13 +516,13 @@ public final class Hists {
         if (collapsed == null) {
             settle();
             // the search tree is perf's input tree as it is; a replay would compare today's DSOs
-            TreeMap<HistEntry, HistEntry> in = searchTree != null ? searchTree : replay(created);
-            inputTree = hasComm ? collapse(new ArrayList<>(in.keySet())) : in;
+            EntryTree in = searchTree != null ? searchTree : replay(created);
+            inputTree = hasComm ? collapse(in.keys()) : in;
             inputTreeFinds = hasComm || searchTree != null;
             collapsedStale = true;
         }
         if (collapsedStale) {
-            collapsed = new ArrayList<>(inputTree.keySet());
+            collapsed = inputTree.keys();
             collapsedStale = false;
         }
         return collapsed;
@@ -490,7 +536,7 @@ public final class Hists {
         collapsed();
         // a replay's tree never says equal, but its order is total (a DSO key, or no symbol key):
         // the greatest entry not after the probe is the equal one if there is one
-        HistEntry e = inputTreeFinds ? inputTree.get(probe) : inputTree.lowerKey(probe);
+        HistEntry e = inputTreeFinds ? inputTree.get(probe) : inputTree.lower(probe);
         return e != null && perfCmp(e, probe) == 0 ? e : null;
     }
 
@@ -507,7 +553,7 @@ public final class Hists {
             e.from = pair.from;
             e.to = pair.to;
             e.cycles = pair.cycles;
-            inputTree.put(e, e);
+            inputTree.findOrInsert(e);
             collapsedStale = true;
         }
         return e;
@@ -525,15 +571,14 @@ public final class Hists {
      * merged into that node (periods, samples, call graph) and dropped. Entries the input tree split
      * are merged again when the new tree's search meets them, else stay two rows.
      */
-    private TreeMap<HistEntry, HistEntry> collapse(List<HistEntry> in) {
-        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
+    private EntryTree collapse(List<HistEntry> in) {
+        EntryTree tree = new EntryTree((n, node) -> {
             long c = perfCmp(node, n);
             return c < 0 ? -1 : c == 0 ? 0 : 1;
-        });
+        }, false);
         for (HistEntry e : in) {
-            HistEntry iter = tree.get(e);
+            HistEntry iter = tree.findOrInsert(e);
             if (iter == null) {
-                tree.put(e, e);
                 continue;
             }
             iter.period += e.period;
@@ -570,14 +615,14 @@ public final class Hists {
     }
 
     /** Inserts into a red-black tree (same shapes as the kernel's rbtree) as perf does; in-order result. */
-    private TreeMap<HistEntry, HistEntry> replay(List<HistEntry> seq) {
+    private EntryTree replay(List<HistEntry> seq) {
         // new goes left of a node when perf's cmp(node, new) < 0; never "equal": those were merged already
-        TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> {
+        EntryTree tree = new EntryTree((n, node) -> {
             long c = perfCmp(node, n);
             return c < 0 ? -1 : 1;
-        });
+        }, false);
         for (HistEntry e : seq) {
-            tree.put(e, e);
+            tree.findOrInsert(e);
         }
         return tree;
     }
@@ -610,30 +655,6 @@ public final class Hists {
             }
         }
         return 0;
-    }
-
-    /**
-     * Whether perf's hist_entry__cmp(e, entry of frame c) is 0 in search mode (no comm key): the
-     * same symbol (DSO name, start, end) or both without one at the same address, and the same
-     * values of the other keys.
-     */
-    private boolean sameKey(HistEntry e, Frame c, int tid, int cpu) {
-        Symbol cs = c.symbol();
-        if (hasSym) {
-            if (e.symbol == null || cs == null) {
-                if (e.symbol != cs || e.ip != c.ip()) {
-                    return false;
-                }
-            } else if (!sameDsoName(e.dso, c.dso()) || e.symbol.start() != cs.start() || e.symbol.end() != cs.end()) {
-                return false;
-            }
-        }
-        return (!hasDso || sameDsoName(e.dso, c.dso())) && (!hasThread || e.thread.tid() == tid)
-                && (!hasCpu || e.cpu == cpu);
-    }
-
-    private static boolean sameDsoName(Dso a, Dso b) {
-        return a == b || (a != null && b != null && a.shortName().equals(b.shortName()));
     }
 
     private static String srclineFrom(HistEntry e) {
@@ -758,66 +779,62 @@ public final class Hists {
         return Objects.compare(x.dso.shortName(), y.dso.shortName(), Comparator.naturalOrder());
     }
 
-    /** Open addressing over four key words per entry: no object per lookup. */
+    /** Entries by four key words, on a {@link HashIndex}: no object per lookup. */
     private static final class EntryMap {
+        private final HashIndex index = new HashIndex(64);
         private long[] keys = new long[4 * 64];
         private HistEntry[] values = new HistEntry[64];
         private int[] stamps = new int[64];
-        private int size;
+        private int[] hashes = new int[64];
 
-        /** The slot of the key, or -(free slot) - 1. */
+        /** The entry number of the key, or -(free slot) - 1 (for {@link #insert}). */
         int find(long k0, long k1, long k2, long k3) {
-            int mask = values.length - 1;
-            long h = (k0 * 0x9E3779B97F4A7C15L) ^ (k1 * 0xC2B2AE3D27D4EB4FL) ^ (k2 * 0x165667B19E3779F9L) ^ k3;
-            int i = (int) (h ^ (h >>> 32)) & mask;
-            while (values[i] != null) {
+            int slot = index.first(hash(k0, k1, k2, k3));
+            for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
                 int a = 4 * i;
                 if (keys[a] == k0 && keys[a + 1] == k1 && keys[a + 2] == k2 && keys[a + 3] == k3) {
                     return i;
                 }
-                i = (i + 1) & mask;
             }
-            return -i - 1;
+            return -slot - 1;
         }
 
-        HistEntry value(int slot) {
-            return values[slot];
+        private static int hash(long k0, long k1, long k2, long k3) {
+            long h = (k0 * 0x9E3779B97F4A7C15L) ^ (k1 * 0xC2B2AE3D27D4EB4FL) ^ (k2 * 0x165667B19E3779F9L) ^ k3;
+            return (int) (h ^ (h >>> 32));
         }
 
-        /** The tree version the slot's entry was found at (search mode). */
-        int stamp(int slot) {
-            return stamps[slot];
+        HistEntry value(int i) {
+            return values[i];
         }
 
-        void set(int slot, HistEntry e, int version) {
-            values[slot] = e;
-            stamps[slot] = version;
+        /** The tree version the entry was found at (search mode). */
+        int stamp(int i) {
+            return stamps[i];
         }
 
-        void insert(int slot, long k0, long k1, long k2, long k3, HistEntry e) {
-            int a = 4 * slot;
+        void set(int i, HistEntry e, int version) {
+            values[i] = e;
+            stamps[i] = version;
+        }
+
+        /** Adds the key in the free {@code slot} {@link #find} gave; returns its entry number. */
+        int insert(int slot, long k0, long k1, long k2, long k3, HistEntry e) {
+            int i = index.size();
+            if (i == values.length) {
+                keys = Arrays.copyOf(keys, 8 * i);
+                values = Arrays.copyOf(values, 2 * i);
+                stamps = Arrays.copyOf(stamps, 2 * i);
+                hashes = Arrays.copyOf(hashes, 2 * i);
+            }
+            int a = 4 * i;
             keys[a] = k0;
             keys[a + 1] = k1;
             keys[a + 2] = k2;
             keys[a + 3] = k3;
-            values[slot] = e;
-            if (++size * 2 > values.length) {
-                long[] ok = keys;
-                HistEntry[] ov = values;
-                int[] os = stamps;
-                keys = new long[ok.length * 2];
-                values = new HistEntry[ov.length * 2];
-                stamps = new int[ov.length * 2];
-                for (int j = 0; j < ov.length; j++) {
-                    if (ov[j] != null) {
-                        int b = 4 * j;
-                        int s = -find(ok[b], ok[b + 1], ok[b + 2], ok[b + 3]) - 1;
-                        System.arraycopy(ok, b, keys, 4 * s, 4);
-                        values[s] = ov[j];
-                        stamps[s] = os[j];
-                    }
-                }
-            }
+            values[i] = e;
+            hashes[i] = hash(k0, k1, k2, k3);
+            return index.put(slot, hashes);
         }
     }
 }

@@ -8,11 +8,12 @@ import java.util.Arrays;
  * Samples of the same shape: the same resolved frame, callchain (frame by frame: frames are shared
  * per mapping and address, so identity is equality) and comm/thread/CPU keys. Each shape's first
  * sample is looked up (its entries are created in perf's order) and the entries it reached are
- * kept with the shape; the samples that repeat it while the hists' search state is the same (its
- * version) reach the same entries, and all they add there is a sum (period, count) or a maximum
- * (depth), so they are only counted, and added to those entries in bulk before anything reads
- * them. After the state changed, a sample is looked up again; only when it reaches other entries
- * does the shape's pending weight go to the old ones first.
+ * kept with the shape; the samples that repeat it while the searches of those entries end where
+ * they did (the hists' search tree's version, or no entry's path stamp above the shape's) reach
+ * the same entries, and all they add there is a sum (period, count) or a maximum (depth), so they
+ * are only counted, and added to those entries in bulk before anything reads them. Else a sample
+ * is looked up again; only when it reaches other entries does the shape's pending weight go to
+ * the old ones first.
  *
  * <p>Bulk adds change only which of the frames that match a call-graph position is the first
  * there; such frames print the same (same DSO and symbol, or same address).
@@ -28,24 +29,47 @@ final class SampleShapes {
     /** Adds a shape's pending samples to the entries its first sample reached. */
     interface Sink {
         /**
-         * @param entries the sample's own entry, then each distinct entry of its chain
+         * @param entries the sample's own entry, then each distinct entry of its chain:
+         *     {@code entries[0..m)}
          * @param at where in the chain each of {@code entries} was reached (0 for the first)
          */
-        void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count);
+        void add(Frame[] chain, int n, HistEntry[] entries, int[] at, int m, long period, long count);
     }
 
     private final int maxShapes;
     private final HashIndex index = new HashIndex();
     private int size;
     private Frame[] frames = new Frame[1 << 11];
-    private Frame[][] chains = new Frame[1 << 11][];
     private int[] keys = new int[3 << 11];
     private int[] hashes = new int[1 << 11];
     private int[] versions = new int[1 << 11];
-    private HistEntry[][] entries = new HistEntry[1 << 11][];
-    private int[][] ats = new int[1 << 11][];
+    /*
+     * A shape's chain, entries and where they were reached are regions of arenas that live as long
+     * as the table: no garbage per shape to promote (a busy machine's file has hundreds of
+     * thousands of distinct chains), the same words as arrays of their own.
+     */
+    /** Shape i's chain: chainLength[i] frames from chainAt[i] in {@link #chainArena}. */
+    private int[] chainAt = new int[1 << 11];
+    private int[] chainLength = new int[1 << 11];
+    /**
+     * Shape i's entries: entryCount[i] (-1 before its first lookup) from entryAt[i] in
+     * {@link #entryArena}, where each was reached at the same place in {@link #atArena}; room for
+     * entryRoom[i].
+     */
+    private int[] entryAt = new int[1 << 11];
+    private int[] entryCount = new int[1 << 11];
+    private int[] entryRoom = new int[1 << 11];
     private long[] periods = new long[1 << 11];
     private long[] counts = new long[1 << 11];
+    private Frame[] chainArena = new Frame[1 << 14];
+    private int chainsUsed;
+    private HistEntry[] entryArena = new HistEntry[1 << 14];
+    private int[] atArena = new int[1 << 14];
+    private int entriesUsed;
+    /** A drained shape's chain and entries, whole arrays for the sink. */
+    private Frame[] chainOut = new Frame[128];
+    private HistEntry[] entriesOut = new HistEntry[128];
+    private int[] atOut = new int[128];
 
     SampleShapes() {
         this(MAX_SHAPES);
@@ -72,7 +96,8 @@ final class SampleShapes {
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && same(i, frame, chain, n, comm, tid, cpu)) {
-                if (versions[i] == version) {
+                if (versions[i] == version || (entryCount[i] >= 0 && searchesHold(i, versions[i]))) {
+                    versions[i] = version;
                     periods[i] += period;
                     counts[i]++;
                     return PENDED;
@@ -86,18 +111,28 @@ final class SampleShapes {
             flush(sink);
             slot = index.first(h);
         }
+        if (chainsUsed + n > chainArena.length) {
+            chainArena = Arrays.copyOf(chainArena, Math.max(chainArena.length * 2, chainsUsed + n));
+        }
         int i = size++;
         if (i == frames.length) {
             grow();
         }
         frames[i] = frame;
-        chains[i] = Arrays.copyOf(chain, n);
+        chainAt[i] = chainsUsed;
+        chainLength[i] = n;
+        System.arraycopy(chain, 0, chainArena, chainsUsed, n);
+        chainsUsed += n;
+        entryRoom[i] = 0;
         keys[3 * i] = comm;
         keys[3 * i + 1] = tid;
         keys[3 * i + 2] = cpu;
         hashes[i] = h;
         versions[i] = -1; // no version yet: its first sample is looked up
-        index.put(slot, i, hashes);
+        entryCount[i] = -1;
+        periods[i] = 0;
+        counts[i] = 0;
+        index.put(slot, hashes);
         return i;
     }
 
@@ -106,25 +141,50 @@ final class SampleShapes {
      * the search state changed): counted as pending, at {@code version}. When the shape's entries
      * were others, what was pending goes to those first.
      */
-    void reached(int slot, HistEntry[] reached, int[] at, int m, long period, int version, Sink sink) {
-        if (!sameEntries(slot, reached, at, m)) {
+    void reached(int slot, HistEntry[] reached, int[] where, int m, long period, int version, Sink sink) {
+        if (!sameEntries(slot, reached, where, m)) {
             drain(slot, sink);
-            entries[slot] = Arrays.copyOf(reached, m);
-            ats[slot] = Arrays.copyOf(at, m);
+            if (m > entryRoom[slot]) {
+                // a new region (a shape's entries change rarely: the old one waits for the flush)
+                if (entriesUsed + m > entryArena.length) {
+                    int cap = Math.max(entryArena.length * 2, entriesUsed + m);
+                    entryArena = Arrays.copyOf(entryArena, cap);
+                    atArena = Arrays.copyOf(atArena, cap);
+                }
+                entryAt[slot] = entriesUsed;
+                entryRoom[slot] = m;
+                entriesUsed += m;
+            }
+            int e = entryAt[slot];
+            System.arraycopy(reached, 0, entryArena, e, m);
+            System.arraycopy(where, 0, atArena, e, m);
+            entryCount[slot] = m;
         }
         versions[slot] = version;
         periods[slot] += period;
         counts[slot]++;
     }
 
-    private boolean sameEntries(int slot, HistEntry[] reached, int[] at, int m) {
-        HistEntry[] e = entries[slot];
-        if (e == null || e.length != m) {
+    /**
+     * Whether every entry of shape i still has its search end where it did at {@code version} (no
+     * path to one changed since): then the shape's samples reach the same entries.
+     */
+    private boolean searchesHold(int i, int version) {
+        for (int e = entryAt[i], end = e + entryCount[i]; e < end; e++) {
+            if (entryArena[e].pathStamp > version) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean sameEntries(int slot, HistEntry[] reached, int[] where, int m) {
+        if (entryCount[slot] != m) {
             return false;
         }
-        int[] a = ats[slot];
+        int e = entryAt[slot];
         for (int j = 0; j < m; j++) {
-            if (e[j] != reached[j] || a[j] != at[j]) {
+            if (entryArena[e + j] != reached[j] || atArena[e + j] != where[j]) {
                 return false;
             }
         }
@@ -136,31 +196,42 @@ final class SampleShapes {
         for (int i = 0; i < size; i++) {
             drain(i, sink);
             frames[i] = null;
-            chains[i] = null;
-            entries[i] = null;
-            ats[i] = null;
         }
+        Arrays.fill(chainArena, 0, chainsUsed, null);
+        Arrays.fill(entryArena, 0, entriesUsed, null);
         size = 0;
+        chainsUsed = 0;
+        entriesUsed = 0;
         index.clear();
     }
 
     private void drain(int i, Sink sink) {
-        if (counts[i] > 0 && entries[i] != null) {
-            Frame[] c = chains[i];
-            sink.add(c, c.length, entries[i], ats[i], periods[i], counts[i]);
+        int m = entryCount[i];
+        if (counts[i] > 0 && m >= 0) {
+            int n = chainLength[i];
+            if (chainOut.length < n) {
+                chainOut = new Frame[n];
+            }
+            if (entriesOut.length < m) {
+                entriesOut = new HistEntry[m];
+                atOut = new int[m];
+            }
+            System.arraycopy(chainArena, chainAt[i], chainOut, 0, n);
+            System.arraycopy(entryArena, entryAt[i], entriesOut, 0, m);
+            System.arraycopy(atArena, entryAt[i], atOut, 0, m);
+            sink.add(chainOut, n, entriesOut, atOut, m, periods[i], counts[i]);
             periods[i] = 0;
             counts[i] = 0;
         }
     }
 
     private boolean same(int i, Frame frame, Frame[] chain, int n, int comm, int tid, int cpu) {
-        Frame[] c = chains[i];
-        if (frames[i] != frame || c.length != n || keys[3 * i] != comm || keys[3 * i + 1] != tid
+        if (frames[i] != frame || chainLength[i] != n || keys[3 * i] != comm || keys[3 * i + 1] != tid
                 || keys[3 * i + 2] != cpu) {
             return false;
         }
-        for (int k = 0; k < n; k++) {
-            if (c[k] != chain[k]) {
+        for (int k = 0, c = chainAt[i]; k < n; k++, c++) {
+            if (chainArena[c] != chain[k]) {
                 return false;
             }
         }
@@ -170,12 +241,14 @@ final class SampleShapes {
     private void grow() {
         int cap = frames.length * 2;
         frames = Arrays.copyOf(frames, cap);
-        chains = Arrays.copyOf(chains, cap);
         keys = Arrays.copyOf(keys, 3 * cap);
         hashes = Arrays.copyOf(hashes, cap);
         versions = Arrays.copyOf(versions, cap);
-        entries = Arrays.copyOf(entries, cap);
-        ats = Arrays.copyOf(ats, cap);
+        chainAt = Arrays.copyOf(chainAt, cap);
+        chainLength = Arrays.copyOf(chainLength, cap);
+        entryAt = Arrays.copyOf(entryAt, cap);
+        entryCount = Arrays.copyOf(entryCount, cap);
+        entryRoom = Arrays.copyOf(entryRoom, cap);
         periods = Arrays.copyOf(periods, cap);
         counts = Arrays.copyOf(counts, cap);
     }

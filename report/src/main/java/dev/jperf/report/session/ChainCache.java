@@ -22,9 +22,22 @@ final class ChainCache {
     private int[] modes = new int[1 << 11];
     private int[] hashes = new int[1 << 11];
     private long[] ips = new long[1 << 11];
-    private long[][] raws = new long[1 << 11][];
     private Frame[] frames = new Frame[1 << 11];
-    private Frame[][] chains = new Frame[1 << 11][];
+    /*
+     * The entries' raw and resolved chains are regions of two arenas that live as long as the
+     * cache: a busy machine's file has hundreds of thousands of distinct chains, and arrays of
+     * their own were garbage promoted to the old generation by the time the cache started over.
+     */
+    /** Entry i's raw callchain: rawLength[i] addresses from rawAt[i] in {@link #rawArena}. */
+    private int[] rawAt = new int[1 << 11];
+    private int[] rawLength = new int[1 << 11];
+    /** Entry i's resolved chain: chainLength[i] frames from chainAt[i] in {@link #chainArena}. */
+    private int[] chainAt = new int[1 << 11];
+    private int[] chainLength = new int[1 << 11];
+    private long[] rawArena = new long[1 << 14];
+    private int rawUsed;
+    private Frame[] chainArena = new Frame[1 << 14];
+    private int chainUsed;
     /** Slot of the last {@link #find} miss: where {@link #put} goes. */
     private int missSlot;
     private int missHash;
@@ -46,13 +59,13 @@ final class ChainCache {
         int h = hash(thread, mode, ip, raw, off, nr);
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
-            if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip
-                    && Arrays.equals(raws[i], 0, raws[i].length, raw, off, off + nr)) {
+            if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip && rawLength[i] == nr
+                    && Arrays.equals(rawArena, rawAt[i], rawAt[i] + nr, raw, off, off + nr)) {
                 if (groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
                         && versions[2 * i + 1] == kernel.version()) {
                     return i;
                 }
-                // stale: resolve again and let put() overwrite this entry
+                // stale: resolve again and let put() overwrite this entry (same raw values)
                 missSlot = -(i + 1);
                 missHash = h;
                 return -1;
@@ -65,7 +78,7 @@ final class ChainCache {
 
     /** Remembers what the last missed {@link #find} resolved to. */
     void put(PerfThread thread, int mode, long ip, long[] raw, int off, int nr, MapGroup kernel, Frame frame,
-            Frame[] chain, int chainLength) {
+            Frame[] chain, int length) {
         int i;
         if (missSlot < 0) {
             i = -missSlot - 1;
@@ -74,10 +87,18 @@ final class ChainCache {
                 clear();
                 find(thread, mode, ip, raw, off, nr, kernel);
             }
+            if (rawUsed + nr > rawArena.length) {
+                rawArena = Arrays.copyOf(rawArena, Math.max(rawArena.length * 2, rawUsed + nr));
+            }
             i = size++;
             if (i == threads.length) {
                 grow();
             }
+            rawAt[i] = rawUsed;
+            rawLength[i] = nr;
+            System.arraycopy(raw, off, rawArena, rawUsed, nr);
+            rawUsed += nr;
+            chainLength[i] = -1;
         }
         threads[i] = thread;
         groups[i] = thread.maps();
@@ -86,11 +107,19 @@ final class ChainCache {
         modes[i] = mode;
         hashes[i] = missHash;
         ips[i] = ip;
-        raws[i] = Arrays.copyOfRange(raw, off, off + nr);
         frames[i] = frame;
-        chains[i] = chainLength < 0 ? null : Arrays.copyOf(chain, chainLength);
+        if (length > chainLength[i]) {
+            // a new region, unless a stale entry's new chain fits in its old one
+            if (chainUsed + length > chainArena.length) {
+                chainArena = Arrays.copyOf(chainArena, Math.max(chainArena.length * 2, chainUsed + length));
+            }
+            chainAt[i] = chainUsed;
+            chainUsed += length;
+        }
+        System.arraycopy(chain, 0, chainArena, chainAt[i], length);
+        chainLength[i] = length;
         if (missSlot >= 0) {
-            index.put(missSlot, i, hashes);
+            index.put(missSlot, hashes);
         }
     }
 
@@ -98,19 +127,21 @@ final class ChainCache {
         return frames[i];
     }
 
-    /** The resolved chain, caller first, or null when the sample's chain resolved to nothing kept. */
-    Frame[] chain(int i) {
-        return chains[i];
+    /** Copies entry i's resolved chain (caller first) into {@code out}; returns its length. */
+    int chain(int i, Frame[] out) {
+        System.arraycopy(chainArena, chainAt[i], out, 0, chainLength[i]);
+        return chainLength[i];
     }
 
     private void clear() {
         index.clear();
         Arrays.fill(threads, 0, size, null);
         Arrays.fill(groups, 0, size, null);
-        Arrays.fill(raws, 0, size, null);
         Arrays.fill(frames, 0, size, null);
-        Arrays.fill(chains, 0, size, null);
+        Arrays.fill(chainArena, 0, chainUsed, null);
         size = 0;
+        rawUsed = 0;
+        chainUsed = 0;
     }
 
     private void grow() {
@@ -121,8 +152,10 @@ final class ChainCache {
         modes = Arrays.copyOf(modes, cap);
         hashes = Arrays.copyOf(hashes, cap);
         ips = Arrays.copyOf(ips, cap);
-        raws = Arrays.copyOf(raws, cap);
         frames = Arrays.copyOf(frames, cap);
-        chains = Arrays.copyOf(chains, cap);
+        rawAt = Arrays.copyOf(rawAt, cap);
+        rawLength = Arrays.copyOf(rawLength, cap);
+        chainAt = Arrays.copyOf(chainAt, cap);
+        chainLength = Arrays.copyOf(chainLength, cap);
     }
 }

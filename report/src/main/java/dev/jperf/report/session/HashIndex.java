@@ -3,13 +3,31 @@ package dev.jperf.report.session;
 import java.util.Arrays;
 
 /**
- * An open-addressing index from 32-bit hashes to entry numbers; the entries, and their hashes,
- * live in the owner's parallel arrays. Linear probing: {@link #first} and {@link #next} walk the
- * slots of a hash until {@link #entry} is -1, where {@link #put} may then place a new entry.
+ * The one open-addressing table of the report's maps: an index from 32-bit hashes to entry
+ * numbers 0..size-1, the entries (their keys, values and hashes) living in the owner's parallel
+ * arrays, so that a key of any shape (a long, four words, a callchain) is compared by its owner
+ * with no object per lookup. Linear probing: {@link #first} and {@link #next} walk the slots of a
+ * hash until {@link #entry} is -1, where {@link #put} may then place a new entry. Entries stay
+ * numbered densely: {@link #remove} renumbers the last one into the hole.
  */
 public final class HashIndex {
-    private int[] table = new int[1 << 12];
+    private int[] table;
     private int size;
+
+    /** Room for 2048 entries before the first growth (the hot path's caches). */
+    public HashIndex() {
+        this(2048);
+    }
+
+    /** Room for {@code expected} entries (at least 1) before the first growth. */
+    public HashIndex(int expected) {
+        table = new int[Integer.highestOneBit(Math.max(1, expected) * 2 - 1) * 2];
+    }
+
+    /** The entries placed. */
+    public int size() {
+        return size;
+    }
 
     /** The slot a hash starts probing at. */
     public int first(int hash) {
@@ -25,8 +43,12 @@ public final class HashIndex {
         return table[slot] - 1;
     }
 
-    /** Places {@code entry} in the free {@code slot}; {@code hashes[e]} is entry e's hash (to grow). */
-    public void put(int slot, int entry, int[] hashes) {
+    /**
+     * Places entry number {@link #size()} in the free {@code slot} (the one a probe ended at);
+     * {@code hashes[e]} is entry e's hash, read to grow the table. Returns the entry's number.
+     */
+    public int put(int slot, int[] hashes) {
+        int entry = size;
         table[slot] = entry + 1;
         if (++size * 2 > table.length) {
             table = new int[table.length * 2];
@@ -39,11 +61,43 @@ public final class HashIndex {
                 table[s] = e + 1;
             }
         }
+        return entry;
     }
 
     /** Replaces the entry of a used slot (same hash). */
     public void replace(int slot, int entry) {
         table[slot] = entry + 1;
+    }
+
+    /**
+     * Frees the slot of entry {@code e} (backward-shift deletion: no tombstones). The last entry
+     * takes number {@code e}: returns that entry's old number, whose keys and values the owner then
+     * moves to {@code e} (when it is {@code e} itself nothing moves).
+     */
+    public int remove(int slot, int[] hashes) {
+        int mask = table.length - 1;
+        int hole = slot;
+        int e = table[slot] - 1;
+        // move later entries of the run back into the hole when their home allows it
+        for (int j = (hole + 1) & mask; table[j] != 0; j = (j + 1) & mask) {
+            int home = hashes[table[j] - 1] & mask;
+            // entry j may fill the hole unless its home lies cyclically in (hole, j]
+            boolean homeBetween = hole <= j ? hole < home && home <= j : hole < home || home <= j;
+            if (!homeBetween) {
+                table[hole] = table[j];
+                hole = j;
+            }
+        }
+        table[hole] = 0;
+        int last = --size;
+        if (last != e) {
+            int s = hashes[last] & mask;
+            while (table[s] != last + 1) {
+                s = (s + 1) & mask;
+            }
+            table[s] = e + 1;
+        }
+        return last;
     }
 
     public void clear() {

@@ -1,88 +1,76 @@
 package dev.jperf.report.session;
 
-/** An open-addressing long -> object map: the per-map address caches of the hot path, no boxing. */
+import java.util.Arrays;
+
+/** A long -> object map on a {@link HashIndex}: threads by tid, the per-mapping frame caches; no boxing. */
 final class LongMap<V> {
-    private long[] keys = new long[16];
-    private Object[] values = new Object[16];
-    private boolean[] used = new boolean[16];
-    private int size;
+    private final HashIndex index;
+    private long[] keys;
+    private Object[] values;
+    private int[] hashes;
+
+    LongMap() {
+        this(8);
+    }
+
+    /** Room for {@code expected} entries before the first growth. */
+    LongMap(int expected) {
+        index = new HashIndex(expected);
+        keys = new long[expected];
+        values = new Object[expected];
+        hashes = new int[expected];
+    }
+
+    int size() {
+        return index.size();
+    }
 
     @SuppressWarnings("unchecked")
     V get(long key) {
-        int mask = keys.length - 1;
-        int i = mix(key) & mask;
-        while (used[i]) {
-            if (keys[i] == key) {
-                return (V) values[i];
+        int h = mix(key);
+        for (int slot = index.first(h), e; (e = index.entry(slot)) >= 0; slot = index.next(slot)) {
+            if (keys[e] == key) {
+                return (V) values[e];
             }
-            i = (i + 1) & mask;
         }
         return null;
     }
 
     void put(long key, V value) {
-        if (size * 2 >= keys.length) {
-            grow();
-        }
-        int mask = keys.length - 1;
-        int i = mix(key) & mask;
-        while (used[i]) {
-            if (keys[i] == key) {
-                values[i] = value;
+        int h = mix(key);
+        int slot = index.first(h);
+        for (int e; (e = index.entry(slot)) >= 0; slot = index.next(slot)) {
+            if (keys[e] == key) {
+                values[e] = value;
                 return;
             }
-            i = (i + 1) & mask;
         }
-        used[i] = true;
-        keys[i] = key;
-        values[i] = value;
-        size++;
+        int n = index.size();
+        if (n == keys.length) {
+            int cap = Math.max(1, n) * 2;
+            keys = Arrays.copyOf(keys, cap);
+            values = Arrays.copyOf(values, cap);
+            hashes = Arrays.copyOf(hashes, cap);
+        }
+        keys[n] = key;
+        values[n] = value;
+        hashes[n] = h;
+        index.put(slot, hashes);
     }
 
-    /** Removes {@code key}'s entry, if any (backward-shift deletion: no tombstones). */
+    /** Removes {@code key}'s entry, if any. */
     void remove(long key) {
-        int mask = keys.length - 1;
-        int i = mix(key) & mask;
-        while (used[i] && keys[i] != key) {
-            i = (i + 1) & mask;
-        }
-        if (!used[i]) {
-            return;
-        }
-        // move later entries of the run back into the hole when their home allows it
-        for (int j = (i + 1) & mask; used[j]; j = (j + 1) & mask) {
-            int home = mix(keys[j]) & mask;
-            // entry j may fill hole i unless its home lies cyclically in (i, j]
-            boolean homeBetween = i <= j ? i < home && home <= j : i < home || home <= j;
-            if (!homeBetween) {
-                keys[i] = keys[j];
-                values[i] = values[j];
-                i = j;
+        int h = mix(key);
+        for (int slot = index.first(h), e; (e = index.entry(slot)) >= 0; slot = index.next(slot)) {
+            if (keys[e] == key) {
+                int last = index.remove(slot, hashes);
+                keys[e] = keys[last];
+                values[e] = values[last];
+                hashes[e] = hashes[last];
+                values[last] = null;
+                return;
             }
         }
-        used[i] = false;
-        values[i] = null;
-        size--;
-    }
-
-    private void grow() {
-        long[] k = keys;
-        Object[] v = values;
-        boolean[] u = used;
-        keys = new long[k.length * 2];
-        values = new Object[k.length * 2];
-        used = new boolean[k.length * 2];
-        size = 0;
-        for (int i = 0; i < k.length; i++) {
-            if (u[i]) {
-                put(k[i], v[i] == null ? null : cast(v[i]));
-            }
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private V cast(Object o) {
-        return (V) o;
     }
 
     private static int mix(long k) {

@@ -396,9 +396,7 @@ public final class Session {
         int hit = chains.find(thread, mode, c.ip, ips, off, nr, machine.kernelMaps());
         if (hit >= 0) {
             c.frame = chains.frame(hit);
-            Frame[] ch = chains.chain(hit);
-            System.arraycopy(ch, 0, c.chain, 0, ch.length);
-            c.chainLength = ch.length;
+            c.chainLength = chains.chain(hit, c.chain);
             return;
         }
         if (ips != raw) {

@@ -26,7 +26,7 @@ class SampleShapesTest {
         final Map<HistEntry, long[]> got = new IdentityHashMap<>();
 
         @Override
-        public void add(Frame[] chain, int n, HistEntry[] entries, int[] at, long period, long count) {
+        public void add(Frame[] chain, int n, HistEntry[] entries, int[] at, int m, long period, long count) {
             long[] v = got.computeIfAbsent(entries[0], x -> new long[2]);
             v[0] += period;
             v[1] += count;
@@ -64,7 +64,7 @@ class SampleShapesTest {
     }
 
     @Test
-    void aNewVersionLooksTheShapeUpAgainAndMovesItOnlyWhenItsEntriesChanged() {
+    void aChangedPathLooksTheShapeUpAgainAndMovesItOnlyWhenItsEntriesChanged() {
         Frame a = frame(0x10);
         HistEntry first = entry(a, 0);
         HistEntry second = entry(a, 1);
@@ -73,16 +73,20 @@ class SampleShapesTest {
         int slot = s.pend(a, new Frame[0], 0, -2, -1, -1, 10, 3, t);
         s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 10, 3, t);
         assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 20, 3, t));
-        // the search state moved on: looked up again, the same entry: still pending
-        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 40, 4, t));
-        s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 40, 4, t);
+        // the search tree moved on, no path to the shape's entries changed: still pending
+        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 0, 4, t));
+        // a path to its entry changed after that: looked up again, the same entry: still pending
+        first.pathStamp = 5;
+        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 40, 5, t));
+        s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 40, 5, t);
         assertTrue(t.got.isEmpty());
-        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 1, 4, t));
+        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 1, 5, t));
         // again, now another entry: what was pending goes to the first one at once
-        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 80, 5, t));
-        s.reached(slot, new HistEntry[] {second}, new int[] {0}, 1, 80, 5, t);
-        assertEquals(List.of(71L, 4L), List.of(t.got.get(first)[0], t.got.get(first)[1]));
-        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 160, 5, t));
+        first.pathStamp = 6;
+        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 80, 6, t));
+        s.reached(slot, new HistEntry[] {second}, new int[] {0}, 1, 80, 6, t);
+        assertEquals(List.of(71L, 5L), List.of(t.got.get(first)[0], t.got.get(first)[1]));
+        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 160, 6, t));
         s.flush(t);
         assertEquals(List.of(240L, 2L), List.of(t.got.get(second)[0], t.got.get(second)[1]));
         assertEquals(71L, t.got.get(first)[0]);
