@@ -41,7 +41,6 @@ class SyntheticRecordsTest {
             | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC
             | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP
             | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX;
-    private static final long SAMPLE_ID_ALL = 1L << FLAG_SAMPLE_ID_ALL;
 
     private static List<PerfRecord> read(byte[] file, List<String> warnings) {
         List<PerfRecord> out = new ArrayList<>();
@@ -59,7 +58,7 @@ class SyntheticRecordsTest {
     void everySampleFieldInKernelOrder(Order o) {
         long rf = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID
                 | PERF_FORMAT_LOST;
-        TestFile t = new TestFile(o.order).attr(0, 0, ALL_SAMPLE_BITS, rf, SAMPLE_ID_ALL, PERF_SAMPLE_BRANCH_HW_INDEX,
+        TestFile t = new TestFile(o.order).attr(0, 0, ALL_SAMPLE_BITS, rf, FLAG_SAMPLE_ID_ALL, PERF_SAMPLE_BRANCH_HW_INDEX,
                 0b1011, 0b11, 7, 8);
         TestFile.Buf b = t.buf()
                 .u64(7) // IDENTIFIER
@@ -161,8 +160,8 @@ class SyntheticRecordsTest {
     @EnumSource(Order.class)
     void inflatedKsymbolAndBpfEventTrailersAreParsedForward(Order o) {
         long st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
-        TestFile t = new TestFile(o.order).attr(1, 9, st, 0, SAMPLE_ID_ALL, 0, 0, 0, 5, 6)
-                .attr(1, 0, st, 0, SAMPLE_ID_ALL, 0, 0, 0, 7);
+        TestFile t = new TestFile(o.order).attr(1, 9, st, 0, FLAG_SAMPLE_ID_ALL, 0, 0, 0, 5, 6)
+                .attr(1, 0, st, 0, FLAG_SAMPLE_ID_ALL, 0, 0, 0, 7);
         TestFile.Buf trailer = t.buf().u32(1).u32(2).u64(999).u64(6).u32(1).u32(0).u64(6);
         TestFile.Buf ks = t.buf().u64(0xffffffffc0001000L).u32(64).u16(1).u16(0).str8("bpf_prog_0123456789abcdef_x")
                 .put(trailer.bytes());

@@ -6,13 +6,13 @@ import dev.jperf.format.elf.ElfFile;
 import dev.jperf.format.elf.ElfProgramHeader;
 import dev.jperf.format.elf.ElfSection;
 import dev.jperf.format.elf.ElfSymbol;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Ioctl;
 import dev.jperf.nativeshim.Mount;
 import dev.jperf.nativeshim.NativeException;
-import dev.jperf.nativeshim.PerfEventAttrLayout;
 import dev.jperf.nativeshim.PerfEventOpen;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,8 +29,6 @@ import java.nio.file.Path;
  * target, perf_event (a sampling event), xdp and tc (an interface). Closing detaches.
  */
 public final class BpfLink implements AutoCloseable {
-    static final int PERF_TYPE_TRACEPOINT = 2;
-    static final long PERF_FLAG_FD_CLOEXEC = 8;
     static final String TRACEFS = "/sys/kernel/tracing";
     static final String DEBUGFS_TRACING = "/sys/kernel/debug/tracing";
     static final int BPF_PERF_EVENT = 41;
@@ -145,22 +143,19 @@ public final class BpfLink implements AutoCloseable {
         }
     }
 
-    static final int PERF_TYPE_SOFTWARE = 1;
-    static final int PERF_COUNT_SW_CPU_CLOCK = 0;
-
     /**
      * A perf_event program on a cpu-clock event sampling CPU {@code cpu} at {@code freq} Hz (what a
      * profiler's perf_event program runs on); the link owns the event.
      */
     public static BpfLink cpuClock(BpfProgram p, int cpu, long freq) throws BpfObjectException {
         ByteBuffer attr = attr();
-        attr.putInt(PerfEventAttrLayout.TYPE, PERF_TYPE_SOFTWARE);
-        attr.putLong(PerfEventAttrLayout.CONFIG, PERF_COUNT_SW_CPU_CLOCK);
-        attr.putLong(PerfEventAttrLayout.SAMPLE_PERIOD, freq);
-        attr.putLong(PerfEventAttrLayout.FLAGS, PerfEventAttrLayout.FLAG_FREQ | PerfEventAttrLayout.FLAG_DISABLED);
+        attr.putInt(PerfEventAttr.TYPE, PerfEventAttr.PERF_TYPE_SOFTWARE);
+        attr.putLong(PerfEventAttr.CONFIG, PerfEventAttr.PERF_COUNT_SW_CPU_CLOCK);
+        attr.putLong(PerfEventAttr.SAMPLE_PERIOD, freq);
+        attr.putLong(PerfEventAttr.FLAGS, PerfEventAttr.FLAG_FREQ | PerfEventAttr.FLAG_DISABLED);
         int pfd;
         try {
-            pfd = PerfEventOpen.open(attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC, "cpu-clock");
+            pfd = PerfEventOpen.open(attr, -1, cpu, -1, PerfEventAttr.PERF_FLAG_FD_CLOEXEC, "cpu-clock");
         } catch (NativeException e) {
             throw new BpfObjectException("prog '" + p.name() + "': cpu-clock on cpu " + cpu + ": " + Errno.name(e.errno())
                     + ": " + Errno.text(e.errno()), e.errno());
@@ -210,9 +205,9 @@ public final class BpfLink implements AutoCloseable {
                     + ")", Errno.ENOENT);
         }
         ByteBuffer attr = attr();
-        attr.putInt(PerfEventAttrLayout.TYPE, PERF_TYPE_TRACEPOINT);
-        attr.putLong(PerfEventAttrLayout.CONFIG, id);
-        int pfd = PerfEventOpen.open(attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC, "tracepoint " + category + ":" + name);
+        attr.putInt(PerfEventAttr.TYPE, PerfEventAttr.PERF_TYPE_TRACEPOINT);
+        attr.putLong(PerfEventAttr.CONFIG, id);
+        int pfd = PerfEventOpen.open(attr, -1, 0, -1, PerfEventAttr.PERF_FLAG_FD_CLOEXEC, "tracepoint " + category + ":" + name);
         return onPerfEvent(p, pfd, "tracepoint " + category + "/" + name);
     }
 
@@ -251,11 +246,11 @@ public final class BpfLink implements AutoCloseable {
         str.write(0, n, 0, n.length);
         str.setByte(n.length, (byte) 0);
         ByteBuffer attr = attr();
-        attr.putInt(PerfEventAttrLayout.TYPE, type);
-        attr.putLong(PerfEventAttrLayout.CONFIG, ret ? 1L << retBit : 0);
-        attr.putLong(PerfEventAttrLayout.CONFIG1, Pointer.nativeValue(str));
-        attr.putLong(PerfEventAttrLayout.CONFIG2, offset);
-        int pfd = PerfEventOpen.open(attr, pid < 0 ? -1 : pid, pid == -1 ? 0 : -1, -1, PERF_FLAG_FD_CLOEXEC,
+        attr.putInt(PerfEventAttr.TYPE, type);
+        attr.putLong(PerfEventAttr.CONFIG, ret ? 1L << retBit : 0);
+        attr.putLong(PerfEventAttr.CONFIG1, Pointer.nativeValue(str));
+        attr.putLong(PerfEventAttr.CONFIG2, offset);
+        int pfd = PerfEventOpen.open(attr, pid < 0 ? -1 : pid, pid == -1 ? 0 : -1, -1, PerfEventAttr.PERF_FLAG_FD_CLOEXEC,
                 pmu + " " + name);
         str.clear(); // keeps the string reachable until the kernel has read it
         return onPerfEvent(p, pfd, (ret ? pmu.replace("probe", "retprobe") : pmu) + " " + name
@@ -332,8 +327,8 @@ public final class BpfLink implements AutoCloseable {
     }
 
     private static ByteBuffer attr() {
-        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttrLayout.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        attr.putInt(PerfEventAttrLayout.SIZE, PerfEventAttrLayout.PERF_ATTR_SIZE_VER7);
+        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttr.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
+        attr.putInt(PerfEventAttr.SIZE, PerfEventAttr.PERF_ATTR_SIZE_VER7);
         return attr;
     }
 

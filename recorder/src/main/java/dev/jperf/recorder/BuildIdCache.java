@@ -1,5 +1,9 @@
 package dev.jperf.recorder;
 
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE;
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_KERNEL;
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_USER;
+
 import dev.jperf.format.elf.ElfFile;
 import dev.jperf.format.feature.BuildIds;
 import java.io.IOException;
@@ -29,8 +33,6 @@ import java.util.Set;
  */
 final class BuildIdCache {
     static final String KERNEL = "[kernel.kallsyms]";
-    private static final int MISC_KERNEL = 1;
-    private static final int MISC_USER = 2;
 
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_DIR =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
@@ -57,7 +59,7 @@ final class BuildIdCache {
         if (hits.kernelHit()) {
             Optional<byte[]> bid = kernelBuildId(kernelNotes);
             if (bid.isPresent()) {
-                out.add(new BuildIds.Entry(MISC_KERNEL | BuildIds.MISC_BUILD_ID_SIZE, -1, bid.get(), KERNEL));
+                out.add(new BuildIds.Entry(PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_BUILD_ID_SIZE, -1, bid.get(), KERNEL));
                 cacheKallsyms(bid.get(), kallsyms);
             }
         }
@@ -69,7 +71,7 @@ final class BuildIdCache {
             try {
                 Optional<byte[]> bid = ElfFile.open(file).buildId();
                 if (bid.isPresent()) {
-                    out.add(new BuildIds.Entry(MISC_USER | BuildIds.MISC_BUILD_ID_SIZE, -1, bid.get(), dso));
+                    out.add(new BuildIds.Entry(PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE, -1, bid.get(), dso));
                     cacheFile(dso, bid.get(), file);
                 }
             } catch (IOException | RuntimeException e) {

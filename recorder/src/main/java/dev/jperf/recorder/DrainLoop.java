@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.record.RecordType;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
 import dev.jperf.nativeshim.Sched;
@@ -115,7 +116,7 @@ final class DrainLoop {
     /** A FINISHED_ROUND record, built once: the loop appends it ~20 times a second. */
     private static ByteBuffer finishedRound() {
         SyntheticRecords round = new SyntheticRecords(0);
-        round.empty(SyntheticRecords.PERF_RECORD_FINISHED_ROUND);
+        round.empty(RecordType.PERF_RECORD_FINISHED_ROUND);
         return round.records();
     }
 }

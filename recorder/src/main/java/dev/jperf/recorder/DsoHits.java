@@ -1,5 +1,7 @@
 package dev.jperf.recorder;
 
+import static dev.jperf.format.record.PerfRecord.*;
+
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -22,10 +24,6 @@ import java.util.Set;
  * same process did, also those in code no map covers (JIT code).
  */
 final class DsoHits {
-    private static final int PERF_RECORD_MISC_CPUMODE_MASK = 7;
-    private static final int PERF_RECORD_MISC_KERNEL = 1;
-    private static final int PERF_RECORD_MISC_USER = 2;
-    private static final int PERF_RECORD_MISC_COMM_EXEC = 0x2000;
     private static final int NO_PID = Integer.MIN_VALUE;
 
     private final Map<Integer, Maps> maps = new HashMap<>();

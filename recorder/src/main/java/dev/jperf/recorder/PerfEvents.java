@@ -1,6 +1,6 @@
 package dev.jperf.recorder;
 
-import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
+import static dev.jperf.format.header.PerfEventAttr.*;
 
 import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.nativeshim.Errno;

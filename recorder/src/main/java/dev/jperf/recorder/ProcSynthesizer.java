@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.record.PerfRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -36,7 +37,7 @@ final class ProcSynthesizer {
         long text = kallsyms.text();
         long etext = kallsyms.etext();
         if (text != 0 && Long.compareUnsigned(etext, text) > 0) {
-            out.mmap(SyntheticRecords.PERF_RECORD_MISC_KERNEL, -1, 0, text, etext - text, text, "[kernel.kallsyms]_text");
+            out.mmap(PerfRecord.PERF_RECORD_MISC_KERNEL, -1, 0, text, etext - text, text, "[kernel.kallsyms]_text");
         }
         Path modules = proc.resolve("modules");
         if (!Files.isReadable(modules)) {
@@ -50,7 +51,7 @@ final class ProcSynthesizer {
             }
             long addr = Long.parseUnsignedLong(f[5].substring(2), 16);
             if (addr != 0) {
-                out.mmap(SyntheticRecords.PERF_RECORD_MISC_KERNEL, -1, 0, addr, Long.parseLong(f[1]), 0, "[" + f[0] + "]");
+                out.mmap(PerfRecord.PERF_RECORD_MISC_KERNEL, -1, 0, addr, Long.parseLong(f[1]), 0, "[" + f[0] + "]");
             }
         }
     }
@@ -188,7 +189,7 @@ final class ProcSynthesizer {
         }
         int prot = (perms.charAt(0) == 'r' ? PROT_READ : 0) | (perms.charAt(1) == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
         int flags = perms.charAt(3) == 's' ? MAP_SHARED : MAP_PRIVATE;
-        int misc = SyntheticRecords.PERF_RECORD_MISC_USER;
+        int misc = PerfRecord.PERF_RECORD_MISC_USER;
         out.mmap2(misc, pid, pid, start, end - start, pgoff, maj, min, ino, prot, flags, path);
     }
 

@@ -1,5 +1,8 @@
 package dev.jperf.recorder;
 
+import static dev.jperf.format.record.BpfEventRecord.PERF_BPF_EVENT_PROG_LOAD;
+import static dev.jperf.format.record.RecordType.*;
+
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.RecordCompressor;
 import dev.jperf.nativeshim.Bpf;
@@ -17,14 +20,6 @@ import java.nio.ByteOrder;
  * <p>Used under the recorder's file lock only.
  */
 final class RecordCopier implements RingBuffer.Visitor {
-    static final int PERF_RECORD_LOST = 2;
-    static final int PERF_RECORD_COMM = 3;
-    static final int PERF_RECORD_FORK = 7;
-    static final int PERF_RECORD_MMAP2 = 10;
-    static final int PERF_RECORD_SAMPLE = 9;
-    static final int PERF_RECORD_KSYMBOL = 17;
-    static final int PERF_RECORD_BPF_EVENT = 18;
-    static final int PERF_BPF_EVENT_PROG_LOAD = 1;
 
     private final PerfDataOutput writer;
     /** {@code -z}: ring records go out packed in COMPRESSED records; null writes them as they are. */

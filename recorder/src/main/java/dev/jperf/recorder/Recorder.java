@@ -1,8 +1,13 @@
 package dev.jperf.recorder;
 
+import static dev.jperf.format.header.PerfEventAttr.PERF_SAMPLE_IP;
+import static dev.jperf.format.header.PerfEventAttr.PERF_SAMPLE_TID;
+import static dev.jperf.format.header.PerfEventAttr.PERF_SAMPLE_TIME;
+
 import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.feature.BuildIds;
 import dev.jperf.format.feature.Feature;
+import dev.jperf.format.record.SampleLayout;
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.RecordCompressor;
 import dev.jperf.nativeshim.Fd;
@@ -88,13 +93,14 @@ public final class Recorder implements StopSignals.Stoppable {
             boolean enableOnExec) throws IOException, InterruptedException {
         PerfDataOutput writer = RecordOutput.open(options, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
-        int trailer = SampleLayout.trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE);
-        DsoHits hits = new DsoHits(SampleLayout.ipOffset(events.sampleType()), SampleLayout.pidOffset(events.sampleType()));
+        int trailer = SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize();
+        SampleLayout samples = SampleLayout.of(events.sampleType());
+        DsoHits hits = new DsoHits(samples.offset(PERF_SAMPLE_IP), samples.offset(PERF_SAMPLE_TID));
         // perf's comp_mmap_len: the ring with its header page; its reader decompresses that much at a time
         RecordCompressor compressor = options.compressionLevel() > 0
                 ? new RecordCompressor((options.mmapPages() + 1) * PAGE_SIZE) : null;
         RecordCopier copier = new RecordCopier(writer, compressor, capture, trailer,
-                SampleLayout.timeOffset(events.sampleType()), hits);
+                samples.offset(PERF_SAMPLE_TIME), hits);
         FeatureUpdates features = new FeatureUpdates(writer, copier, compressor, capture);
         // what is known at start: all a pipe gets of these sections (perf 6.1 does the same)
         features.update();
@@ -206,7 +212,7 @@ public final class Recorder implements StopSignals.Stoppable {
             return 0;
         }
         long sum = 0;
-        SyntheticRecords s = new SyntheticRecords(SampleLayout.trailerSize(PerfEvents.TRACKING_SAMPLE_TYPE));
+        SyntheticRecords s = new SyntheticRecords(SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize());
         for (PerfEvents.Lost l : lost) {
             s.lostSamples(l.lost(), l.id());
             sum += l.lost();

@@ -1,5 +1,7 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.record.BpfEventRecord;
+import dev.jperf.format.record.RecordType;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.EventFd;
 import dev.jperf.nativeshim.NativeException;
@@ -84,8 +86,8 @@ final class SideBand implements Runnable, RingBuffer.Visitor {
 
     @Override
     public void record(MappedByteBuffer buf, int offset, int size, int type, int misc) {
-        if (type == RecordCopier.PERF_RECORD_BPF_EVENT && size >= 16
-                && buf.getShort(offset + 8) == RecordCopier.PERF_BPF_EVENT_PROG_LOAD) {
+        if (type == RecordType.PERF_RECORD_BPF_EVENT && size >= 16
+                && buf.getShort(offset + 8) == BpfEventRecord.PERF_BPF_EVENT_PROG_LOAD) {
             capture.pin(buf.getInt(offset + 12), bpf, queue);
         }
     }

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.record.RecordType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +48,7 @@ final class StartupRecords {
                 }
             }
         }
-        s.empty(SyntheticRecords.PERF_RECORD_FINISHED_INIT);
+        s.empty(RecordType.PERF_RECORD_FINISHED_INIT);
         copier.appendOwn(s.records());
     }
 }

@@ -1,5 +1,11 @@
 package dev.jperf.recorder;
 
+import static dev.jperf.format.record.BpfEventRecord.PERF_BPF_EVENT_PROG_LOAD;
+import static dev.jperf.format.record.EventUpdateRecord.PERF_EVENT_UPDATE__NAME;
+import static dev.jperf.format.record.KsymbolRecord.PERF_RECORD_KSYMBOL_TYPE_BPF;
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_FORK_EXEC;
+import static dev.jperf.format.record.RecordType.*;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -11,28 +17,8 @@ import java.nio.charset.StandardCharsets;
  * Records accumulate in one growing buffer that the caller drains into the file.
  */
 final class SyntheticRecords {
-    static final int PERF_RECORD_MMAP = 1;
-    static final int PERF_RECORD_COMM = 3;
-    static final int PERF_RECORD_LOST_SAMPLES = 13;
-    static final int PERF_RECORD_FORK = 7;
-    static final int PERF_RECORD_MMAP2 = 10;
-    static final int PERF_RECORD_KSYMBOL = 17;
-    static final int PERF_RECORD_BPF_EVENT = 18;
-    static final int PERF_RECORD_FINISHED_ROUND = 68;
-    static final int PERF_RECORD_ID_INDEX = 69;
-    static final int PERF_RECORD_THREAD_MAP = 73;
-    static final int PERF_RECORD_EVENT_UPDATE = 78;
-    static final int PERF_EVENT_UPDATE__NAME = 2;
     /** sizeof(struct perf_record_event_update) in perf 6.1: header, type, id and a 16-byte union. */
     private static final int EVENT_UPDATE_SIZE = 40;
-    static final int PERF_RECORD_CPU_MAP = 74;
-    static final int PERF_RECORD_FINISHED_INIT = 82;
-
-    static final int PERF_RECORD_MISC_KERNEL = 1;
-    static final int PERF_RECORD_MISC_USER = 2;
-    static final int PERF_RECORD_MISC_FORK_EXEC = 0x2000;
-    static final int PERF_RECORD_KSYMBOL_TYPE_BPF = 1;
-    static final int PERF_BPF_EVENT_PROG_LOAD = 1;
 
     private final int trailerSize;
     /** The trailer every record gets, or null for zeros. */

@@ -2,6 +2,7 @@ package dev.jperf.report;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.feature.Feature;
 import dev.jperf.format.feature.GroupDescs;
 import dev.jperf.report.aggregate.CallchainParams;
@@ -264,7 +265,6 @@ public final class Report {
 
     /** perf's default_branch_sort_order. */
     private static final List<SortKey> BRANCH_SORT = SortKey.parse("comm,dso_from,symbol_from,symbol_to,cycles");
-    private static final long PERF_SAMPLE_STACK_USER = 1L << 13;
 
     private Report() {
     }
@@ -276,7 +276,7 @@ public final class Report {
     static boolean branchMode(PerfDataFile file, Options o) {
         boolean has = file.featureBits().contains(Feature.BRANCH_STACK.bit());
         for (EventDesc e : file.events()) {
-            if ((e.attr().sampleType() & PERF_SAMPLE_STACK_USER) != 0) {
+            if ((e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_STACK_USER) != 0) {
                 has = false;
             }
         }
@@ -304,7 +304,7 @@ public final class Report {
     public static Result aggregate(PerfDataFile file, Options o) {
         boolean hasCallchains = false;
         for (EventDesc e : file.events()) {
-            hasCallchains |= (e.attr().sampleType() & (1L << 5)) != 0;
+            hasCallchains |= (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
         }
         if (o.callchainsAsked() && !hasCallchains && !file.isPipe()) {
             // perf: "Selected -g or --branch-history. But no callchain or branch data."

@@ -1,11 +1,11 @@
 package dev.jperf.samples;
 
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Ioctl;
-import dev.jperf.nativeshim.PerfEventAttrLayout;
 import dev.jperf.nativeshim.PerfEventOpen;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
@@ -80,13 +80,13 @@ public final class RunCounter implements AutoCloseable {
         Memory path = new Memory(name.length + 1);
         path.write(0, name, 0, name.length);
         path.setByte(name.length, (byte) 0);
-        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttrLayout.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        attr.putInt(PerfEventAttrLayout.TYPE, type);
-        attr.putInt(PerfEventAttrLayout.SIZE, PerfEventAttrLayout.PERF_ATTR_SIZE_VER7);
-        attr.putLong(PerfEventAttrLayout.SAMPLE_PERIOD, 1);
-        attr.putLong(PerfEventAttrLayout.CONFIG1, Pointer.nativeValue(path));
-        attr.putLong(PerfEventAttrLayout.CONFIG2, offset);
-        int fd = PerfEventOpen.open(attr, -1, 0, -1, PerfEventAttrLayout.PERF_FLAG_FD_CLOEXEC, "uprobe " + binary);
+        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttr.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
+        attr.putInt(PerfEventAttr.TYPE, type);
+        attr.putInt(PerfEventAttr.SIZE, PerfEventAttr.PERF_ATTR_SIZE_VER7);
+        attr.putLong(PerfEventAttr.SAMPLE_PERIOD, 1);
+        attr.putLong(PerfEventAttr.CONFIG1, Pointer.nativeValue(path));
+        attr.putLong(PerfEventAttr.CONFIG2, offset);
+        int fd = PerfEventOpen.open(attr, -1, 0, -1, PerfEventAttr.PERF_FLAG_FD_CLOEXEC, "uprobe " + binary);
         // the kernel copied the path during the open: the Memory only has to outlive the call
         Reference.reachabilityFence(path);
         try {

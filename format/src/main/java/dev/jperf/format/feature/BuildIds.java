@@ -1,5 +1,6 @@
 package dev.jperf.format.feature;
 
+import dev.jperf.format.record.PerfRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,14 +16,12 @@ import java.util.List;
 public record BuildIds(List<Entry> entries) implements FeatureSection {
     /** Fixed part of an entry before the file name. */
     public static final int ENTRY_HEADER_SIZE = 36;
-    /** PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte is valid. */
-    public static final int MISC_BUILD_ID_SIZE = 1 << 15;
 
     public BuildIds {
         entries = List.copyOf(entries);
     }
 
-    /** One DSO: {@code buildId} holds the {@code size} valid bytes (20 when misc lacks MISC_BUILD_ID_SIZE). */
+    /** One DSO: {@code buildId} holds the {@code size} valid bytes (20 when misc lacks PERF_RECORD_MISC_BUILD_ID_SIZE). */
     public record Entry(int misc, int pid, byte[] buildId, String filename) {
         public Entry {
             if (buildId.length > 20) {
@@ -82,7 +81,7 @@ public record BuildIds(List<Entry> entries) implements FeatureSection {
             while (len < name.length && name[len] != 0) {
                 len++;
             }
-            int valid = (misc & MISC_BUILD_ID_SIZE) != 0 ? Math.min(idSize, 20) : 20;
+            int valid = (misc & PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE) != 0 ? Math.min(idSize, 20) : 20;
             entries.add(new Entry(misc, pid, Arrays.copyOf(id, valid), new String(name, 0, len, StandardCharsets.UTF_8)));
         }
         return new BuildIds(entries);
@@ -102,7 +101,7 @@ public record BuildIds(List<Entry> entries) implements FeatureSection {
             w.u32(0).u16(e.misc).u16(ENTRY_HEADER_SIZE + len);
             w.u32(e.pid).bytes(Arrays.copyOf(e.buildId, 20));
             // writers before PERF_RECORD_MISC_BUILD_ID_SIZE left the size byte 0
-            int sizeByte = (e.misc & MISC_BUILD_ID_SIZE) != 0 ? e.buildId.length : 0;
+            int sizeByte = (e.misc & PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE) != 0 ? e.buildId.length : 0;
             w.bytes(new byte[] {(byte) sizeByte, 0, 0, 0});
             w.bytes(name).zeros(len - name.length);
         }

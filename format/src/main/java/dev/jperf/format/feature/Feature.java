@@ -14,8 +14,6 @@ public enum Feature {
 
     /** perf 6.1's HEADER_LAST_FEATURE: its pipe-mode end mark and the bound of "missing features". */
     public static final int PERF_6_1_LAST_FEATURE = 32;
-    /** HEADER_FEAT_BITS: size of the header's feature bitmap. */
-    public static final int FEAT_BITS = 256;
 
     private static final Feature[] BY_BIT = values();
 

@@ -30,6 +30,8 @@ public sealed interface PerfRecord permits SampleRecord, MmapRecord, Mmap2Record
     int PERF_RECORD_MISC_SWITCH_OUT_PREEMPT = 1 << 14;
     int PERF_RECORD_MISC_MMAP_BUILD_ID = 1 << 14;
     int PERF_RECORD_MISC_EXT_RESERVED = 1 << 15;
+    /** HEADER_BUILD_ID records (perf's own, tools/lib/perf): the build id's size is in its byte 20. */
+    int PERF_RECORD_MISC_BUILD_ID_SIZE = 1 << 15;
 
     /** Where the record starts (file offset, or offset in the decompressed stream). */
     long offset();

@@ -48,9 +48,8 @@ public final class RecordDecoder {
             ids.put(id, d.index());
         }
         if (events.size() == 1) {
-            long st = d.attr().sampleType();
-            idPos = idPos(st);
-            isPos = isPos(st);
+            idPos = layouts[0].sample.idPos();
+            isPos = layouts[0].sample.isPos();
         }
         return d;
     }
@@ -251,7 +250,7 @@ public final class RecordDecoder {
                 return new TracingDataRecord(offset, misc, size, src.u32(pos + 8), null);
             case PERF_RECORD_HEADER_BUILD_ID: {
                 need(src, pos, 36, end, type);
-                int bidSize = (misc & PerfRecord.PERF_RECORD_MISC_EXT_RESERVED) != 0 ? Math.min(20, src.u8(pos + 32)) : 20;
+                int bidSize = (misc & PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE) != 0 ? Math.min(20, src.u8(pos + 32)) : 20;
                 return new BuildIdRecord(offset, misc, size, src.s32(pos + 8), src.bytes(pos + 12, bidSize),
                         src.cString(pos + 36, end - pos - 36));
             }
@@ -399,7 +398,7 @@ public final class RecordDecoder {
         EventDesc ev = sampleEvent(src, pos, end);
         Layout l = layouts[ev.index()];
         long st = l.sampleType;
-        if ((st & l.variableBits & ~PERF_SAMPLE_CALLCHAIN) != 0) {
+        if (l.sample.hasVariableFieldsBesidesCallchain()) {
             // fields beyond the callchain: the full decoder says whether the record is sound
             sample(src, pos, end, offset, misc, size);
         }
@@ -523,7 +522,7 @@ public final class RecordDecoder {
             period = src.u64(p);
             p += 8;
         }
-        if ((st & l.variableBits) == 0) {
+        if (!l.sample.hasVariableFields()) {
             return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period, null,
                     null, null, null, null, null, -1, -1, -1, -1, null, -1, -1, -1, -1, null);
         }
@@ -875,26 +874,6 @@ public final class RecordDecoder {
         return e == null ? first : e;
     }
 
-    private static int idPos(long st) {
-        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
-            return 0;
-        }
-        if ((st & PERF_SAMPLE_ID) == 0) {
-            return -1;
-        }
-        return Long.bitCount(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
-    }
-
-    private static int isPos(long st) {
-        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
-            return 1;
-        }
-        if ((st & PERF_SAMPLE_ID) == 0) {
-            return -1;
-        }
-        return 1 + Long.bitCount(st & (PERF_SAMPLE_CPU | PERF_SAMPLE_STREAM_ID));
-    }
-
     private static long pad8(long n) {
         return (n + 7) & ~7L;
     }
@@ -924,27 +903,23 @@ public final class RecordDecoder {
     /** Per-event constants used on every sample. */
     private static final class Layout {
         final PerfEventAttr attr;
+        final SampleLayout sample;
         final long sampleType;
         final long readFormat;
         final long fixedPeriod;
         final boolean branchHwIdx;
         final int fixedSize;
         final int trailerSize;
-        final long variableBits;
 
         Layout(EventDesc e) {
             attr = e.attr();
-            sampleType = attr.sampleType();
-            readFormat = attr.readFormat();
+            sample = SampleLayout.of(attr);
+            sampleType = sample.sampleType();
+            readFormat = sample.readFormat();
             fixedPeriod = attr.freq() ? -1 : attr.samplePeriod();
-            branchHwIdx = (attr.branchSampleType() & PERF_SAMPLE_BRANCH_HW_INDEX) != 0;
-            fixedSize = 8 * Long.bitCount(sampleType & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID
-                    | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU
-                    | PERF_SAMPLE_PERIOD));
-            trailerSize = 8 * Long.bitCount(sampleType & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID
-                    | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER));
-            variableBits = ~(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME
-                    | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD);
+            branchHwIdx = sample.branchHwIdx();
+            fixedSize = sample.fixedSize();
+            trailerSize = sample.sampleIdSize();
         }
     }
 

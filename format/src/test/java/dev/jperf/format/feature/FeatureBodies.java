@@ -1,6 +1,7 @@
 package dev.jperf.format.feature;
 
 import dev.jperf.format.Corpus;
+import dev.jperf.format.header.FileHeader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -65,7 +66,7 @@ final class FeatureBodies {
             long dataSize = b.getLong(48);
             long table = dataOff + dataSize;
             int slot = 0;
-            for (int bit = 0; bit < Feature.FEAT_BITS; bit++) {
+            for (int bit = 0; bit < FileHeader.HEADER_FEAT_BITS; bit++) {
                 long word = b.getLong(72 + (bit / 64) * 8);
                 if ((word >>> (bit % 64) & 1) != 0) {
                     long off = b.getLong((int) table + slot * 16);

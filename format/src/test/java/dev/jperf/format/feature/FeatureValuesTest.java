@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.record.PerfRecord;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.EnumSet;
@@ -33,8 +34,8 @@ class FeatureValuesTest {
                         new CpuTopology.CpuId(0, 0, 0), new CpuTopology.CpuId(1, 0, 0), new CpuTopology.CpuId(1, 0, 0)),
                         true, List.of("0-3")),
                 new NumaTopology(List.of(new NumaTopology.Node(0, 100, 50, "0-1"), new NumaTopology.Node(1, 10, 5, "2-3"))),
-                new BuildIds(List.of(new BuildIds.Entry(BuildIds.MISC_BUILD_ID_SIZE | 1, -1, new byte[20], "[kernel.kallsyms]"),
-                        new BuildIds.Entry(BuildIds.MISC_BUILD_ID_SIZE | 2, -1, new byte[] {1, 2, 3, 4}, "/usr/bin/x"))),
+                new BuildIds(List.of(new BuildIds.Entry(PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE | 1, -1, new byte[20], "[kernel.kallsyms]"),
+                        new BuildIds.Entry(PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE | 2, -1, new byte[] {1, 2, 3, 4}, "/usr/bin/x"))),
                 new EmptyFeature(Feature.BRANCH_STACK.bit()),
                 new PmuMappings(List.of(new PmuMappings.Pmu(1, "software"), new PmuMappings.Pmu(2, "tracepoint"))),
                 new GroupDescs(List.of(new GroupDescs.Group(GroupDescs.ANON_GROUP, 0, 2))),

@@ -1,6 +1,7 @@
 package dev.jperf.recorder.stat;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
@@ -11,7 +12,6 @@ import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
-import dev.jperf.nativeshim.PerfEventAttrLayout;
 import dev.jperf.nativeshim.PerfEventOpen;
 import java.io.IOException;
 import java.io.InputStream;
@@ -149,7 +149,7 @@ final class BperfLeader implements AutoCloseable {
             int fd;
             try {
                 fd = PerfEventOpen.open(ByteBuffer.wrap(attr.clone()).order(ByteOrder.LITTLE_ENDIAN), -1, cpu, -1,
-                        PerfEventAttrLayout.PERF_FLAG_FD_CLOEXEC, event);
+                        PerfEventAttr.PERF_FLAG_FD_CLOEXEC, event);
             } catch (NativeException x) {
                 throw StatException.of(x, event);
             }

@@ -1,6 +1,6 @@
 package dev.jperf.recorder.stat;
 
-import static dev.jperf.nativeshim.PerfEventAttrLayout.*;
+import static dev.jperf.format.header.PerfEventAttr.*;
 
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;

@@ -34,9 +34,6 @@ import java.util.zip.GZIPOutputStream;
  * Function's file name is that line's file), as {@code jperf annotate} attributes it.
  */
 final class PprofExport {
-    private static final int PERF_TYPE_SOFTWARE = 1;
-    private static final int PERF_COUNT_SW_CPU_CLOCK = 0;
-    private static final int PERF_COUNT_SW_TASK_CLOCK = 1;
 
     private final Stacks stacks;
     private final BpfLineTable bpf;
@@ -149,8 +146,8 @@ final class PprofExport {
     private static String unit(List<EventDesc> events, int e) {
         if (e < events.size()) {
             PerfEventAttr a = events.get(e).attr();
-            if (a.type() == PERF_TYPE_SOFTWARE
-                    && (a.config() == PERF_COUNT_SW_CPU_CLOCK || a.config() == PERF_COUNT_SW_TASK_CLOCK)) {
+            if (a.type() == PerfEventAttr.PERF_TYPE_SOFTWARE
+                    && (a.config() == PerfEventAttr.PERF_COUNT_SW_CPU_CLOCK || a.config() == PerfEventAttr.PERF_COUNT_SW_TASK_CLOCK)) {
                 return "nanoseconds";
             }
         }

@@ -1,5 +1,7 @@
 package dev.jperf.report.header;
 
+import static dev.jperf.format.header.PerfEventAttr.*;
+
 import dev.jperf.format.header.PerfEventAttr;
 
 /**
@@ -14,15 +16,19 @@ final class AttrFormat {
         "IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID", "RAW",
         "BRANCH_STACK", "REGS_USER", "STACK_USER", "IDENTIFIER", "REGS_INTR", "DATA_SRC", "WEIGHT",
         "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT"};
-    // bit numbers of the names above (perf's table order is not bit order; TRANSACTION is not printed)
-    private static final int[] SAMPLE_TYPE_BITS = {
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 18, 15, 14, 19, 20, 21, 22, 23, 24};
+    // the bits of the names above (perf's table order is not bit order; TRANSACTION is not printed)
+    private static final long[] SAMPLE_TYPE_BITS = {
+        PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_READ, PERF_SAMPLE_CALLCHAIN,
+        PERF_SAMPLE_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_RAW,
+        PERF_SAMPLE_BRANCH_STACK, PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER, PERF_SAMPLE_IDENTIFIER,
+        PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_WEIGHT, PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_AUX,
+        PERF_SAMPLE_CGROUP, PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, PERF_SAMPLE_WEIGHT_STRUCT};
     private static final String[] BRANCH_NAMES = {
         "USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL", "ABORT_TX", "IN_TX", "NO_TX",
         "COND", "CALL_STACK", "IND_JUMP", "CALL", "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX"};
     private static final String[] READ_FORMAT_NAMES = {
         "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST"};
-    /** Names of the single-bit flags of the word at offset 40, by bit; precise_ip (bits 15-16) is handled apart. */
+    /** Names of the single-bit flags of the word at FLAGS, by bit; precise_ip (bits 15-16) is handled apart. */
     private static final String[] FLAG_NAMES = {
         "disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel", "exclude_hv",
         "exclude_idle", "mmap", "comm", "freq", "inherit_stat", "enable_on_exec", "task", "watermark",
@@ -46,8 +52,8 @@ final class AttrFormat {
         }
         long flags = a.flags();
         for (int bit = 0; bit < FLAG_NAMES.length; bit++) {
-            if (bit == 15) {
-                unsigned(sb, "precise_ip", (flags >>> 15) & 3);
+            if (bit == PRECISE_IP_SHIFT) {
+                unsigned(sb, "precise_ip", a.preciseIp());
             } else if (FLAG_NAMES[bit] != null) {
                 unsigned(sb, FLAG_NAMES[bit], (flags >>> bit) & 1);
             }
@@ -88,12 +94,15 @@ final class AttrFormat {
         }
     }
 
-    /** perf's __p_bits: the names of the set bits joined by '|', in table order; unknown bits are not shown. */
-    private static String bits(long value, String[] names, int[] bitNumbers) {
+    /**
+     * perf's __p_bits: the names of the set bits joined by '|', in table order; unknown bits are not
+     * shown. {@code names[i]} is bit i, or {@code masks[i]} when given.
+     */
+    private static String bits(long value, String[] names, long[] masks) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < names.length; i++) {
-            int bit = bitNumbers == null ? i : bitNumbers[i];
-            if ((value & (1L << bit)) != 0) {
+            long mask = masks == null ? 1L << i : masks[i];
+            if ((value & mask) != 0) {
                 if (sb.length() > 0) {
                     sb.append('|');
                 }

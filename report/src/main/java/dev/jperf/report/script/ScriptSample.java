@@ -19,9 +19,6 @@ import dev.jperf.report.session.ResolvedSample;
  * @param branchTo the branch stack's to addresses resolved, or null
  */
 record ScriptSample(ResolvedSample sample, Frame addr, Frame[] branchFrom, Frame[] branchTo) {
-    private static final int PERF_COUNT_SW_PAGE_FAULTS = 2;
-    private static final int PERF_COUNT_SW_PAGE_FAULTS_MIN = 5;
-    private static final int PERF_COUNT_SW_PAGE_FAULTS_MAJ = 6;
 
     /** {@code s} with the other addresses {@code f} prints resolved, or null when it prints none. */
     static ScriptSample of(ResolvedSample s, Machine machine, OutputFields f) {
@@ -53,8 +50,8 @@ record ScriptSample(ResolvedSample sample, Frame addr, Frame[] branchFrom, Frame
     /** perf's sample_addr_correlates_sym without BTS: the data address of a page fault. */
     static boolean sampleAddrCorrelatesSym(PerfEventAttr attr) {
         long c = attr.config();
-        return attr.type() == PerfEventAttr.PERF_TYPE_SOFTWARE && (c == PERF_COUNT_SW_PAGE_FAULTS
-                || c == PERF_COUNT_SW_PAGE_FAULTS_MIN || c == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+        return attr.type() == PerfEventAttr.PERF_TYPE_SOFTWARE && (c == PerfEventAttr.PERF_COUNT_SW_PAGE_FAULTS
+                || c == PerfEventAttr.PERF_COUNT_SW_PAGE_FAULTS_MIN || c == PerfEventAttr.PERF_COUNT_SW_PAGE_FAULTS_MAJ);
     }
 
     /**

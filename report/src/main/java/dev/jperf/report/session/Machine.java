@@ -1,5 +1,11 @@
 package dev.jperf.report.session;
 
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK;
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_GUEST_KERNEL;
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_GUEST_USER;
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_KERNEL;
+import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_USER;
+
 import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.SampleRecord;
@@ -25,12 +31,6 @@ public final class Machine {
     /** perf's PERF_MAX_STACK_DEPTH: the addresses a callchain walk keeps. */
     public static final int PERF_MAX_STACK_DEPTH = 127;
     static final int PROT_EXEC = 4;
-    private static final int MISC_CPUMODE_MASK = 7;
-    private static final int MISC_KERNEL = 1;
-    private static final int MISC_USER = 2;
-    private static final int MISC_GUEST_KERNEL = 4;
-    private static final int MISC_GUEST_USER = 5;
-    private static final int MISC_FORK_EXEC = 1 << 13;
 
     private final SymbolResolver resolver;
     /** By tid; looked up for every sample (no boxing). */
@@ -131,7 +131,7 @@ public final class Machine {
         if (parent.commSet()) {
             child.setComm(parent.comm());
         }
-        if (child.pid() != parent.pid() && child.maps() != parent.maps() && (misc & MISC_FORK_EXEC) == 0) {
+        if (child.pid() != parent.pid() && child.maps() != parent.maps() && (misc & PerfRecord.PERF_RECORD_MISC_FORK_EXEC) == 0) {
             child.setMaps(parent.maps().copy());
         }
     }
@@ -140,7 +140,7 @@ public final class Machine {
     public void mmap(int pid, int tid, long start, long len, long pgoff, String filename, int prot, int cpumode,
             byte[] buildId) {
         long end = start + len;
-        if (cpumode == MISC_KERNEL || (pid == -1 && cpumode != MISC_USER)) {
+        if (cpumode == PERF_RECORD_MISC_KERNEL || (pid == -1 && cpumode != PERF_RECORD_MISC_USER)) {
             kernelMmap(start, end, pgoff, filename);
             return;
         }
@@ -315,7 +315,7 @@ public final class Machine {
         }
         Frame[] callee = new Frame[PERF_MAX_STACK_DEPTH];
         int k = 0;
-        int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
+        int cpumode = PERF_RECORD_MISC_USER;
         for (int i = 0; i < nr && k < PERF_MAX_STACK_DEPTH; i++) {
             long ip = ips != null ? ips[i] : src.u64(at + 8L * i);
             if (SampleRecord.isContextMarker(ip)) {
@@ -341,12 +341,12 @@ public final class Machine {
     public Frame resolve(PerfThread thread, int cpumode, long ip) {
         MapGroup maps;
         char level;
-        switch (cpumode & MISC_CPUMODE_MASK) {
-            case MISC_KERNEL -> {
+        switch (cpumode & PERF_RECORD_MISC_CPUMODE_MASK) {
+            case PERF_RECORD_MISC_KERNEL -> {
                 maps = kernelMaps;
                 level = 'k';
             }
-            case MISC_USER -> {
+            case PERF_RECORD_MISC_USER -> {
                 maps = thread.maps();
                 level = '.';
             }
@@ -414,15 +414,15 @@ public final class Machine {
      * space; level 'H' and no map when neither maps it (the guest modes, last tried, fail on a host).
      */
     public Frame resolveAnyMode(PerfThread thread, long ip) {
-        Frame f = resolve(thread, MISC_USER, ip);
+        Frame f = resolve(thread, PERF_RECORD_MISC_USER, ip);
         if (f.map() != null) {
             return f;
         }
-        f = resolve(thread, MISC_KERNEL, ip);
+        f = resolve(thread, PERF_RECORD_MISC_KERNEL, ip);
         return f.map() != null ? f : new Frame(ip, ip, null, null, 'H');
     }
 
     static boolean isGuest(int cpumode) {
-        return cpumode == MISC_GUEST_KERNEL || cpumode == MISC_GUEST_USER;
+        return cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER;
     }
 }

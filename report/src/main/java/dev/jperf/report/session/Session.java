@@ -2,6 +2,7 @@ package dev.jperf.report.session;
 
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
+import dev.jperf.format.feature.Feature;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.AuxtraceRecord;
@@ -35,9 +36,6 @@ import java.util.Set;
  * resolved (thread, comm, DSO, symbol, callchain) and handed to a {@link SampleConsumer}.
  */
 public final class Session {
-    /** HEADER_BUILD_ID feature bit. */
-    static final int HEADER_BUILD_ID = 2;
-    private static final int PERF_RECORD_MISC_BUILD_ID_SIZE = 1 << 15;
     private static final int MAX_STACK = Machine.PERF_MAX_STACK_DEPTH;
     /** Batches in flight between the reading and the resolving thread. */
     private static final int BATCHES = 3;
@@ -424,7 +422,7 @@ public final class Session {
             return;
         }
         PerfThread thread = machine.findOrCreateThread(s.pid(), s.tid());
-        int cpumode = s.misc() & 7;
+        int cpumode = s.cpumode();
         Frame frame = machine.resolve(thread, cpumode, s.ip());
         Frame[] chain = null;
         if (options.callchains() && s.callchain() != null) {
@@ -469,7 +467,7 @@ public final class Session {
     }
 
     private void readBuildIds() {
-        ByteSource b = file.featureBody(HEADER_BUILD_ID).orElse(null);
+        ByteSource b = file.featureBody(Feature.BUILD_ID.bit()).orElse(null);
         if (b == null) {
             return;
         }
@@ -481,7 +479,7 @@ public final class Session {
             if (size < 36 || p + size > end) {
                 break;
             }
-            int idLen = (misc & PERF_RECORD_MISC_BUILD_ID_SIZE) != 0 ? Math.min(b.u8(p + 32), 20) : 20;
+            int idLen = (misc & PerfRecord.PERF_RECORD_MISC_BUILD_ID_SIZE) != 0 ? Math.min(b.u8(p + 32), 20) : 20;
             byte[] id = b.bytes(p + 12, idLen);
             String name = b.cString(p + 36, size - 36);
             if (!name.isEmpty()) {
