@@ -45,14 +45,28 @@ public final class KallsymsParser {
         return new KallsymsParser(file, 0, file.length, true);
     }
 
-    /** Moves to the next line; false when none is left (or the rest is a line the next chunk ends). */
+    /**
+     * Moves to the next line; false when none is left (or the rest is a line the next chunk ends).
+     * One scan over the line's bytes: the address to its space, the name to its tab, the module.
+     */
     public boolean next() {
         int p = next;
         if (p >= limit) {
             return false;
         }
-        int eol = p;
+        int sp = p;
+        while (sp < limit && b[sp] != ' ' && b[sp] != '\n') {
+            sp++;
+        }
+        // "ADDR T NAME": a type character between two spaces, the name after them (may be empty)
+        boolean fields = sp + 2 < limit && b[sp] == ' ' && b[sp + 1] != '\n' && b[sp + 2] == ' ';
+        int name = fields ? sp + 3 : sp;
+        int tab = -1;
+        int eol = name;
         while (eol < limit && b[eol] != '\n') {
+            if (b[eol] == '\t' && tab < 0) {
+                tab = eol;
+            }
             eol++;
         }
         if (eol == limit && !atEnd) {
@@ -63,21 +77,11 @@ public final class KallsymsParser {
         lineStart = p;
         int end = eol > p && b[eol - 1] == '\r' ? eol - 1 : eol;
         lineEnd = end;
-        int sp = p;
-        while (sp < end && b[sp] != ' ') {
-            sp++;
-        }
-        addressEnd = sp;
-        // "ADDR T NAME": a type character between two spaces, the name after them (may be empty)
-        wellFormed = sp > p && sp + 3 <= end && b[sp + 2] == ' ';
+        addressEnd = Math.min(sp, end);
+        wellFormed = fields && sp > p && name <= end;
         if (wellFormed) {
-            int name = sp + 3;
-            int tab = name;
-            while (tab < end && b[tab] != '\t') {
-                tab++;
-            }
             nameStart = name;
-            nameEnd = tab;
+            nameEnd = tab >= 0 && tab < end ? tab : end;
         } else {
             nameStart = nameEnd = end;
         }
