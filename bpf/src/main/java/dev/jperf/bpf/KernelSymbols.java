@@ -1,8 +1,7 @@
 package dev.jperf.bpf;
 
-import java.io.BufferedReader;
+import dev.jperf.format.kallsyms.KallsymsParser;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,35 +27,31 @@ final class KernelSymbols {
 
     /** kernel_syms_load; no symbols when kallsyms cannot be read or hides its addresses. */
     static KernelSymbols load() {
+        byte[] file;
+        try {
+            file = Files.readAllBytes(Path.of("/proc/kallsyms"));
+        } catch (IOException e) {
+            return new KernelSymbols(new long[0], new String[0], 0);
+        }
         List<Long> addrs = new ArrayList<>();
         List<String> syms = new ArrayList<>();
         long base = 0;
-        try (BufferedReader r = Files.newBufferedReader(Path.of("/proc/kallsyms"), StandardCharsets.ISO_8859_1)) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                String[] f = line.split("[ \t]+", 4);
-                if (f.length < 3 || f[0].isEmpty()) {
-                    continue;
-                }
-                long address;
-                try {
-                    address = Long.parseUnsignedLong(f[0].startsWith("0x") ? f[0].substring(2) : f[0], 16);
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (f[2].equals("__bpf_call_base")) {
-                    base = address;
-                    if (address == 0) {
-                        return new KernelSymbols(new long[0], new String[0], 0); // kernel.kptr_restrict
-                    }
-                }
-                if (address != 0) {
-                    addrs.add(address);
-                    syms.add(f[2]);
+        KallsymsParser p = KallsymsParser.of(file);
+        while (p.next()) {
+            if (!p.wellFormed() || !p.parseAddress()) {
+                continue;
+            }
+            long address = p.address();
+            if (p.nameIs("__bpf_call_base")) {
+                base = address;
+                if (address == 0) {
+                    return new KernelSymbols(new long[0], new String[0], 0); // kernel.kptr_restrict
                 }
             }
-        } catch (IOException e) {
-            return new KernelSymbols(new long[0], new String[0], 0);
+            if (address != 0) {
+                addrs.add(address);
+                syms.add(p.name());
+            }
         }
         int n = addrs.size();
         int[] order = new int[n];

@@ -128,12 +128,16 @@ final class RecordCommand implements Subcommand {
         List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
-        RecordOptions o = new RecordOptions(allCpus, cpuList, ids("-p", pids), ids("-t", tids), command, events, freq, period, callGraph,
-                mmapPages, output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"),
-                duration == null ? null : Duration.ofMillis((long) (duration * 1000)), quiet, cmdline,
+        RecordOptions o = RecordOptions.builder().allCpus(allCpus).cpus(cpuList).pids(ids("-p", pids))
+                .tids(ids("-t", tids)).command(command).events(events).freq(freq).period(period).callGraph(callGraph)
+                .mmapPages(mmapPages)
+                .output(output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"))
+                .duration(duration == null ? null : Duration.ofMillis((long) (duration * 1000))).quiet(quiet)
+                .cmdline(cmdline)
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
-                compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
-                        : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL), buildIdDir);
+                .compressionLevel(compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
+                        : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
+                .buildIdDir(buildIdDir).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

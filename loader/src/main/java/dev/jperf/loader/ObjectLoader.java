@@ -12,7 +12,6 @@ import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -126,7 +125,7 @@ final class ObjectLoader {
                             + "': not found in kernel BTF", Errno.ESRCH);
                 }
             } else {
-                long addr = kallsymsAddress(e.name);
+                long addr = probes.kallsyms().address(e.name);
                 if (addr != 0) {
                     e.kernelBtfId = 0;
                     e.set = true;
@@ -137,25 +136,6 @@ final class ObjectLoader {
                 }
             }
         }
-    }
-
-    private static long kallsymsAddress(String sym) {
-        try (var lines = Files.lines(Path.of("/proc/kallsyms"), StandardCharsets.UTF_8)) {
-            for (String l : (Iterable<String>) lines::iterator) {
-                int a = l.indexOf(' ');
-                int b = l.indexOf(' ', a + 1);
-                if (a > 0 && b > 0) {
-                    int end = l.indexOf('\t', b + 1);
-                    String name = end < 0 ? l.substring(b + 1) : l.substring(b + 1, end);
-                    if (name.equals(sym)) {
-                        return Long.parseUnsignedLong(l.substring(0, a), 16);
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
-        return 0;
     }
 
     // ---- BTF ----

@@ -4,7 +4,6 @@ import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Fd;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -14,6 +13,7 @@ final class Probes {
     private final Bpf bpf;
     private Boolean cookie;
     private Boolean wrapper;
+    private final KallsymsFile kallsyms = KallsymsFile.proc();
 
     Probes(Bpf bpf) {
         this.bpf = bpf;
@@ -81,16 +81,13 @@ final class Probes {
             boolean kprobes = Files.exists(Path.of("/sys/bus/event_source/devices/kprobe/type"))
                     || Files.exists(Path.of("/sys/kernel/tracing/kprobe_events"))
                     || Files.exists(Path.of("/sys/kernel/debug/tracing/kprobe_events"));
-            wrapper = kprobes && kallsymsHas("__x64_sys_bpf");
+            wrapper = kprobes && kallsyms.hasKernelSymbol("__x64_sys_bpf");
         }
         return wrapper;
     }
 
-    private static boolean kallsymsHas(String sym) {
-        try (var lines = Files.lines(Path.of("/proc/kallsyms"), StandardCharsets.UTF_8)) {
-            return lines.anyMatch(l -> l.endsWith(" " + sym));
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return false;
-        }
+    /** /proc/kallsyms, read once for this load. */
+    KallsymsFile kallsyms() {
+        return kallsyms;
     }
 }

@@ -3,7 +3,6 @@ package dev.jperf.recorder;
 import static dev.jperf.format.record.PerfRecord.*;
 
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +32,8 @@ final class DsoHits {
     private boolean[] hitIds = new boolean[64];
     private final Set<String> hit = new LinkedHashSet<>();
     private final int ipOffset;
+    /** Bytes a sample needs for its ip and pid to be read. */
+    private final int sampleBytes;
     private final int pidOffset;
     private boolean kernelHit;
     /** The maps of the last sample's process (null: none known); valid until the maps change. */
@@ -48,6 +49,7 @@ final class DsoHits {
     /** {@code ipOffset}/{@code pidOffset}: where a SAMPLE's ip and pid sit (from the record start), -1 if absent. */
     DsoHits(int ipOffset, int pidOffset) {
         this.ipOffset = ipOffset;
+        this.sampleBytes = Math.max(ipOffset + 8, pidOffset + 4);
         this.pidOffset = pidOffset;
     }
 
@@ -107,17 +109,19 @@ final class DsoHits {
         }
     }
 
-    void sample(MappedByteBuffer b, int off, int size, int misc) {
+    /** A SAMPLE of {@code size} bytes at native {@code address} (see {@link RawMemory}). */
+    void sample(long address, int size, int misc) {
         int mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
         if (mode == PERF_RECORD_MISC_KERNEL) {
             kernelHit = true;
             return;
         }
-        if (mode != PERF_RECORD_MISC_USER || ipOffset < 0 || pidOffset < 0 || pidOffset + 4 > size) {
+        if (mode != PERF_RECORD_MISC_USER || ipOffset < 0 || pidOffset < 0 || sampleBytes > size) {
             return;
         }
-        int pid = b.getInt(off + pidOffset);
-        long ip = b.getLong(off + ipOffset);
+        // the ip precedes the pid (perf-data-format.md §7): both inside the record
+        int pid = RawMemory.getInt(address + pidOffset);
+        long ip = RawMemory.getLong(address + ipOffset);
         if (pid == lastPid && Long.compareUnsigned(ip - quietFrom, quietLength) < 0) {
             return; // where this process's last sample landed: a DSO already hit, or no map
         }

@@ -1,8 +1,8 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.kallsyms.KallsymsParser;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,8 +15,8 @@ import java.util.List;
  * trampoline or dispatcher program is loaded: {@link #complete}) or when the text range cannot be
  * had otherwise: {@code _text} is among the first lines, and on x86-64 /proc/iomem's "Kernel code"
  * resource is {@code [_text, _etext)} by physical address, so its length gives {@code _etext}.
- * A full read parses 256 KiB chunks as they come, on bytes, without a String per line and without
- * keeping the file: the build-id cache, which wants the whole text once per kernel, reads it again
+ * A full read parses 256 KiB chunks as they come ({@link KallsymsParser}: on bytes, without a
+ * String per line) without keeping the file: the build-id cache, which wants the whole text once per kernel, reads it again
  * ({@link #bytes}), as perf copies it when it caches the kernel.
  */
 final class Kallsyms {
@@ -175,56 +175,45 @@ final class Kallsyms {
      * one when {@code atEnd}); returns how many bytes that was.
      */
     private int parse(byte[] b, int n, boolean atEnd) {
-        int line = 0;
-        while (line < n) {
-            // "ffffffff81000000 T _text" or "ffffffffc0001000 t name\t[module]": the name starts at 19
-            boolean symbol = line + 19 < n && b[line + 16] == ' ' && b[line + 18] == ' ';
-            int end = symbol ? line + 19 : line;
-            while (end < n && b[end] != '\n') {
-                end++;
+        KallsymsParser p = new KallsymsParser(b, 0, n, atEnd);
+        while (p.next()) {
+            if (!p.wellFormed() || p.nameEnd() == p.nameStart()) {
+                continue;
             }
-            if (end >= n && !atEnd) {
-                return line;
-            }
-            end = Math.min(end, n);
-            int name = line + 19;
-            if (symbol && end > name) {
-                if (b[end - 1] == ']') {
-                    image(b, line, name, end);
-                } else if (is(b, name, end, "_text")) {
-                    text = hex(b, line);
-                    textFound = true;
-                } else if (is(b, name, end, "_etext")) {
-                    etext = hex(b, line);
+            if (p.hasModule()) {
+                if (p.moduleIs("[bpf]")) {
+                    image(p);
                 }
+            } else if (p.nameIs("_text")) {
+                text = address(p);
+                textFound = true;
+            } else if (p.nameIs("_etext")) {
+                etext = address(p);
             }
-            line = end + 1;
         }
-        return Math.min(line, n);
+        return p.consumed();
     }
 
     /** bpf_trampoline_<n> / bpf_dispatcher_<name> in module [bpf], as perf picks them. */
-    private void image(byte[] b, int line, int name, int end) {
-        if (!is(b, end - 6, end, "\t[bpf]")) {
-            return;
-        }
-        String s = new String(b, name, end - 6 - name, StandardCharsets.ISO_8859_1);
-        boolean trampoline = s.startsWith("bpf_trampoline_") && s.length() > 15
-                && s.substring(15).chars().allMatch(Character::isDigit);
-        if ((trampoline || s.startsWith("bpf_dispatcher_") && s.length() > 15) && hex(b, line) != 0) {
-            images.add(new Image(hex(b, line), s));
+    private void image(KallsymsParser p) {
+        String s = p.name();
+        boolean trampoline = s.startsWith("bpf_trampoline_") && s.length() > 15 && digits(s, 15);
+        if ((trampoline || s.startsWith("bpf_dispatcher_") && s.length() > 15) && address(p) != 0) {
+            images.add(new Image(address(p), s));
         }
     }
 
-    private static boolean is(byte[] b, int from, int end, String s) {
-        return from >= 0 && end - from == s.length() && ProcFile.startsWith(b, from, end, s);
+    private static boolean digits(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    private static long hex(byte[] b, int from) {
-        long v = 0;
-        for (int i = from; i < from + 16; i++) {
-            v = v << 4 | Character.digit(b[i], 16);
-        }
-        return v;
+    /** The line's address; 0 (as kptr_restrict shows them) when it is not hex. */
+    private static long address(KallsymsParser p) {
+        return p.parseAddress() ? p.address() : 0;
     }
 }

@@ -62,14 +62,14 @@ final class RecordCopier implements RingBuffer.Visitor {
     }
 
     @Override
-    public void record(MappedByteBuffer buf, int offset, int size, int type, int misc) {
+    public void record(MappedByteBuffer buf, int offset, long address, int size, int type, int misc) {
         records++;
         switch (type) {
             case PERF_RECORD_SAMPLE -> {
                 samples++;
-                hits.sample(buf, offset, size, misc);
+                hits.sample(address, size, misc);
                 if (sampleTimeOffset > 0 && sampleTimeOffset + 8 <= size) {
-                    long t = buf.getLong(offset + sampleTimeOffset);
+                    long t = RawMemory.getLong(address + sampleTimeOffset);
                     if (t < firstSampleTime) {
                         firstSampleTime = t;
                     }

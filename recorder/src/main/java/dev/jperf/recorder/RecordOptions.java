@@ -38,18 +38,122 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
     /** perf's comp_level_max. */
     public static final int MAX_COMPRESSION_LEVEL = 22;
 
-    /** Without compression. */
-    public RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
-            List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
-            Path output, Duration duration, boolean quiet, List<String> cmdline) {
-        this(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages, output, duration, quiet,
-                cmdline, 0, null);
+    /** Options with perf's defaults, set by name: {@code RecordOptions.builder().allCpus(true).build()}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** These options with the build-id cache at {@code dir} ({@code --buildid-dir}). */
-    public RecordOptions withBuildIdDir(Path dir) {
-        return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
-                output, duration, quiet, cmdline, compressionLevel, dir);
+    /**
+     * Builds {@link RecordOptions}; every option starts at perf's default (no target, default
+     * event and frequency, {@link #DEFAULT_MMAP_PAGES}, {@code perf.data}, no duration, no
+     * compression, the default build-id cache). {@link #build} checks them.
+     */
+    public static final class Builder {
+        private boolean allCpus;
+        private List<Integer> cpus = List.of();
+        private List<Integer> pids = List.of();
+        private List<Integer> tids = List.of();
+        private List<String> command = List.of();
+        private List<String> events = List.of();
+        private int freq;
+        private long period;
+        private boolean callGraph;
+        private int mmapPages = DEFAULT_MMAP_PAGES;
+        private Path output = Path.of("perf.data");
+        private Duration duration;
+        private boolean quiet;
+        private List<String> cmdline = List.of("jperf", "record");
+        private int compressionLevel;
+        private Path buildIdDir;
+
+        private Builder() {
+        }
+
+        public Builder allCpus(boolean v) {
+            allCpus = v;
+            return this;
+        }
+
+        public Builder cpus(List<Integer> v) {
+            cpus = v;
+            return this;
+        }
+
+        public Builder pids(List<Integer> v) {
+            pids = v;
+            return this;
+        }
+
+        public Builder tids(List<Integer> v) {
+            tids = v;
+            return this;
+        }
+
+        public Builder command(List<String> v) {
+            command = v;
+            return this;
+        }
+
+        public Builder events(List<String> v) {
+            events = v;
+            return this;
+        }
+
+        public Builder freq(int v) {
+            freq = v;
+            return this;
+        }
+
+        public Builder period(long v) {
+            period = v;
+            return this;
+        }
+
+        public Builder callGraph(boolean v) {
+            callGraph = v;
+            return this;
+        }
+
+        public Builder mmapPages(int v) {
+            mmapPages = v;
+            return this;
+        }
+
+        public Builder output(Path v) {
+            output = v;
+            return this;
+        }
+
+        public Builder duration(Duration v) {
+            duration = v;
+            return this;
+        }
+
+        public Builder quiet(boolean v) {
+            quiet = v;
+            return this;
+        }
+
+        public Builder cmdline(List<String> v) {
+            cmdline = v;
+            return this;
+        }
+
+        public Builder compressionLevel(int v) {
+            compressionLevel = v;
+            return this;
+        }
+
+        public Builder buildIdDir(Path v) {
+            buildIdDir = v;
+            return this;
+        }
+
+        /** The options; IllegalArgumentException names the first that is wrong. */
+        public RecordOptions build() {
+            return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
+                    output, duration, quiet, cmdline, compressionLevel, buildIdDir);
+        }
     }
 
     public RecordOptions {

@@ -20,14 +20,15 @@ public final class RingBuffer implements AutoCloseable {
 
     /**
      * Receives each record: {@code size} bytes at {@code offset} of {@code buf} (valid only during
-     * the call), with its header's type and misc. {@code buf} is a direct buffer typed as
+     * the call), at native {@code address} (for {@link RawMemory}), with its header's type and misc.
+     * {@code buf} is a direct buffer typed as
      * {@link MappedByteBuffer}: C1 calls ByteBuffer's accessors through the vtable (heap and direct
      * buffers both implement them), MappedByteBuffer's it binds to the one implementation and
      * inlines, a few nanoseconds per field of every record.
      */
     @FunctionalInterface
     public interface Visitor {
-        void record(MappedByteBuffer buf, int offset, int size, int type, int misc);
+        void record(MappedByteBuffer buf, int offset, long address, int size, int type, int misc);
 
         /** Called by {@link #drain} after the last record, before the space is handed back to the kernel. */
         default void endOfBatch() {}
@@ -39,7 +40,10 @@ public final class RingBuffer implements AutoCloseable {
     private final MappedByteBuffer data;
     private final int dataSize;
     private final long mask;
+    /** The data area's address. */
+    private final long dataAddress;
     private final MappedByteBuffer scratch = direct(1 << 16);
+    private final long scratchAddress = RawMemory.address(scratch);
     /** Bytes consumed. */
     private long tail;
 
@@ -62,6 +66,7 @@ public final class RingBuffer implements AutoCloseable {
         this.dataSize = (int) size;
         this.mask = size - 1;
         this.data = (MappedByteBuffer) mapping.slice((int) offset, dataSize).order(ByteOrder.LITTLE_ENDIAN);
+        this.dataAddress = RawMemory.address(data);
         this.tail = (long) LONGS.getAcquire(mapping, PerfEventMmapPage.DATA_TAIL);
     }
 
@@ -122,7 +127,7 @@ public final class RingBuffer implements AutoCloseable {
         while (Long.compareUnsigned(head - pos, 8) >= 0) {
             int off = (int) (pos & mask);
             // the 8-byte header in one read: u32 type, u16 misc, u16 size
-            long hdr = off + 8 <= dataSize ? data.getLong(off) : headerAcrossEnd(off);
+            long hdr = off + 8 <= dataSize ? RawMemory.getLong(dataAddress + off) : headerAcrossEnd(off);
             int type = (int) hdr;
             int misc = (int) (hdr >>> 32) & 0xffff;
             int size = (int) (hdr >>> 48);
@@ -131,12 +136,12 @@ public final class RingBuffer implements AutoCloseable {
                 return head;
             }
             if (off + size <= dataSize) {
-                visitor.record(data, off, size, type, misc);
+                visitor.record(data, off, dataAddress + off, size, type, misc);
             } else {
                 int first = dataSize - off;
                 scratch.put(0, data, off, first);
                 scratch.put(first, data, 0, size - first);
-                visitor.record(scratch, 0, size, type, misc);
+                visitor.record(scratch, 0, scratchAddress, size, type, misc);
             }
             pos += size;
         }

@@ -85,7 +85,7 @@ final class SideBand implements Runnable, RingBuffer.Visitor {
     }
 
     @Override
-    public void record(MappedByteBuffer buf, int offset, int size, int type, int misc) {
+    public void record(MappedByteBuffer buf, int offset, long address, int size, int type, int misc) {
         if (type == RecordType.PERF_RECORD_BPF_EVENT && size >= 16
                 && buf.getShort(offset + 8) == BpfEventRecord.PERF_BPF_EVENT_PROG_LOAD) {
             capture.pin(buf.getInt(offset + 12), bpf, queue);

@@ -35,7 +35,8 @@ class DsoHitsTest {
     private static void sample(DsoHits h, int pid, long ip, int mode) {
         MappedByteBuffer b = RingBuffer.direct(24);
         b.putLong(IP_AT, ip).putInt(PID_AT, pid).putInt(PID_AT + 4, pid);
-        h.sample(b, 0, 24, mode);
+        h.sample(RawMemory.address(b), 24, mode);
+        java.lang.ref.Reference.reachabilityFence(b); // read by address: b must outlive the call
     }
 
     @Test

@@ -37,9 +37,8 @@ class RecorderTest {
 
     private static RecordOptions systemWide(Path out, List<String> command, Duration duration) {
         // the build-id cache of the test's own temporary directory, never the user's ~/.debug
-        return new RecordOptions(true, List.of(), List.of(), List.of(), command, List.of(), 0, 0, false,
-                RecordOptions.DEFAULT_MMAP_PAGES, out, duration, true, List.of("jperf", "record", "-a"))
-                .withBuildIdDir(out.resolveSibling("buildid"));
+        return RecordOptions.builder().allCpus(true).command(command).output(out).duration(duration).quiet(true)
+                .cmdline(List.of("jperf", "record", "-a")).buildIdDir(out.resolveSibling("buildid")).build();
     }
 
     private static Recorder.Result record(RecordOptions o) throws IOException, InterruptedException {
@@ -253,9 +252,8 @@ class RecorderTest {
     @Test
     void workloadIsRecordedFromItsExecOnly() throws Exception {
         Path out = dir.resolve("wl.data");
-        RecordOptions o = new RecordOptions(false, List.of(), List.of(), List.of(),
-                List.of(Oracle.CORPUS_BIN.resolve("workload").toString(), "1", "cpu"), List.of(), 999, 0, true,
-                RecordOptions.DEFAULT_MMAP_PAGES, out, null, true, List.of("jperf", "record")).withBuildIdDir(dir.resolve("buildid"));
+        RecordOptions o = RecordOptions.builder().command(List.of(Oracle.CORPUS_BIN.resolve("workload").toString(), "1", "cpu"))
+                .freq(999).callGraph(true).output(out).quiet(true).buildIdDir(dir.resolve("buildid")).build();
         Recorder.Result r = record(o);
         assertEquals(0, r.workloadExit());
         assertTrue(r.samples() > 50, "samples " + r.samples()); // cpu-clock follows the CPU time it gets on a busy machine
@@ -324,9 +322,8 @@ class RecorderTest {
             cmd.addAll(List.of("--", "sleep", "0.1"));
             assertEquals(0, Oracle.run(cmd, 60).rc(), "perf record " + cmd);
             Path ours = dir.resolve("jperf-event.data");
-            record(new RecordOptions(true, List.of(), List.of(), List.of(), List.of(),
-                    event == null ? List.of() : List.of(event), 0, 0, false, RecordOptions.DEFAULT_MMAP_PAGES, ours,
-                    Duration.ofMillis(100), true, List.of("jperf", "record")).withBuildIdDir(dir.resolve("buildid")));
+            record(RecordOptions.builder().allCpus(true).events(event == null ? List.of() : List.of(event)).output(ours)
+                    .duration(Duration.ofMillis(100)).quiet(true).buildIdDir(dir.resolve("buildid")).build());
             assertEquals(eventLine(theirs), eventLine(ours), "event " + (event == null ? "(default)" : event));
         }
     }
@@ -394,8 +391,8 @@ class RecorderTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(mount.rc() == 0, "cannot mount a small tmpfs: " + mount.out());
         try {
             Path out = mnt.resolve("perf.data");
-            RecordOptions o = new RecordOptions(true, List.of(), List.of(), List.of(), List.of(), List.of(), 20000, 0, true,
-                    RecordOptions.DEFAULT_MMAP_PAGES, out, Duration.ofSeconds(60), true, List.of("jperf", "record")).withBuildIdDir(dir.resolve("buildid"));
+            RecordOptions o = RecordOptions.builder().allCpus(true).freq(20000).callGraph(true).output(out)
+                    .duration(Duration.ofSeconds(60)).quiet(true).buildIdDir(dir.resolve("buildid")).build();
             long t0 = System.nanoTime();
             Recorder.Result r = record(o);
             assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(50), "did not stop on the full disk");

@@ -44,7 +44,7 @@ class RingBufferTest {
 
         List<int[]> seen = new ArrayList<>();
         List<byte[]> bodies = new ArrayList<>();
-        long n = ring.drain((buf, off, size, type, misc) -> {
+        long n = ring.drain((buf, off, address, size, type, misc) -> {
             seen.add(new int[] {type, size});
             assertEquals(0x8000 | type, misc, "misc of record type " + type);
             byte[] b = new byte[size];
@@ -60,7 +60,7 @@ class RingBufferTest {
             assertEquals((byte) (17 * 16 + i), bodies.get(1)[i], "byte " + i + " of the wrapped record");
         }
         assertEquals(start + 120, m.getLong(PerfEventMmapPage.DATA_TAIL), "data_tail released");
-        assertEquals(0, ring.drain((b, o, s, t, x) -> { }), "nothing left");
+        assertEquals(0, ring.drain((b, o, a, s, t, x) -> { }), "nothing left");
     }
 
     @Test
@@ -73,7 +73,7 @@ class RingBufferTest {
         m.putLong(PerfEventMmapPage.DATA_HEAD, 64); // 8 bytes of zero header after the record
         RingBuffer ring = new RingBuffer(5, 0, m);
         List<Integer> types = new ArrayList<>();
-        assertEquals(64, ring.drain((b, o, s, t, x) -> types.add(t)));
+        assertEquals(64, ring.drain((b, o, a, s, t, x) -> types.add(t)));
         assertEquals(List.of(18), types);
         assertEquals(64, m.getLong(PerfEventMmapPage.DATA_TAIL), "everything up to the head released");
         assertEquals(64, ring.tail());

@@ -1,5 +1,6 @@
 package dev.jperf.report.symbol;
 
+import dev.jperf.format.kallsyms.KallsymsParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,63 +33,46 @@ public final class Kallsyms {
         Map<String, Table> tables = new LinkedHashMap<>();
         Table kernel = new Table();
         Map<String, Long> refs = new HashMap<>();
-        // one pass over the bytes, a few hundred thousand lines parsed in one loop the JIT compiles
-        // early; names stay ranges of these bytes until a sample finds their symbol
+        // one pass over the bytes (format's parser: a line's fields are ranges, nothing allocated per
+        // line); names stay ranges of these bytes until a sample finds their symbol
         byte[] b = Files.readAllBytes(file);
-        int n = b.length;
-        int lineNo = 0;
         String mod = null;
         Table modTable = null;
-        for (int p = 0; p < n;) {
-            int eol = p;
-            while (eol < n && b[eol] != '\n') {
-                eol++;
-            }
-            int end = eol > p && b[eol - 1] == '\r' ? eol - 1 : eol;
-            int start = p;
-            p = eol + 1;
-            lineNo++;
-            if (blank(b, start, end)) {
+        KallsymsParser p = KallsymsParser.of(b);
+        while (p.next()) {
+            if (p.blank()) {
                 continue;
             }
-            long addr = 0;
-            int sp = start;
-            for (; sp < end && b[sp] != ' '; sp++) {
-                int d = Character.digit(b[sp], 16);
-                if (d < 0 || sp - start >= 16) {
-                    throw new IOException(file + ":" + lineNo + ": bad address");
-                }
-                addr = addr << 4 | d;
+            if (!p.parseAddress()) {
+                throw new IOException(file + ":" + p.lineNumber() + ": bad address");
             }
-            if (sp == start || sp + 3 > end || b[sp + 2] != ' ') {
-                throw new IOException(file + ":" + lineNo + ": not a kallsyms line");
+            if (!p.wellFormed()) {
+                throw new IOException(file + ":" + p.lineNumber() + ": not a kallsyms line");
             }
-            char type = (char) (b[sp + 1] & 0xff);
+            long addr = p.address();
+            char type = p.type();
             char up = Character.toUpperCase(type);
             if (up != 'T' && up != 'W' && up != 'D' && up != 'B') {
                 continue;
             }
-            int nameAt = sp + 3;
-            int tab = nameAt;
-            while (tab < end && b[tab] != '\t') {
-                tab++;
-            }
+            int nameAt = p.nameStart();
+            int tab = p.nameEnd();
             if (tab > nameAt && b[nameAt] == '$') {
                 continue;
             }
             int binding = type == 'W' ? 2 : Character.isUpperCase(type) ? 1 : 0;
             int stype = up == 'T' || up == 'W' ? Symbol.STT_FUNC : Symbol.STT_OBJECT;
             Table t;
-            if (tab == end) {
+            if (!p.hasModule()) {
                 t = kernel;
                 for (String ref : REF_NAMES) {
-                    if (same(b, nameAt, tab - nameAt, ref)) {
+                    if (p.nameIs(ref)) {
                         refs.putIfAbsent(ref, addr);
                     }
                 }
             } else {
-                if (mod == null || !same(b, tab + 1, end - tab - 1, mod)) {
-                    mod = new String(b, tab + 1, end - tab - 1, StandardCharsets.ISO_8859_1);
+                if (mod == null || !p.moduleIs(mod)) {
+                    mod = new String(b, p.moduleStart(), p.lineEnd() - p.moduleStart(), StandardCharsets.ISO_8859_1);
                     modTable = tables.computeIfAbsent(mod.trim(), k -> new Table());
                 }
                 t = modTable;
@@ -160,27 +144,6 @@ public final class Kallsyms {
             }
             return SymbolTable.ofKallsyms(start, new SymbolTable.LazyNames(bytes, at, len, type, binding), n);
         }
-    }
-
-    private static boolean same(byte[] b, int at, int len, String s) {
-        if (len != s.length()) {
-            return false;
-        }
-        for (int i = 0; i < len; i++) {
-            if (b[at + i] != s.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean blank(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (!Character.isWhitespace(b[i])) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

@@ -1,0 +1,44 @@
+package dev.jperf.recorder;
+
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import sun.misc.Unsafe;
+
+/**
+ * Reads of the rings' memory by address, for the fields the copy path reads in every record (its
+ * header, a sample's pid, ip and time). Under C1, which compiles the recorder, a direct buffer's
+ * getLong is a chain of calls (index and session checks, ScopedMemoryAccess, the unaligned-access
+ * helpers) while Unsafe's is one load. Callers read only inside a record whose bounds the ring walk
+ * has checked; the kernel writes the rings in the machine's byte order, which Unsafe reads.
+ */
+final class RawMemory {
+    private static final Unsafe UNSAFE = unsafe();
+
+    private RawMemory() {
+    }
+
+    private static Unsafe unsafe() {
+        try {
+            Field f = Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("sun.misc.Unsafe is not available", e);
+        }
+    }
+
+    /** The address of a direct buffer's first byte. */
+    static long address(ByteBuffer direct) {
+        return Pointer.nativeValue(Native.getDirectBufferPointer(direct));
+    }
+
+    static long getLong(long address) {
+        return UNSAFE.getLong(address);
+    }
+
+    static int getInt(long address) {
+        return UNSAFE.getInt(address);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.jperf.recorder;
+
+import dev.jperf.format.record.RecordType;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The records a recording starts with, in perf's order (perf-data-format.md §10): ID_INDEX, the
+ * kernel's and modules' maps, a stream's event names, THREAD_MAP, CPU_MAP, the loaded BPF
+ * programs and images, what /proc says of the processes, FINISHED_INIT.
+ */
+final class StartupRecords {
+    private StartupRecords() {
+    }
+
+    /** Appends them through {@code copier}; {@code images} reads kallsyms and writes the BPF images. */
+    static void write(RecordOptions options, PerfEvents events, List<Integer> cpus, List<Integer> threads,
+            RecordCopier copier, BpfCapture capture, BpfImages images, int trailer) throws IOException {
+        SyntheticRecords s = new SyntheticRecords(trailer);
+        s.idIndex(events.idIndex());
+        Kallsyms kallsyms = images.readKernelRange();
+        ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s);
+        proc.kernel(kallsyms);
+        if (options.pipeOutput()) {
+            // a file carries the names in EVENT_DESC; a stream names its events here too, as perf does
+            for (PerfEvents.Evsel e : events.evsels()) {
+                s.eventUpdateName(e.ids().get(0), e.name());
+            }
+        }
+        int[] tids = Cpus.toArray(threads);
+        String[] comms = new String[tids.length];
+        for (int i = 0; i < tids.length; i++) {
+            comms[i] = tids[i] == -1 ? "" : Targets.comm(tids[i]);
+        }
+        s.threadMap(tids, comms);
+        s.cpuMap(Cpus.toArray(cpus));
+        BpfSynthesizer bpf = new BpfSynthesizer(capture, s);
+        bpf.loadedPrograms();
+        images.atStart(bpf);
+        if (options.systemWide()) {
+            proc.allProcesses();
+        } else {
+            for (int tid : tids) {
+                int tgid = Targets.tgid(tid);
+                if (tgid > 0) {
+                    proc.thread(tgid, tid, tgid == tid);
+                }
+            }
+        }
+        s.empty(RecordType.PERF_RECORD_FINISHED_INIT);
+        copier.appendOwn(s.records());
+    }
+}
