@@ -13,6 +13,7 @@ import dev.jperf.format.feature.PmuMappings;
 import dev.jperf.format.feature.StringFeature;
 import dev.jperf.format.feature.TotalMem;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.PerfDataWriter;
 import java.io.IOException;
@@ -82,7 +83,7 @@ final class HeaderFeatures {
         for (PerfEvents.Evsel e : evsels) {
             evs.add(new EventDescs.Event(PerfDataWriter.normaliseAttr(e.attr()), e.name(), e.idArray()));
         }
-        s.add(new EventDescs(PerfDataWriter.PERF_ATTR_SIZE_VER7, evs));
+        s.add(new EventDescs(PerfEventAttr.PERF_ATTR_SIZE_VER7, evs));
         addIfPresent(s, topology(avail));
         addIfPresent(s, pmuMappings());
         SysfsFeatures sysfs = new SysfsFeatures(Path.of("/sys"));

@@ -55,13 +55,6 @@ import java.util.Set;
  */
 public final class PerfDataWriter implements PerfDataOutput {
 
-    /**
-     * The largest attr.size perf 6.1 accepts; every attr is written with exactly this size.
-     * {@link PerfEventAttr#PERF_ATTR_SIZE_VER7} is its home; this name stays for the recorder,
-     * which writes its HEADER_EVENT_DESC with it.
-     */
-    public static final int PERF_ATTR_SIZE_VER7 = PerfEventAttr.PERF_ATTR_SIZE_VER7;
-
     /** The default record buffer: large enough to make flushes rare, small against a ring. */
     public static final int DEFAULT_BUFFER_SIZE = 1 << 20;
     /** A record is at most 65535 bytes (u16 size); the buffer must hold any one record. */
