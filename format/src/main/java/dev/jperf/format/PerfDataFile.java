@@ -57,7 +57,7 @@ public final class PerfDataFile implements AutoCloseable {
     private final FileHeader header;
     private final ByteSource src;
     private final StreamInput stream;
-    private final EventRegistry events = new EventRegistry(List.of());
+    private final EventRegistry events = new EventRegistry();
     private final RecordDecoder decoder;
     private final TreeMap<Integer, ByteSource> features = new TreeMap<>();
     private final List<Integer> featureBits = new ArrayList<>();
