@@ -5,10 +5,10 @@ import static dev.jperf.format.header.PerfEventAttr.*;
 import dev.jperf.format.header.PerfEventAttr;
 
 /**
- * Where the fields of a PERF_RECORD_SAMPLE and of a kernel record's sample_id trailer sit, for
- * one event's sample_type (spec §8; the kernel's perf_output_sample and
- * __perf_event_header__init_id, perf's evsel id_pos / is_pos). Read and written by the decoder,
- * the event registry and the recorder alike.
+ * Where the fixed fields of a PERF_RECORD_SAMPLE sit, and how long a kernel record's sample_id
+ * trailer is and where its id is, for one event's sample_type (spec §8; the kernel's
+ * perf_output_sample and __perf_event_header__init_id, perf's evsel id_pos / is_pos). Read and
+ * written by the decoder, the event registry and the recorder alike.
  *
  * <p>A sample starts with one u64 word for each of {@link #FIXED_FIELDS} present, in the order
  * IDENTIFIER, IP, TID (pid, tid), TIME, ADDR, ID, STREAM_ID, CPU (cpu, res), PERIOD; then the
