@@ -57,7 +57,7 @@ public final class PerfDataFile implements AutoCloseable {
     private final FileHeader header;
     private final ByteSource src;
     private final StreamInput stream;
-    private final EventRegistry events = new EventRegistry(List.of());
+    private final EventRegistry events = new EventRegistry();
     private final RecordDecoder decoder;
     private final TreeMap<Integer, ByteSource> features = new TreeMap<>();
     private final List<Integer> featureBits = new ArrayList<>();
@@ -136,7 +136,7 @@ public final class PerfDataFile implements AutoCloseable {
             throw new PerfDataException(name + ": not a perf.data file: only " + bytes.size() + " bytes");
         }
         ByteSource s = byteOrder(name, bytes);
-        long hsize = s.u64(8);
+        long hsize = s.u64(FileHeader.SIZE);
         if (hsize == FileHeader.PERF_PIPE_HEADER_SIZE) {
             FileHeader h = new FileHeader(s.order(), true, hsize, 0, PerfFileSection.EMPTY, PerfFileSection.EMPTY,
                     PerfFileSection.EMPTY, new long[4]);
@@ -154,7 +154,7 @@ public final class PerfDataFile implements AutoCloseable {
             throw new PerfDataException(name + ": not a perf.data stream: only " + si.received() + " bytes");
         }
         ByteSource s = byteOrder(name, si.view());
-        long hsize = s.u64(8);
+        long hsize = s.u64(FileHeader.SIZE);
         if (hsize != FileHeader.PERF_PIPE_HEADER_SIZE) {
             throw new PerfDataException(name + ": a stream must be in pipe mode (perf record -o -), header size is " + hsize);
         }
@@ -187,14 +187,14 @@ public final class PerfDataFile implements AutoCloseable {
         if (s.size() < hsize) {
             throw new PerfDataException(name + ": file too short for its header (" + s.size() + " of " + hsize + " bytes)");
         }
-        long attrSize = s.u64(16);
-        PerfFileSection attrs = new PerfFileSection(s.u64(24), s.u64(32));
-        PerfFileSection data = new PerfFileSection(s.u64(40), s.u64(48));
-        PerfFileSection types = new PerfFileSection(s.u64(56), s.u64(64));
+        long attrSize = s.u64(FileHeader.ATTR_SIZE);
+        PerfFileSection attrs = new PerfFileSection(s.u64(FileHeader.ATTRS), s.u64(FileHeader.ATTRS + 8));
+        PerfFileSection data = new PerfFileSection(s.u64(FileHeader.DATA), s.u64(FileHeader.DATA + 8));
+        PerfFileSection types = new PerfFileSection(s.u64(FileHeader.EVENT_TYPES), s.u64(FileHeader.EVENT_TYPES + 8));
         long[] bits = new long[4];
         if (hsize == FileHeader.PERF_FILE_HEADER_SIZE) {
             for (int i = 0; i < 4; i++) {
-                bits[i] = s.u64(72 + 8L * i);
+                bits[i] = s.u64(FileHeader.ADDS_FEATURES + 8L * i);
             }
         }
         FileHeader h = new FileHeader(s.order(), false, hsize, attrSize, attrs, data, types, bits);

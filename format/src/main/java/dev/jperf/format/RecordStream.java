@@ -22,9 +22,9 @@ import java.util.function.Consumer;
  * The records of a {@link PerfDataFile}, decoded one at a time straight from the mapped file (or
  * the stream buffer): nothing but the current record is held.
  *
- * <p>One cursor: {@link #advance(SampleView)} (or {@link #advance()}) moves to the next record
- * and {@link #current()} is that record; samples may be decoded into a reusable
- * {@link SampleView} instead of an object. {@link #hasNext()} / {@link #next()} are the same
+ * <p>One cursor: {@link #advance(SampleView)} moves to the next record and {@link #current()}
+ * is that record; samples may be decoded into a reusable {@link SampleView} instead of an
+ * object (a null view: every record in full). {@link #hasNext()} / {@link #next()} are the same
  * cursor as an {@link Iterator} (hasNext reads one record ahead, decoded in full), not a second
  * reader: which to use is a matter of the caller.
  * <ul>
@@ -123,11 +123,6 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             return -1;
         }
         return current == VIEWED ? RecordType.PERF_RECORD_SAMPLE : current.type();
-    }
-
-    /** {@link #advance(SampleView)} with every record decoded in full. */
-    public int advance() {
-        return advance(null);
     }
 
     /** The record the stream is at; null at the end and for a sample decoded into a view. */

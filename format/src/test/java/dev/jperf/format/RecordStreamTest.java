@@ -30,7 +30,7 @@ class RecordStreamTest {
         try (PerfDataFile f = PerfDataFile.open("stdin", new ByteArrayInputStream(Files.readAllBytes(PIPE_TRUNCATED)));
                 RecordStream rs = f.records(lines::add)) {
             List<String> before = f.warnings();
-            while (rs.advance() >= 0) {
+            while (rs.advance(null) >= 0) {
                 // read to the end
             }
             assertEquals(1, lines.size(), lines.toString());
@@ -64,7 +64,7 @@ class RecordStreamTest {
         assertEquals(0x9fb38, at[0]);
     }
 
-    /** hasNext() reads ahead; advance() then returns that record: the two ways are one cursor. */
+    /** hasNext() reads ahead; advance(view) then returns that record: the two ways are one cursor. */
     @Test
     void iteratorAndAdvanceAreOneCursor() {
         List<PerfRecord> all = new ArrayList<>();

@@ -31,7 +31,6 @@ import java.nio.file.Path;
 public final class BpfLink implements AutoCloseable {
     static final String TRACEFS = "/sys/kernel/tracing";
     static final String DEBUGFS_TRACING = "/sys/kernel/debug/tracing";
-    static final int BPF_PERF_EVENT = 41;
     static final int BPF_TCX_INGRESS = 46;
     static final int BPF_TCX_EGRESS = 47;
 
@@ -135,7 +134,7 @@ public final class BpfLink implements AutoCloseable {
     /** A perf_event program on an opened (sampling) perf event; the link owns neither fd's event. */
     public static BpfLink perfEvent(BpfProgram p, int perfEventFd) throws BpfObjectException {
         try {
-            int link = new Bpf().linkCreate(p.fd(), perfEventFd, BPF_PERF_EVENT);
+            int link = new Bpf().linkCreate(p.fd(), perfEventFd, Uapi.BPF_PERF_EVENT);
             return new BpfLink("perf event fd " + perfEventFd, link, -1);
         } catch (NativeException e) {
             throw new BpfObjectException("prog '" + p.name() + "': failed to attach to perf event: " + Errno.name(e.errno())
@@ -336,7 +335,7 @@ public final class BpfLink implements AutoCloseable {
     private static BpfLink onPerfEvent(BpfProgram p, int pfd, String what) throws BpfObjectException {
         int link = -1;
         try {
-            link = new Bpf().linkCreate(p.fd(), pfd, BPF_PERF_EVENT);
+            link = new Bpf().linkCreate(p.fd(), pfd, Uapi.BPF_PERF_EVENT);
             Ioctl.enable(pfd);
         } catch (NativeException e) {
             if (link >= 0) {

@@ -128,7 +128,7 @@ public final class Report {
 
             /** --sort. */
             public Builder sort(List<SortKey> sort) {
-                this.sort = sort;
+                this.sort = List.copyOf(sort);
                 this.sortGiven = true;
                 return this;
             }

@@ -10,6 +10,7 @@ import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.session.SampleFilter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -83,5 +84,13 @@ class ReportOptionsTest {
         assertTrue(copy.relative());
         assertTrue(copy.showSamples());
         assertFalse(first.showSamples());
+    }
+
+    @Test
+    void sortKeysGivenAreCopied() {
+        List<SortKey> keys = new ArrayList<>(SortKey.parse("dso"));
+        Report.Options o = Report.Options.builder(DATA).sort(keys).build();
+        keys.add(SortKey.SYMBOL_FROM);
+        assertEquals(SortKey.parse("dso"), o.sort());
     }
 }

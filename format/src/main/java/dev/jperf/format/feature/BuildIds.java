@@ -42,7 +42,7 @@ public record BuildIds(List<Entry> entries) implements FeatureSection {
 
         /** PERF_RECORD_MISC_CPUMODE_MASK bits of misc. */
         public int cpumode() {
-            return misc & 7;
+            return misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK;
         }
 
         @Override

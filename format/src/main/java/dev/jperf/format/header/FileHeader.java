@@ -20,6 +20,17 @@ public record FileHeader(ByteOrder order, boolean pipe, long size, long attrSize
     public static final int PERF_FILE_HEADER_SIZE_NO_FEATURES = 72;
     public static final int HEADER_FEAT_BITS = 256;
 
+    // byte offsets of struct perf_file_header's fields (the reader reads, the writer fills them)
+    public static final int MAGIC = 0;
+    public static final int SIZE = 8;
+    public static final int ATTR_SIZE = 16;
+    /** The attrs section: offset, then size (a perf_file_section, two u64). */
+    public static final int ATTRS = 24;
+    public static final int DATA = 40;
+    public static final int EVENT_TYPES = 56;
+    /** The feature bitmap, {@link #HEADER_FEAT_BITS} bits. */
+    public static final int ADDS_FEATURES = 72;
+
     public FileHeader {
         addsFeatures = addsFeatures.clone();
     }

@@ -8,6 +8,12 @@ public record CpuMapRecord(long offset, int misc, int size, int[] cpus) implemen
     public int type() {
         return RecordType.PERF_RECORD_CPU_MAP;
     }
+
+    /** enum perf_record_cpu_map_data_type: how {@code struct perf_record_cpu_map_data} lists the CPUs. */
+    public static final int PERF_CPU_MAP__CPUS = 0;
+    public static final int PERF_CPU_MAP__MASK = 1;
+    public static final int PERF_CPU_MAP__RANGE_CPUS = 2;
+
     public CpuMapRecord {
         cpus = cpus.clone();
     }
@@ -26,7 +32,7 @@ public record CpuMapRecord(long offset, int misc, int size, int[] cpus) implemen
         r.need(at + 4);
         int kind = r.u16(at);
         switch (kind) {
-            case 0: {
+            case PERF_CPU_MAP__CPUS: {
                 int nr = r.u16(at + 2);
                 r.need(at + 4 + 2L * nr);
                 int[] cpus = new int[nr];
@@ -35,7 +41,7 @@ public record CpuMapRecord(long offset, int misc, int size, int[] cpus) implemen
                 }
                 return cpus;
             }
-            case 1: {
+            case PERF_CPU_MAP__MASK: {
                 r.need(at + 6);
                 int nr = r.u16(at + 2);
                 int longSize = r.u16(at + 4);
@@ -56,7 +62,7 @@ public record CpuMapRecord(long offset, int misc, int size, int[] cpus) implemen
                 }
                 return Arrays.copyOf(tmp, n);
             }
-            case 2: {
+            case PERF_CPU_MAP__RANGE_CPUS: {
                 r.need(at + 8);
                 boolean any = r.u8(at + 2) != 0;
                 int start = r.u16(at + 4);

@@ -24,12 +24,6 @@ public final class EventRegistry {
     private int idPos = -1;
     private int isPos = -1;
 
-    public EventRegistry(List<EventDesc> initial) {
-        for (EventDesc e : initial) {
-            add(e);
-        }
-    }
-
     /** Adds an event (pipe mode: a HEADER_ATTR); returns it with its index set. */
     public EventDesc add(EventDesc e) {
         EventDesc d = e.index() == events.size() ? e : new EventDesc(events.size(), e.attr(), e.ids(), e.name());

@@ -5,10 +5,10 @@ import static dev.jperf.format.header.PerfEventAttr.*;
 import dev.jperf.format.header.PerfEventAttr;
 
 /**
- * Where the fields of a PERF_RECORD_SAMPLE and of a kernel record's sample_id trailer sit, for
- * one event's sample_type (spec §8; the kernel's perf_output_sample and
- * __perf_event_header__init_id, perf's evsel id_pos / is_pos). Read and written by the decoder,
- * the event registry and the recorder alike.
+ * Where the fixed fields of a PERF_RECORD_SAMPLE sit, and how long a kernel record's sample_id
+ * trailer is and where its id is, for one event's sample_type (spec §8; the kernel's
+ * perf_output_sample and __perf_event_header__init_id, perf's evsel id_pos / is_pos). Read and
+ * written by the decoder, the event registry and the recorder alike.
  *
  * <p>A sample starts with one u64 word for each of {@link #FIXED_FIELDS} present, in the order
  * IDENTIFIER, IP, TID (pid, tid), TIME, ADDR, ID, STREAM_ID, CPU (cpu, res), PERIOD; then the
@@ -21,9 +21,6 @@ public final class SampleLayout {
     /** The sample_type bits of the fixed u64 words at the start of a sample, in record order. */
     private static final long[] FIXED_ORDER = {PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID,
         PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD};
-    /** The sample_type bits of the sample_id trailer, in record order. */
-    private static final long[] SAMPLE_ID_ORDER = {PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
-        PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER};
 
     /** The fields that are one u64 each at the start of a sample. */
     public static final long FIXED_FIELDS = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID
@@ -96,15 +93,19 @@ public final class SampleLayout {
      * counted from the record's header; -1 when the event does not sample it.
      */
     public int offset(long field) {
-        return offsetIn(FIXED_ORDER, field, 8);
-    }
-
-    /**
-     * Where sample_id field {@code field} (one bit of {@link #SAMPLE_ID_FIELDS}) starts, counted
-     * from the start of the trailer; -1 when the event does not sample it.
-     */
-    public int sampleIdOffset(long field) {
-        return offsetIn(SAMPLE_ID_ORDER, field, 0);
+        if ((sampleType & field) == 0) {
+            return -1;
+        }
+        int at = 8;
+        for (long f : FIXED_ORDER) {
+            if (f == field) {
+                return at;
+            }
+            if ((sampleType & f) != 0) {
+                at += 8;
+            }
+        }
+        throw new IllegalArgumentException("not a fixed field of a sample: 0x" + Long.toHexString(field));
     }
 
     /**
@@ -130,21 +131,5 @@ public final class SampleLayout {
             return -1;
         }
         return 1 + Long.bitCount(sampleType & (PERF_SAMPLE_CPU | PERF_SAMPLE_STREAM_ID));
-    }
-
-    private int offsetIn(long[] order, long field, int start) {
-        if ((sampleType & field) == 0) {
-            return -1;
-        }
-        int at = start;
-        for (long f : order) {
-            if (f == field) {
-                return at;
-            }
-            if ((sampleType & f) != 0) {
-                at += 8;
-            }
-        }
-        throw new IllegalArgumentException("not a field of this part of the record: 0x" + Long.toHexString(field));
     }
 }

@@ -12,11 +12,6 @@ import java.nio.ByteOrder;
  * are referenced by offsets into the data area, so they are copied unchanged.
  */
 final class BpfProgInfoNormaliser {
-    /** sizeof(struct bpf_prog_info) in perf 6.1's UAPI (and the 6.18 kernel's). */
-    static final int BPF_PROG_INFO_SIZE = BpfProgInfo.INFO_SIZE;
-    /** u32 info_len, u32 data_len, u64 arrays. */
-    private static final int ENTRY_HEAD = 16;
-
     private BpfProgInfoNormaliser() {
     }
 
@@ -31,17 +26,17 @@ final class BpfProgInfoNormaliser {
         long outSize = 4;
         int p = 4;
         for (long i = 0; i < count; i++) {
-            if (body.length - p < ENTRY_HEAD) {
+            if (body.length - p < BpfProgInfo.BPIL_HEADER_SIZE) {
                 throw bad(p, "entry " + i + " of " + count + " is cut off");
             }
             long infoLen = Integer.toUnsignedLong(in.getInt(p));
             long dataLen = Integer.toUnsignedLong(in.getInt(p + 4));
-            if (infoLen + dataLen > body.length - p - ENTRY_HEAD) {
+            if (infoLen + dataLen > body.length - p - BpfProgInfo.BPIL_HEADER_SIZE) {
                 throw bad(p, "entry " + i + " (info_len " + infoLen + ", data_len " + dataLen
                         + ") runs past the section end");
             }
-            outSize += ENTRY_HEAD + BPF_PROG_INFO_SIZE + dataLen;
-            p += ENTRY_HEAD + (int) infoLen + (int) dataLen;
+            outSize += BpfProgInfo.BPIL_HEADER_SIZE + BpfProgInfo.INFO_SIZE + dataLen;
+            p += BpfProgInfo.BPIL_HEADER_SIZE + (int) infoLen + (int) dataLen;
         }
         if (outSize > Integer.MAX_VALUE - 8) {
             throw bad(0, count + " entries are too large to rewrite");
@@ -52,12 +47,12 @@ final class BpfProgInfoNormaliser {
         for (long i = 0; i < count; i++) {
             int infoLen = in.getInt(p);
             int dataLen = in.getInt(p + 4);
-            out.putInt(BPF_PROG_INFO_SIZE).putInt(dataLen).putLong(in.getLong(p + 8));
-            int keep = Math.min(infoLen, BPF_PROG_INFO_SIZE);
-            out.put(body, p + ENTRY_HEAD, keep);
-            out.position(out.position() + BPF_PROG_INFO_SIZE - keep);
-            out.put(body, p + ENTRY_HEAD + infoLen, dataLen);
-            p += ENTRY_HEAD + infoLen + dataLen;
+            out.putInt(BpfProgInfo.INFO_SIZE).putInt(dataLen).putLong(in.getLong(p + 8));
+            int keep = Math.min(infoLen, BpfProgInfo.INFO_SIZE);
+            out.put(body, p + BpfProgInfo.BPIL_HEADER_SIZE, keep);
+            out.position(out.position() + BpfProgInfo.INFO_SIZE - keep);
+            out.put(body, p + BpfProgInfo.BPIL_HEADER_SIZE + infoLen, dataLen);
+            p += BpfProgInfo.BPIL_HEADER_SIZE + infoLen + dataLen;
         }
         // Bytes after the last entry are not part of the section perf reads; they are dropped.
         return out.array();

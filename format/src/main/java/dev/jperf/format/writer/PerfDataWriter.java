@@ -60,9 +60,6 @@ public final class PerfDataWriter implements PerfDataOutput {
     /** A record is at most 65535 bytes (u16 size); the buffer must hold any one record. */
     private static final int MIN_BUFFER_SIZE = 1 << 16;
 
-    private static final int OFF_DATA = 40;
-    private static final int OFF_FEATURES = 72;
-
     /**
      * One event of the file: its {@code perf_event_attr} bytes (any size from 64 on; normalised to
      * 128 on write, see {@link #normaliseAttr}) and the kernel ids of its file descriptors.
@@ -597,15 +594,15 @@ public final class PerfDataWriter implements PerfDataOutput {
     private void fillHeader(boolean withFeatures) {
         ByteBuffer h = header;
         h.clear();
-        h.putLong(0, FileHeader.PERF_MAGIC2);
-        h.putLong(8, FileHeader.PERF_FILE_HEADER_SIZE);
-        h.putLong(16, PerfEventAttr.PERF_ATTR_SIZE_VER7 + 16);
-        h.putLong(24, attrsOffset);
-        h.putLong(32, attrsSize);
-        h.putLong(OFF_DATA, dataOffset);
-        h.putLong(OFF_DATA + 8, dataSize);
-        h.putLong(56, 0); // event_types: unused since perf 3.x
-        h.putLong(64, 0);
+        h.putLong(FileHeader.MAGIC, FileHeader.PERF_MAGIC2);
+        h.putLong(FileHeader.SIZE, FileHeader.PERF_FILE_HEADER_SIZE);
+        h.putLong(FileHeader.ATTR_SIZE, PerfEventAttr.PERF_ATTR_SIZE_VER7 + 16);
+        h.putLong(FileHeader.ATTRS, attrsOffset);
+        h.putLong(FileHeader.ATTRS + 8, attrsSize);
+        h.putLong(FileHeader.DATA, dataOffset);
+        h.putLong(FileHeader.DATA + 8, dataSize);
+        h.putLong(FileHeader.EVENT_TYPES, 0); // event_types: unused since perf 3.x
+        h.putLong(FileHeader.EVENT_TYPES + 8, 0);
         long[] words = new long[FileHeader.HEADER_FEAT_BITS / 64];
         if (withFeatures) {
             for (int bit = 0; bit < FileHeader.HEADER_FEAT_BITS; bit++) {
@@ -615,7 +612,7 @@ public final class PerfDataWriter implements PerfDataOutput {
             }
         }
         for (int i = 0; i < words.length; i++) {
-            h.putLong(OFF_FEATURES + 8 * i, words[i]);
+            h.putLong(FileHeader.ADDS_FEATURES + 8 * i, words[i]);
         }
     }
 

@@ -119,11 +119,6 @@ public final class PerfPipeWriter implements PerfDataOutput {
         return true;
     }
 
-    /** The largest feature body one HEADER_FEATURE record carries. */
-    public static int maxFeatureBody() {
-        return MAX_RECORD - FEATURE_RECORD_HEADER;
-    }
-
     /** The HEADER_FEATURE records and the end mark, once, before the first record. */
     private void sendFeatures() throws IOException {
         if (featuresSent) {

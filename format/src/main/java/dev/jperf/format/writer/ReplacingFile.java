@@ -91,10 +91,6 @@ public final class ReplacingFile implements Closeable {
         return out;
     }
 
-    public Path path() {
-        return path;
-    }
-
     /** The file is complete: flushed, closed and put in place of the previous one. */
     public void commit() throws IOException {
         if (done) {

@@ -34,7 +34,6 @@ import java.util.zip.GZIPOutputStream;
  * Function's file name is that line's file), as {@code jperf annotate} attributes it.
  */
 final class PprofExport {
-
     private final Stacks stacks;
     private final BpfLineTable bpf;
     private final Map<String, Integer> strings = new HashMap<>();

@@ -19,7 +19,6 @@ import dev.jperf.report.session.ResolvedSample;
  * @param branchTo the branch stack's to addresses resolved, or null
  */
 record ScriptSample(ResolvedSample sample, Frame addr, Frame[] branchFrom, Frame[] branchTo) {
-
     /** {@code s} with the other addresses {@code f} prints resolved, or null when it prints none. */
     static ScriptSample of(ResolvedSample s, Machine machine, OutputFields f) {
         boolean addr = f.has(Field.ADDR) && (f.has(Field.SYM) || f.has(Field.DSO))
