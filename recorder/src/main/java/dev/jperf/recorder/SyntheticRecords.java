@@ -1,6 +1,8 @@
 package dev.jperf.recorder;
 
 import static dev.jperf.format.record.BpfEventRecord.PERF_BPF_EVENT_PROG_LOAD;
+import static dev.jperf.format.record.CpuMapRecord.PERF_CPU_MAP__CPUS;
+import static dev.jperf.format.record.CpuMapRecord.PERF_CPU_MAP__RANGE_CPUS;
 import static dev.jperf.format.record.EventUpdateRecord.PERF_EVENT_UPDATE__NAME;
 import static dev.jperf.format.record.KsymbolRecord.PERF_RECORD_KSYMBOL_TYPE_BPF;
 import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_FORK_EXEC;
@@ -200,7 +202,7 @@ final class SyntheticRecords {
         }
     }
 
-    /** PERF_RECORD_CPU_MAP: a range (type 2) when contiguous, as perf 6.x writes it, else a list (type 0). */
+    /** PERF_RECORD_CPU_MAP: a range when contiguous, as perf 6.x writes it, else a list. */
     void cpuMap(int[] cpus) {
         boolean range = cpus.length > 0;
         for (int i = 1; i < cpus.length; i++) {
@@ -208,12 +210,12 @@ final class SyntheticRecords {
         }
         if (range) {
             begin(PERF_RECORD_CPU_MAP, 0, 16);
-            buf.putShort((short) 2).put((byte) 0).put((byte) 0).putShort((short) cpus[0])
+            buf.putShort((short) PERF_CPU_MAP__RANGE_CPUS).put((byte) 0).put((byte) 0).putShort((short) cpus[0])
                     .putShort((short) cpus[cpus.length - 1]);
         } else {
             int size = pad8(8 + 4 + 2 * cpus.length);
             begin(PERF_RECORD_CPU_MAP, 0, size);
-            buf.putShort((short) 0).putShort((short) cpus.length);
+            buf.putShort((short) PERF_CPU_MAP__CPUS).putShort((short) cpus.length);
             for (int c : cpus) {
                 buf.putShort((short) c);
             }
