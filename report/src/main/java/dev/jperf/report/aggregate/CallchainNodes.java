@@ -21,7 +21,11 @@ import java.util.Arrays;
  * tree.
  */
 final class CallchainNodes {
-    private static final int SHIFT = 13;
+    /*
+     * 64k nodes a chunk: the ints' and longs' chunks (1.8 and 3 MB) are above the launcher's
+     * PretenureSizeThreshold, allocated in the old generation instead of copied out of the young one.
+     */
+    private static final int SHIFT = 16;
     private static final int CHUNK = 1 << SHIFT;
     private static final int MASK = CHUNK - 1;
 
