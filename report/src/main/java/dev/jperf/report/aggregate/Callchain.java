@@ -10,12 +10,19 @@ import java.util.Arrays;
  * entries of equal children period: callers first).
  */
 public final class Callchain {
-    private final CallchainNode root = new CallchainNode(null);
+    private final CallchainNodes nodes;
+    private final int root;
     private int maxDepth;
+
+    /** An empty call graph whose nodes live in {@code nodes} (one store per report). */
+    Callchain(CallchainNodes nodes) {
+        this.nodes = nodes;
+        this.root = nodes.add(null);
+    }
 
     /** The root: no frame, its children are the first frames of the chains. */
     public CallchainNode root() {
-        return root;
+        return new CallchainNode(nodes, root);
     }
 
     public int maxDepth() {
@@ -31,14 +38,12 @@ public final class Callchain {
         if (n <= 0) {
             return;
         }
-        CallchainNode node = root;
+        int node = root;
         for (int i = from; i < end; i++) {
-            node.childrenHit += period;
-            node.childrenCount += count;
-            node = node.childFor(chain[i]);
+            nodes.pass(node, period, count);
+            node = nodes.childFor(node, chain[i]);
         }
-        node.hit += period;
-        node.count += count;
+        nodes.end(node, period, count);
         if (n > maxDepth) {
             maxDepth = n;
         }
@@ -50,22 +55,22 @@ public final class Callchain {
      * (append_chain_children counts one per append); the longest chain (max_depth) stays this one's.
      */
     void merge(Callchain src) {
-        merge(src.root, new Frame[Math.max(1, src.maxDepth)], 0);
+        merge(src.nodes, src.root, new Frame[Math.max(1, src.maxDepth)], 0);
     }
 
-    private void merge(CallchainNode n, Frame[] path, int depth) {
-        if (n.hit != 0) {
+    private void merge(CallchainNodes from, int n, Frame[] path, int depth) {
+        long hit = from.hit(n);
+        if (hit != 0) {
             int keep = maxDepth;
-            append(path, 0, depth, n.hit, 1);
+            append(path, 0, depth, hit, 1);
             maxDepth = keep;
         }
-        for (int i = 0; i < n.childCount(); i++) {
-            CallchainNode c = n.child(i);
+        for (int c : from.children(n)) {
             if (depth == path.length) {
                 path = Arrays.copyOf(path, depth * 2);
             }
-            path[depth] = c.frame();
-            merge(c, path, depth + 1);
+            path[depth] = from.frame(c);
+            merge(from, c, path, depth + 1);
         }
     }
 }

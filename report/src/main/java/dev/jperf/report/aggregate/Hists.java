@@ -44,6 +44,8 @@ public final class Hists {
      * ({@link Frame#dsoKey()}), comm, thread, CPU; the keys that do not apply are constants.
      */
     private final EntryMap entries = new EntryMap();
+    /** The nodes of the entries' call graphs (a merged-away entry's stay until the report ends). */
+    private final CallchainNodes callchainNodes = new CallchainNodes();
     /**
      * perf's input rb-tree, searched sample by sample, when its comparator is not a total order:
      * sort__sym_cmp orders two entries without symbol by address alone but an entry without one
@@ -409,10 +411,10 @@ public final class Hists {
         return e.callchain == null ? 0 : e.callchain.maxDepth();
     }
 
-    private static Callchain graph(HistEntry e) {
+    private Callchain graph(HistEntry e) {
         Callchain c = e.callchain;
         if (c == null) {
-            c = new Callchain();
+            c = new Callchain(callchainNodes);
             e.callchain = c;
         }
         return c;

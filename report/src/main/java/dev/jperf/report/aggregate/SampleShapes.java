@@ -1,7 +1,10 @@
 package dev.jperf.report.aggregate;
 
 import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.Arena;
 import dev.jperf.report.session.HashIndex;
+import dev.jperf.report.session.IntArena;
+import dev.jperf.report.session.RefArena;
 import java.util.Arrays;
 
 /**
@@ -48,24 +51,22 @@ final class SampleShapes {
      * as the table: no garbage per shape to promote (a busy machine's file has hundreds of
      * thousands of distinct chains), the same words as arrays of their own.
      */
-    /** Shape i's chain: chainLength[i] frames from chainAt[i] in {@link #chainArena}. */
+    /** Shape i's chain: chainLength[i] frames at chainAt[i] in {@link #chainArena}. */
     private int[] chainAt = new int[1 << 11];
     private int[] chainLength = new int[1 << 11];
     /**
-     * Shape i's entries: entryCount[i] (-1 before its first lookup) from entryAt[i] in
-     * {@link #entryArena}, where each was reached at the same place in {@link #atArena}; room for
-     * entryRoom[i].
+     * Shape i's entries: entryCount[i] (-1 before its first lookup) at entryAt[i] in
+     * {@link #entryArena}, where each was reached at the same position in {@link #atArena} (the two
+     * arenas allocate in step); room for entryRoom[i].
      */
     private int[] entryAt = new int[1 << 11];
     private int[] entryCount = new int[1 << 11];
     private int[] entryRoom = new int[1 << 11];
     private long[] periods = new long[1 << 11];
     private long[] counts = new long[1 << 11];
-    private Frame[] chainArena = new Frame[1 << 14];
-    private int chainsUsed;
-    private HistEntry[] entryArena = new HistEntry[1 << 14];
-    private int[] atArena = new int[1 << 14];
-    private int entriesUsed;
+    private final RefArena<Frame> chainArena = new RefArena<>(Frame[]::new);
+    private final RefArena<HistEntry> entryArena = new RefArena<>(HistEntry[]::new);
+    private final IntArena atArena = new IntArena();
     /** A drained shape's chain and entries, whole arrays for the sink. */
     private Frame[] chainOut = new Frame[128];
     private HistEntry[] entriesOut = new HistEntry[128];
@@ -111,18 +112,15 @@ final class SampleShapes {
             flush(sink);
             slot = index.first(h);
         }
-        if (chainsUsed + n > chainArena.length) {
-            chainArena = Arrays.copyOf(chainArena, Math.max(chainArena.length * 2, chainsUsed + n));
-        }
         int i = size++;
         if (i == frames.length) {
             grow();
         }
         frames[i] = frame;
-        chainAt[i] = chainsUsed;
+        int at = chainArena.allocate(n);
+        chainAt[i] = at;
         chainLength[i] = n;
-        System.arraycopy(chain, 0, chainArena, chainsUsed, n);
-        chainsUsed += n;
+        System.arraycopy(chain, 0, chainArena.chunk(at), Arena.offsetOf(at), n);
         entryRoom[i] = 0;
         keys[3 * i] = comm;
         keys[3 * i + 1] = tid;
@@ -146,18 +144,13 @@ final class SampleShapes {
             drain(slot, sink);
             if (m > entryRoom[slot]) {
                 // a new region (a shape's entries change rarely: the old one waits for the flush)
-                if (entriesUsed + m > entryArena.length) {
-                    int cap = Math.max(entryArena.length * 2, entriesUsed + m);
-                    entryArena = Arrays.copyOf(entryArena, cap);
-                    atArena = Arrays.copyOf(atArena, cap);
-                }
-                entryAt[slot] = entriesUsed;
+                entryAt[slot] = entryArena.allocate(m);
+                atArena.allocate(m);
                 entryRoom[slot] = m;
-                entriesUsed += m;
             }
             int e = entryAt[slot];
-            System.arraycopy(reached, 0, entryArena, e, m);
-            System.arraycopy(where, 0, atArena, e, m);
+            System.arraycopy(reached, 0, entryArena.chunk(e), Arena.offsetOf(e), m);
+            System.arraycopy(where, 0, atArena.chunk(e), Arena.offsetOf(e), m);
             entryCount[slot] = m;
         }
         versions[slot] = version;
@@ -170,8 +163,9 @@ final class SampleShapes {
      * path to one changed since): then the shape's samples reach the same entries.
      */
     private boolean searchesHold(int i, int version) {
-        for (int e = entryAt[i], end = e + entryCount[i]; e < end; e++) {
-            if (entryArena[e].pathStamp > version) {
+        HistEntry[] entries = entryArena.chunk(entryAt[i]);
+        for (int e = Arena.offsetOf(entryAt[i]), end = e + entryCount[i]; e < end; e++) {
+            if (entries[e].pathStamp > version) {
                 return false;
             }
         }
@@ -182,9 +176,11 @@ final class SampleShapes {
         if (entryCount[slot] != m) {
             return false;
         }
-        int e = entryAt[slot];
+        HistEntry[] entries = entryArena.chunk(entryAt[slot]);
+        int[] ats = atArena.chunk(entryAt[slot]);
+        int e = Arena.offsetOf(entryAt[slot]);
         for (int j = 0; j < m; j++) {
-            if (entryArena[e + j] != reached[j] || atArena[e + j] != where[j]) {
+            if (entries[e + j] != reached[j] || ats[e + j] != where[j]) {
                 return false;
             }
         }
@@ -197,11 +193,10 @@ final class SampleShapes {
             drain(i, sink);
             frames[i] = null;
         }
-        Arrays.fill(chainArena, 0, chainsUsed, null);
-        Arrays.fill(entryArena, 0, entriesUsed, null);
+        chainArena.reset();
+        entryArena.reset();
+        atArena.reset();
         size = 0;
-        chainsUsed = 0;
-        entriesUsed = 0;
         index.clear();
     }
 
@@ -216,9 +211,9 @@ final class SampleShapes {
                 entriesOut = new HistEntry[m];
                 atOut = new int[m];
             }
-            System.arraycopy(chainArena, chainAt[i], chainOut, 0, n);
-            System.arraycopy(entryArena, entryAt[i], entriesOut, 0, m);
-            System.arraycopy(atArena, entryAt[i], atOut, 0, m);
+            System.arraycopy(chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), chainOut, 0, n);
+            System.arraycopy(entryArena.chunk(entryAt[i]), Arena.offsetOf(entryAt[i]), entriesOut, 0, m);
+            System.arraycopy(atArena.chunk(entryAt[i]), Arena.offsetOf(entryAt[i]), atOut, 0, m);
             sink.add(chainOut, n, entriesOut, atOut, m, periods[i], counts[i]);
             periods[i] = 0;
             counts[i] = 0;
@@ -230,8 +225,9 @@ final class SampleShapes {
                 || keys[3 * i + 2] != cpu) {
             return false;
         }
-        for (int k = 0, c = chainAt[i]; k < n; k++, c++) {
-            if (chainArena[c] != chain[k]) {
+        Frame[] chains = chainArena.chunk(chainAt[i]);
+        for (int k = 0, c = Arena.offsetOf(chainAt[i]); k < n; k++, c++) {
+            if (chains[c] != chain[k]) {
                 return false;
             }
         }

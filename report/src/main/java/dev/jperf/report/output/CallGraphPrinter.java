@@ -163,7 +163,7 @@ final class CallGraphPrinter {
                         break;
                     }
                 }
-                if (n == r.last) {
+                if (n.equals(r.last)) {
                     break;
                 }
             }
@@ -190,7 +190,7 @@ final class CallGraphPrinter {
             List<String> symbols = new ArrayList<>();
             for (CallchainNode n = child.first; ; n = n.child(0)) {
                 symbols.add(name(n.frame()));
-                if (n == child.last) {
+                if (n.equals(child.last)) {
                     break;
                 }
             }

@@ -28,16 +28,14 @@ final class ChainCache {
      * cache: a busy machine's file has hundreds of thousands of distinct chains, and arrays of
      * their own were garbage promoted to the old generation by the time the cache started over.
      */
-    /** Entry i's raw callchain: rawLength[i] addresses from rawAt[i] in {@link #rawArena}. */
+    /** Entry i's raw callchain: rawLength[i] addresses at rawAt[i] in {@link #rawArena}. */
     private int[] rawAt = new int[1 << 11];
     private int[] rawLength = new int[1 << 11];
-    /** Entry i's resolved chain: chainLength[i] frames from chainAt[i] in {@link #chainArena}. */
+    /** Entry i's resolved chain: chainLength[i] frames at chainAt[i] in {@link #chainArena}. */
     private int[] chainAt = new int[1 << 11];
     private int[] chainLength = new int[1 << 11];
-    private long[] rawArena = new long[1 << 14];
-    private int rawUsed;
-    private Frame[] chainArena = new Frame[1 << 14];
-    private int chainUsed;
+    private final LongArena rawArena = new LongArena();
+    private final RefArena<Frame> chainArena = new RefArena<>(Frame[]::new);
     /** Slot of the last {@link #find} miss: where {@link #put} goes. */
     private int missSlot;
     private int missHash;
@@ -60,7 +58,7 @@ final class ChainCache {
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip && rawLength[i] == nr
-                    && Arrays.equals(rawArena, rawAt[i], rawAt[i] + nr, raw, off, off + nr)) {
+                    && sameRaw(i, raw, off, nr)) {
                 if (groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
                         && versions[2 * i + 1] == kernel.version()) {
                     return i;
@@ -87,17 +85,14 @@ final class ChainCache {
                 clear();
                 find(thread, mode, ip, raw, off, nr, kernel);
             }
-            if (rawUsed + nr > rawArena.length) {
-                rawArena = Arrays.copyOf(rawArena, Math.max(rawArena.length * 2, rawUsed + nr));
-            }
             i = size++;
             if (i == threads.length) {
                 grow();
             }
-            rawAt[i] = rawUsed;
+            int at = rawArena.allocate(nr);
+            rawAt[i] = at;
             rawLength[i] = nr;
-            System.arraycopy(raw, off, rawArena, rawUsed, nr);
-            rawUsed += nr;
+            System.arraycopy(raw, off, rawArena.chunk(at), Arena.offsetOf(at), nr);
             chainLength[i] = -1;
         }
         threads[i] = thread;
@@ -110,13 +105,9 @@ final class ChainCache {
         frames[i] = frame;
         if (length > chainLength[i]) {
             // a new region, unless a stale entry's new chain fits in its old one
-            if (chainUsed + length > chainArena.length) {
-                chainArena = Arrays.copyOf(chainArena, Math.max(chainArena.length * 2, chainUsed + length));
-            }
-            chainAt[i] = chainUsed;
-            chainUsed += length;
+            chainAt[i] = chainArena.allocate(length);
         }
-        System.arraycopy(chain, 0, chainArena, chainAt[i], length);
+        System.arraycopy(chain, 0, chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), length);
         chainLength[i] = length;
         if (missSlot >= 0) {
             index.put(missSlot, hashes);
@@ -129,8 +120,14 @@ final class ChainCache {
 
     /** Copies entry i's resolved chain (caller first) into {@code out}; returns its length. */
     int chain(int i, Frame[] out) {
-        System.arraycopy(chainArena, chainAt[i], out, 0, chainLength[i]);
+        System.arraycopy(chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), out, 0, chainLength[i]);
         return chainLength[i];
+    }
+
+    private boolean sameRaw(int i, long[] raw, int off, int nr) {
+        int at = rawAt[i];
+        int from = Arena.offsetOf(at);
+        return Arrays.equals(rawArena.chunk(at), from, from + nr, raw, off, off + nr);
     }
 
     private void clear() {
@@ -138,10 +135,9 @@ final class ChainCache {
         Arrays.fill(threads, 0, size, null);
         Arrays.fill(groups, 0, size, null);
         Arrays.fill(frames, 0, size, null);
-        Arrays.fill(chainArena, 0, chainUsed, null);
+        chainArena.reset();
+        rawArena.reset();
         size = 0;
-        rawUsed = 0;
-        chainUsed = 0;
     }
 
     private void grow() {

@@ -43,7 +43,7 @@ class CallchainNodeTest {
     void childrenAreFoundAsPerfsRbTreeFindsThem() {
         Random r = new Random(5);
         for (int round = 0; round < 300; round++) {
-            CallchainNode parent = new CallchainNode(null);
+            CallchainNode parent = new Callchain(new CallchainNodes()).root();
             TreeMap<Frame, Frame> ref = new TreeMap<>(MATCH_CHAIN);
             for (int i = 0; i < 200; i++) {
                 Frame f = frame(r);

@@ -1,0 +1,325 @@
+package dev.jperf.report.aggregate;
+
+import dev.jperf.report.session.Frame;
+import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.Symbol;
+import java.util.Arrays;
+
+/**
+ * The nodes of a report's call graphs (perf's callchain_node, one frame per node), as rows of
+ * primitive arrays addressed by node number: a busy machine's file makes tens of millions of
+ * them, and as objects linked by references they were an old generation that every young
+ * collection scanned where new children dirtied its cards, and every full one traced (about half
+ * of a call-graph report's CPU). Ints and longs hold no references: nothing to scan or trace; the
+ * frames sit in their own arrays, written once per node in allocation order. The rows grow by
+ * chunks (no copy of what is there). Node 0 is none.
+ *
+ * <p>A node's children are perf's rb_root_in: a red-black tree searched with match_chain's order,
+ * which is not total (a frame without symbol compares by address with a symbol's start), so a
+ * search can miss an equal child and the tree's shape decides which: the shape must be perf's
+ * (java.util.TreeMap's balancing, as {@link EntryTree}). Each node's links are for its parent's
+ * tree.
+ */
+final class CallchainNodes {
+    /*
+     * 64k nodes a chunk: the ints' and longs' chunks (1.8 and 3 MB) are above the launcher's
+     * PretenureSizeThreshold, allocated in the old generation instead of copied out of the young one.
+     */
+    private static final int SHIFT = 16;
+    private static final int CHUNK = 1 << SHIFT;
+    private static final int MASK = CHUNK - 1;
+
+    // a node's ints: what positions are compared by (the DSO's id), its children's tree, its links
+    private static final int DSO = 0;
+    private static final int CHILD_ROOT = 1;
+    private static final int LEFT = 2;
+    private static final int RIGHT = 3;
+    private static final int UP = 4;
+    private static final int CHILDREN = 5;
+    private static final int FLAGS = 6;
+    private static final int INTS = 7;
+    private static final int RED = 1;
+    private static final int HAS_SYMBOL = 2;
+
+    // a node's longs: the rest of its comparison key (copied from the frame: following frame ->
+    // dso / symbol in the search was ~30 % of a call-graph report's CPU), then perf's counters
+    private static final int SYMBOL_START = 0;
+    private static final int IP = 1;
+    /** Period of the chains that end here (perf's hit). */
+    private static final int HIT = 2;
+    /** Period of the chains that go on to a child (perf's children_hit). */
+    private static final int CHILDREN_HIT = 3;
+    /** Chains that end here (perf's count). */
+    private static final int COUNT = 4;
+    private static final int CHILDREN_COUNT = 5;
+    private static final int LONGS = 6;
+
+    private int[][] ints = new int[16][];
+    private long[][] longs = new long[16][];
+    private Frame[][] frames = new Frame[16][];
+    private int size = 1;
+
+    /** A new node of frame {@code f} (null for a root), no children, zero counters. */
+    int add(Frame f) {
+        int n = size;
+        int c = n >>> SHIFT;
+        if (c == ints.length) {
+            ints = Arrays.copyOf(ints, 2 * c);
+            longs = Arrays.copyOf(longs, 2 * c);
+            frames = Arrays.copyOf(frames, 2 * c);
+        }
+        if (ints[c] == null) {
+            ints[c] = new int[CHUNK * INTS];
+            longs[c] = new long[CHUNK * LONGS];
+            frames[c] = new Frame[CHUNK];
+        }
+        size++;
+        int o = n & MASK;
+        frames[c][o] = f;
+        int[] iv = ints[c];
+        long[] lv = longs[c];
+        int ib = o * INTS;
+        int lb = o * LONGS;
+        iv[ib + DSO] = f == null ? -1 : dsoKey(f);
+        if (f != null) {
+            Symbol s = f.symbol();
+            if (s != null) {
+                iv[ib + FLAGS] = HAS_SYMBOL;
+                lv[lb + SYMBOL_START] = s.start();
+            }
+            lv[lb + IP] = f.ip();
+        }
+        return n;
+    }
+
+    /** The frame first seen at node n (what perf prints for it); null for a root. */
+    Frame frame(int n) {
+        return frames[n >>> SHIFT][n & MASK];
+    }
+
+    long hit(int n) {
+        return l(n, HIT);
+    }
+
+    long childrenHit(int n) {
+        return l(n, CHILDREN_HIT);
+    }
+
+    long count(int n) {
+        return l(n, COUNT);
+    }
+
+    long childrenCount(int n) {
+        return l(n, CHILDREN_COUNT);
+    }
+
+    int childCount(int n) {
+        return i(n, CHILDREN);
+    }
+
+    /** Adds a chain of {@code period} and {@code count} samples that ends at n. */
+    void end(int n, long period, long count) {
+        long[] lv = longs[n >>> SHIFT];
+        int lb = (n & MASK) * LONGS;
+        lv[lb + HIT] += period;
+        lv[lb + COUNT] += count;
+    }
+
+    /** Adds a chain of {@code period} and {@code count} samples that goes on from n to a child. */
+    void pass(int n, long period, long count) {
+        long[] lv = longs[n >>> SHIFT];
+        int lb = (n & MASK) * LONGS;
+        lv[lb + CHILDREN_HIT] += period;
+        lv[lb + CHILDREN_COUNT] += count;
+    }
+
+    /** n's children in perf's rb_root_in (in-order) order. */
+    int[] children(int n) {
+        int[] out = new int[i(n, CHILDREN)];
+        int k = 0;
+        int c = i(n, CHILD_ROOT);
+        while (c != 0 && i(c, LEFT) != 0) {
+            c = i(c, LEFT);
+        }
+        for (; c != 0; c = successor(c)) {
+            out[k++] = c;
+        }
+        return out;
+    }
+
+    /** n's only child (n has exactly one). */
+    int onlyChild(int n) {
+        return i(n, CHILD_ROOT);
+    }
+
+    private int successor(int n) {
+        int r = i(n, RIGHT);
+        if (r != 0) {
+            while (i(r, LEFT) != 0) {
+                r = i(r, LEFT);
+            }
+            return r;
+        }
+        int p = i(n, UP);
+        while (p != 0 && n == i(p, RIGHT)) {
+            n = p;
+            p = i(p, UP);
+        }
+        return p;
+    }
+
+    /**
+     * The child of {@code parent} matching {@code f}, created (empty) when there is none. perf's
+     * match_chain for CCKEY_FUNCTION: DSOs first (perf compares the struct dso pointers, i.e.
+     * allocation order; jperf uses creation order, the DSO's id), then symbol starts, or addresses
+     * when either frame has no symbol.
+     */
+    int childFor(int parent, Frame f) {
+        int fDso = dsoKey(f);
+        Symbol fs = f.symbol();
+        boolean fHasSymbol = fs != null;
+        long fStart = fHasSymbol ? fs.start() : 0;
+        long fIp = f.ip();
+        int at = 0;
+        int c = 0;
+        for (int e = i(parent, CHILD_ROOT); e != 0; e = c < 0 ? i(e, LEFT) : i(e, RIGHT)) {
+            at = e;
+            int[] iv = ints[e >>> SHIFT];
+            int ib = (e & MASK) * INTS;
+            int eDso = iv[ib + DSO];
+            if (eDso != fDso) {
+                c = eDso < fDso ? -1 : 1;
+            } else if ((iv[ib + FLAGS] & HAS_SYMBOL) != 0 && fHasSymbol) {
+                c = Long.compareUnsigned(l(e, SYMBOL_START), fStart);
+            } else {
+                c = Long.compareUnsigned(l(e, IP), fIp);
+            }
+            if (c == 0) {
+                return e;
+            }
+            // MATCH_LT (the node's key below the frame's): perf goes left, so the order is descending
+        }
+        int n = add(f);
+        set(n, UP, at);
+        if (at == 0) {
+            set(parent, CHILD_ROOT, n);
+        } else if (c < 0) {
+            set(at, LEFT, n);
+        } else {
+            set(at, RIGHT, n);
+        }
+        insertColor(parent, n);
+        set(parent, CHILDREN, i(parent, CHILDREN) + 1);
+        return n;
+    }
+
+    // java.util.TreeMap's fixAfterInsertion (CLR), which makes lib/rbtree.c's shapes
+
+    private void insertColor(int parent, int x) {
+        setRed(x, true);
+        while (x != 0 && x != i(parent, CHILD_ROOT) && red(i(x, UP))) {
+            int p = i(x, UP);
+            int g = i(p, UP);
+            if (p == i(g, LEFT)) {
+                int y = i(g, RIGHT);
+                if (y != 0 && red(y)) {
+                    setRed(p, false);
+                    setRed(y, false);
+                    setRed(g, true);
+                    x = g;
+                } else {
+                    if (x == i(p, RIGHT)) {
+                        x = p;
+                        rotateLeft(parent, x);
+                    }
+                    setRed(i(x, UP), false);
+                    setRed(i(i(x, UP), UP), true);
+                    rotateRight(parent, i(i(x, UP), UP));
+                }
+            } else {
+                int y = i(g, LEFT);
+                if (y != 0 && red(y)) {
+                    setRed(p, false);
+                    setRed(y, false);
+                    setRed(g, true);
+                    x = g;
+                } else {
+                    if (x == i(p, LEFT)) {
+                        x = p;
+                        rotateRight(parent, x);
+                    }
+                    setRed(i(x, UP), false);
+                    setRed(i(i(x, UP), UP), true);
+                    rotateLeft(parent, i(i(x, UP), UP));
+                }
+            }
+        }
+        setRed(i(parent, CHILD_ROOT), false);
+    }
+
+    private void rotateLeft(int parent, int p) {
+        int r = i(p, RIGHT);
+        int rl = i(r, LEFT);
+        set(p, RIGHT, rl);
+        if (rl != 0) {
+            set(rl, UP, p);
+        }
+        int pu = i(p, UP);
+        set(r, UP, pu);
+        if (pu == 0) {
+            set(parent, CHILD_ROOT, r);
+        } else if (i(pu, LEFT) == p) {
+            set(pu, LEFT, r);
+        } else {
+            set(pu, RIGHT, r);
+        }
+        set(r, LEFT, p);
+        set(p, UP, r);
+    }
+
+    private void rotateRight(int parent, int p) {
+        int l = i(p, LEFT);
+        int lr = i(l, RIGHT);
+        set(p, LEFT, lr);
+        if (lr != 0) {
+            set(lr, UP, p);
+        }
+        int pu = i(p, UP);
+        set(l, UP, pu);
+        if (pu == 0) {
+            set(parent, CHILD_ROOT, l);
+        } else if (i(pu, RIGHT) == p) {
+            set(pu, RIGHT, l);
+        } else {
+            set(pu, LEFT, l);
+        }
+        set(l, RIGHT, p);
+        set(p, UP, l);
+    }
+
+    private boolean red(int n) {
+        return (i(n, FLAGS) & RED) != 0;
+    }
+
+    private void setRed(int n, boolean red) {
+        int f = i(n, FLAGS);
+        set(n, FLAGS, red ? f | RED : f & ~RED);
+    }
+
+    private int i(int n, int field) {
+        return ints[n >>> SHIFT][(n & MASK) * INTS + field];
+    }
+
+    private void set(int n, int field, int v) {
+        ints[n >>> SHIFT][(n & MASK) * INTS + field] = v;
+    }
+
+    private long l(int n, int field) {
+        return longs[n >>> SHIFT][(n & MASK) * LONGS + field];
+    }
+
+    private static int dsoKey(Frame f) {
+        Dso d = f.dso();
+        return d == null ? -1 : d.id();
+    }
+}

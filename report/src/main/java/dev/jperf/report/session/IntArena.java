@@ -1,0 +1,26 @@
+package dev.jperf.report.session;
+
+import java.util.Arrays;
+
+/** An {@link Arena} of ints. */
+public final class IntArena extends Arena {
+    private int[][] chunks = new int[4][];
+
+    /** The chunk holding the region at {@code at} (from {@link #offsetOf}). */
+    public int[] chunk(int at) {
+        return chunks[chunkOf(at)];
+    }
+
+    @Override
+    int capacity(int c) {
+        return c >= 0 && c < chunks.length && chunks[c] != null ? chunks[c].length : 0;
+    }
+
+    @Override
+    void provide(int c, int size) {
+        if (c >= chunks.length) {
+            chunks = Arrays.copyOf(chunks, Math.max(2 * chunks.length, c + 1));
+        }
+        chunks[c] = new int[size];
+    }
+}
