@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Finds and loads the symbols of every {@link Dso}, as perf does, and owns the DSOs (one per name).
@@ -39,11 +40,21 @@ public final class SymbolResolver {
     private CompletableFuture<Kallsyms> prefetch;
     private byte[] prefetchBuildId;
     /** User DSOs whose symbols another thread is reading (see {@link #prefetchUserSymbols}). */
-    private final Map<Dso, CompletableFuture<Loaded>> userPrefetch = new HashMap<>();
+    private final Map<Dso, Prefetch> userPrefetch = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
 
     /** A symbol table read off the lock, with the problems met reading it. */
     private record Loaded(SymbolTable table, List<String> warnings) {}
+
+    /**
+     * A DSO queued for the ELF thread: whichever thread claims it first reads it, so the session
+     * thread never waits for a table the ELF thread has not started (it waited ~0.1 s for
+     * libjvm.so queued behind libstdc++ on the busy-machine file).
+     */
+    private static final class Prefetch {
+        final AtomicBoolean claimed = new AtomicBoolean();
+        final CompletableFuture<Loaded> loaded = new CompletableFuture<>();
+    }
 
     /**
      * Where to look.
@@ -306,21 +317,18 @@ public final class SymbolResolver {
         for (Dso d : byId) {
             if (d.kind() == Dso.Kind.USER && d.buildId() != null && d.symbols() == null && !userPrefetch.containsKey(d)) {
                 user.add(d);
-                userPrefetch.put(d, new CompletableFuture<>());
+                userPrefetch.put(d, new Prefetch());
             }
         }
         if (user.isEmpty()) {
             return;
         }
-        Map<Dso, CompletableFuture<Loaded>> futures = Map.copyOf(userPrefetch);
+        Map<Dso, Prefetch> pending = Map.copyOf(userPrefetch);
         Thread t = new Thread(() -> {
             for (Dso d : user) {
-                List<String> w = new ArrayList<>();
-                try {
-                    futures.get(d).complete(new Loaded(userSymbols(d, w), w));
-                } catch (IOException | RuntimeException e) {
-                    w.add(d.longName() + ": " + e.getMessage());
-                    futures.get(d).complete(new Loaded(SymbolTable.EMPTY, w));
+                Prefetch p = pending.get(d);
+                if (p.claimed.compareAndSet(false, true)) {
+                    p.loaded.complete(loadUser(d));
                 }
             }
         }, "jperf-elf");
@@ -330,9 +338,21 @@ public final class SymbolResolver {
 
     /** A prefetched DSO's table (waiting for it if need be); under the lock, which the reading thread never takes. */
     private SymbolTable prefetched(Dso dso) {
-        Loaded l = userPrefetch.remove(dso).join();
+        Prefetch p = userPrefetch.remove(dso);
+        Loaded l = p.claimed.compareAndSet(false, true) ? loadUser(dso) : p.loaded.join();
         warnings.addAll(l.warnings());
         return l.table();
+    }
+
+    /** {@code dso}'s symbols and the problems met reading them (any thread: takes no lock). */
+    private Loaded loadUser(Dso dso) {
+        List<String> w = new ArrayList<>();
+        try {
+            return new Loaded(userSymbols(dso, w), w);
+        } catch (IOException | RuntimeException e) {
+            w.add(dso.longName() + ": " + e.getMessage());
+            return new Loaded(SymbolTable.EMPTY, w);
+        }
     }
 
     /** {@code dso}'s symbols from its ELF images; problems go to {@code warnings}. */
