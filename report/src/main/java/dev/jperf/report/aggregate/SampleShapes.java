@@ -86,12 +86,12 @@ final class SampleShapes {
      * calls {@link #reached}.
      */
     int pend(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, int version, Sink sink) {
-        int h = System.identityHashCode(frame) * 31 + n;
+        int h = frame.hash() * 31 + n;
         h = h * 31 + comm;
         h = h * 31 + tid;
         h = h * 31 + cpu;
         for (int i = 0; i < n; i++) {
-            h = h * 31 + System.identityHashCode(chain[i]);
+            h = h * 31 + chain[i].hash();
         }
         h ^= h >>> 16;
         int slot = index.first(h);
