@@ -34,6 +34,8 @@ final class ChainCache {
     /** Entry i's resolved chain: chainLength[i] frames at chainAt[i] in {@link #chainArena}. */
     private int[] chainAt = new int[1 << 11];
     private int[] chainLength = new int[1 << 11];
+    /** Entry i's resolved chain's {@link Frame#hashOf}. */
+    private int[] chainHashes = new int[1 << 11];
     private final LongArena rawArena = new LongArena();
     private final RefArena<Frame> chainArena = new RefArena<>(Frame[]::new);
     /** Slot of the last {@link #find} miss: where {@link #put} goes. */
@@ -76,7 +78,7 @@ final class ChainCache {
 
     /** Remembers what the last missed {@link #find} resolved to. */
     void put(PerfThread thread, int mode, long ip, long[] raw, int off, int nr, MapGroup kernel, Frame frame,
-            Frame[] chain, int length) {
+            Frame[] chain, int length, int chainHash) {
         int i;
         if (missSlot < 0) {
             i = -missSlot - 1;
@@ -109,6 +111,7 @@ final class ChainCache {
         }
         System.arraycopy(chain, 0, chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), length);
         chainLength[i] = length;
+        chainHashes[i] = chainHash;
         if (missSlot >= 0) {
             index.put(missSlot, hashes);
         }
@@ -122,6 +125,10 @@ final class ChainCache {
     int chain(int i, Frame[] out) {
         System.arraycopy(chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), out, 0, chainLength[i]);
         return chainLength[i];
+    }
+
+    int chainHash(int i) {
+        return chainHashes[i];
     }
 
     private boolean sameRaw(int i, long[] raw, int off, int nr) {
@@ -153,5 +160,6 @@ final class ChainCache {
         rawLength = Arrays.copyOf(rawLength, cap);
         chainAt = Arrays.copyOf(chainAt, cap);
         chainLength = Arrays.copyOf(chainLength, cap);
+        chainHashes = Arrays.copyOf(chainHashes, cap);
     }
 }

@@ -52,6 +52,15 @@ public final class Frame {
         return hash;
     }
 
+    /** A hash of {@code chain[0..n)} by {@link #hash()}: equal for chains of the same frames. */
+    public static int hashOf(Frame[] chain, int n) {
+        int h = 0;
+        for (int i = 0; i < n; i++) {
+            h = h * 31 + chain[i].hash;
+        }
+        return h;
+    }
+
     public long ip() {
         return ip;
     }
