@@ -43,7 +43,8 @@ final class ChainCache {
     private int missHash;
 
     static int hash(PerfThread thread, int mode, long ip, long[] raw, int off, int nr) {
-        long h = System.identityHashCode(thread) * 31L + mode;
+        // the thread by its ids (entries compare it by identity): identityHashCode is a call into the VM under C1
+        long h = ((long) thread.pid() << 32 | thread.tid() & 0xffffffffL) * 31L + mode;
         h = h * 0x9E3779B97F4A7C15L + ip;
         for (int i = off, end = off + nr; i < end; i++) {
             h = h * 0x9E3779B97F4A7C15L + raw[i];
