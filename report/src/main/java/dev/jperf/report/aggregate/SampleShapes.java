@@ -83,16 +83,17 @@ final class SampleShapes {
     /**
      * Counts a sample towards its shape when the shape is known at this {@code version} (returns
      * {@link #PENDED}); else returns the shape's slot, for which the caller looks the sample up and
-     * calls {@link #reached}.
+     * calls {@link #reached}. {@code chainHash} is a function of {@code chain[0..n)} (the
+     * sample's {@link dev.jperf.report.session.CurrentSample#callchainHash()}, whichever order the
+     * chain is in here): the caller has it without reading the frames.
      */
-    int pend(Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period, int version, Sink sink) {
-        int h = System.identityHashCode(frame) * 31 + n;
+    int pend(Frame frame, Frame[] chain, int n, int chainHash, int comm, int tid, int cpu, long period, int version,
+            Sink sink) {
+        int h = frame.hash() * 31 + n;
         h = h * 31 + comm;
         h = h * 31 + tid;
         h = h * 31 + cpu;
-        for (int i = 0; i < n; i++) {
-            h = h * 31 + System.identityHashCode(chain[i]);
-        }
+        h = h * 31 + chainHash;
         h ^= h >>> 16;
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {

@@ -34,6 +34,8 @@ final class ChainCache {
     /** Entry i's resolved chain: chainLength[i] frames at chainAt[i] in {@link #chainArena}. */
     private int[] chainAt = new int[1 << 11];
     private int[] chainLength = new int[1 << 11];
+    /** Entry i's resolved chain's {@link Frame#hashOf}. */
+    private int[] chainHashes = new int[1 << 11];
     private final LongArena rawArena = new LongArena();
     private final RefArena<Frame> chainArena = new RefArena<>(Frame[]::new);
     /** Slot of the last {@link #find} miss: where {@link #put} goes. */
@@ -41,7 +43,8 @@ final class ChainCache {
     private int missHash;
 
     static int hash(PerfThread thread, int mode, long ip, long[] raw, int off, int nr) {
-        long h = System.identityHashCode(thread) * 31L + mode;
+        // the thread by its ids (entries compare it by identity): identityHashCode is a call into the VM under C1
+        long h = ((long) thread.pid() << 32 | thread.tid() & 0xffffffffL) * 31L + mode;
         h = h * 0x9E3779B97F4A7C15L + ip;
         for (int i = off, end = off + nr; i < end; i++) {
             h = h * 0x9E3779B97F4A7C15L + raw[i];
@@ -76,7 +79,7 @@ final class ChainCache {
 
     /** Remembers what the last missed {@link #find} resolved to. */
     void put(PerfThread thread, int mode, long ip, long[] raw, int off, int nr, MapGroup kernel, Frame frame,
-            Frame[] chain, int length) {
+            Frame[] chain, int length, int chainHash) {
         int i;
         if (missSlot < 0) {
             i = -missSlot - 1;
@@ -109,6 +112,7 @@ final class ChainCache {
         }
         System.arraycopy(chain, 0, chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), length);
         chainLength[i] = length;
+        chainHashes[i] = chainHash;
         if (missSlot >= 0) {
             index.put(missSlot, hashes);
         }
@@ -122,6 +126,10 @@ final class ChainCache {
     int chain(int i, Frame[] out) {
         System.arraycopy(chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), out, 0, chainLength[i]);
         return chainLength[i];
+    }
+
+    int chainHash(int i) {
+        return chainHashes[i];
     }
 
     private boolean sameRaw(int i, long[] raw, int off, int nr) {
@@ -153,5 +161,6 @@ final class ChainCache {
         rawLength = Arrays.copyOf(rawLength, cap);
         chainAt = Arrays.copyOf(chainAt, cap);
         chainLength = Arrays.copyOf(chainLength, cap);
+        chainHashes = Arrays.copyOf(chainHashes, cap);
     }
 }

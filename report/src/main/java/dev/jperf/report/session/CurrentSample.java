@@ -24,6 +24,9 @@ public final class CurrentSample {
     Frame frame;
     Frame[] chain = new Frame[128];
     int chainLength = -1;
+    /** {@link #callchainHash()} once known (from the chain cache, or computed on first ask). */
+    int chainHash;
+    boolean chainHashed;
     boolean filtered;
     /** Branch mode: the branch stack's entries resolved, or -1 when the sample has none. */
     int branchCount = -1;
@@ -97,6 +100,18 @@ public final class CurrentSample {
      */
     public Frame[] callchainFrames() {
         return chain;
+    }
+
+    /**
+     * {@link Frame#hashOf} of the callchain's entries: carried with a cached chain, so that tables
+     * keyed by the chain need not read its ~23 frames again.
+     */
+    public int callchainHash() {
+        if (!chainHashed) {
+            chainHash = Frame.hashOf(chain, Math.max(chainLength, 0));
+            chainHashed = true;
+        }
+        return chainHash;
     }
 
     /** Callchain entry {@code i}, caller first. */

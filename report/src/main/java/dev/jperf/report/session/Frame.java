@@ -21,6 +21,8 @@ public final class Frame {
     private final char level;
     private final int dsoKey;
     private final int symbolKey;
+    /** {@link #hash()}, computed once: identityHashCode is a call into the VM under C1. */
+    private final int hash;
 
     /**
      * @param level perf's level character for this address: {@code 'k'} kernel, {@code '.'} user,
@@ -38,6 +40,25 @@ public final class Frame {
         this.level = level;
         this.dsoKey = dsoKey;
         this.symbolKey = symbolKey;
+        long h = (ip ^ addr * 31) * 0x9E3779B97F4A7C15L;
+        this.hash = (int) (h ^ (h >>> 32));
+    }
+
+    /**
+     * A hash for tables keyed by frame identity (equal frames are the same object): a function of
+     * the addresses, so equal for the same frame.
+     */
+    public int hash() {
+        return hash;
+    }
+
+    /** A hash of {@code chain[0..n)} by {@link #hash()}: equal for chains of the same frames. */
+    public static int hashOf(Frame[] chain, int n) {
+        int h = 0;
+        for (int i = 0; i < n; i++) {
+            h = h * 31 + chain[i].hash;
+        }
+        return h;
     }
 
     public long ip() {

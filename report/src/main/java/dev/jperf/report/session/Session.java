@@ -332,6 +332,7 @@ public final class Session {
         c.thread = thread;
         int nr = (int) d[at + Batch.CALLCHAIN_NR];
         c.chainLength = -1;
+        c.chainHashed = false;
         if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
@@ -397,6 +398,8 @@ public final class Session {
         if (hit >= 0) {
             c.frame = chains.frame(hit);
             c.chainLength = chains.chain(hit, c.chain);
+            c.chainHash = chains.chainHash(hit);
+            c.chainHashed = true;
             return;
         }
         if (ips != raw) {
@@ -410,7 +413,8 @@ public final class Session {
                 c.chainLength = cut;
             }
         }
-        chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength);
+        chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength,
+                c.callchainHash());
     }
 
     /** A sample decoded in full; its callchain's entries are u64s at {@code chainAt} in {@code src}. */

@@ -17,6 +17,12 @@ class SampleShapesTest {
         return new Frame(ip, ip, null, null, '.');
     }
 
+    /** A sample's shape counted, with its chain's hash as the session gives it. */
+    private static int pend(SampleShapes s, Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period,
+            int version, SampleShapes.Sink sink) {
+        return s.pend(frame, chain, n, Frame.hashOf(chain, n), comm, tid, cpu, period, version, sink);
+    }
+
     private static HistEntry entry(Frame f, int order) {
         return new HistEntry("comm", null, f, f.ip(), '.', 0, order);
     }
@@ -41,26 +47,26 @@ class SampleShapesTest {
         HistEntry ea = entry(a, 0);
         Tally t = new Tally();
         SampleShapes s = new SampleShapes();
-        int slot = s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 100, 0, t);
+        int slot = pend(s, a, new Frame[] {b, c}, 2, 1, 7, 0, 100, 0, t);
         assertTrue(slot >= 0);
         s.reached(slot, new HistEntry[] {ea, entry(b, 1)}, new int[] {0, 0}, 2, 100, 0, t);
         assertTrue(t.got.isEmpty(), "nothing is added before a flush");
-        assertEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 50, 0, t));
-        assertEquals(PENDED, s.pend(a, new Frame[] {b, c, a}, 2, 1, 7, 0, 25, 0, t), "only the first n frames count");
+        assertEquals(PENDED, pend(s, a, new Frame[] {b, c}, 2, 1, 7, 0, 50, 0, t));
+        assertEquals(PENDED, pend(s, a, new Frame[] {b, c, a}, 2, 1, 7, 0, 25, 0, t), "only the first n frames count");
         // any difference is another shape: frame, chain, length, comm, tid, cpu
-        assertNotEquals(PENDED, s.pend(b, new Frame[] {b, c}, 2, 1, 7, 0, 1, 0, t));
-        assertNotEquals(PENDED, s.pend(a, new Frame[] {c, b}, 2, 1, 7, 0, 1, 0, t));
-        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 1, 1, 7, 0, 1, 0, t));
-        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 2, 7, 0, 1, 0, t));
-        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 8, 0, 1, 0, t));
-        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 1, 1, 0, t));
+        assertNotEquals(PENDED, pend(s, b, new Frame[] {b, c}, 2, 1, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, pend(s, a, new Frame[] {c, b}, 2, 1, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, pend(s, a, new Frame[] {b, c}, 1, 1, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, pend(s, a, new Frame[] {b, c}, 2, 2, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, pend(s, a, new Frame[] {b, c}, 2, 1, 8, 0, 1, 0, t));
+        assertNotEquals(PENDED, pend(s, a, new Frame[] {b, c}, 2, 1, 7, 1, 1, 0, t));
         // the same address in another frame object is another shape (frames are shared per mapping)
-        assertNotEquals(PENDED, s.pend(frame(0x10), new Frame[] {b, c}, 2, 1, 7, 0, 1, 0, t));
+        assertNotEquals(PENDED, pend(s, frame(0x10), new Frame[] {b, c}, 2, 1, 7, 0, 1, 0, t));
         s.flush(t);
         assertEquals(1, t.got.size(), "only shapes with entries and pending samples reach the sink");
         assertEquals(List.of(175L, 3L), List.of(t.got.get(ea)[0], t.got.get(ea)[1]));
         // flushed shapes are forgotten: the next sample of one is a first sample again
-        assertNotEquals(PENDED, s.pend(a, new Frame[] {b, c}, 2, 1, 7, 0, 5, 0, t));
+        assertNotEquals(PENDED, pend(s, a, new Frame[] {b, c}, 2, 1, 7, 0, 5, 0, t));
     }
 
     @Test
@@ -70,23 +76,23 @@ class SampleShapesTest {
         HistEntry second = entry(a, 1);
         Tally t = new Tally();
         SampleShapes s = new SampleShapes();
-        int slot = s.pend(a, new Frame[0], 0, -2, -1, -1, 10, 3, t);
+        int slot = pend(s, a, new Frame[0], 0, -2, -1, -1, 10, 3, t);
         s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 10, 3, t);
-        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 20, 3, t));
+        assertEquals(PENDED, pend(s, a, new Frame[0], 0, -2, -1, -1, 20, 3, t));
         // the search tree moved on, no path to the shape's entries changed: still pending
-        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 0, 4, t));
+        assertEquals(PENDED, pend(s, a, new Frame[0], 0, -2, -1, -1, 0, 4, t));
         // a path to its entry changed after that: looked up again, the same entry: still pending
         first.pathStamp = 5;
-        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 40, 5, t));
+        assertEquals(slot, pend(s, a, new Frame[0], 0, -2, -1, -1, 40, 5, t));
         s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 40, 5, t);
         assertTrue(t.got.isEmpty());
-        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 1, 5, t));
+        assertEquals(PENDED, pend(s, a, new Frame[0], 0, -2, -1, -1, 1, 5, t));
         // again, now another entry: what was pending goes to the first one at once
         first.pathStamp = 6;
-        assertEquals(slot, s.pend(a, new Frame[0], 0, -2, -1, -1, 80, 6, t));
+        assertEquals(slot, pend(s, a, new Frame[0], 0, -2, -1, -1, 80, 6, t));
         s.reached(slot, new HistEntry[] {second}, new int[] {0}, 1, 80, 6, t);
         assertEquals(List.of(71L, 5L), List.of(t.got.get(first)[0], t.got.get(first)[1]));
-        assertEquals(PENDED, s.pend(a, new Frame[0], 0, -2, -1, -1, 160, 6, t));
+        assertEquals(PENDED, pend(s, a, new Frame[0], 0, -2, -1, -1, 160, 6, t));
         s.flush(t);
         assertEquals(List.of(240L, 2L), List.of(t.got.get(second)[0], t.got.get(second)[1]));
         assertEquals(71L, t.got.get(first)[0]);
@@ -106,7 +112,7 @@ class SampleShapesTest {
         for (int round = 0; round < 5; round++) {
             for (int k = 0; k < 2 * f.length; k++) {
                 int i = k / 2;
-                int slot = s.pend(f[i], new Frame[] {f[(i + 1) % f.length]}, 1, -2, -1, -1, i + 1, 0, t);
+                int slot = pend(s, f[i], new Frame[] {f[(i + 1) % f.length]}, 1, -2, -1, -1, i + 1, 0, t);
                 expected += i + 1;
                 samples++;
                 if (slot == PENDED) {
