@@ -23,7 +23,7 @@ NCPU=$(nproc)
 # archive (./jperf): not measured
 for _ in 1 2; do ./jperf record -q -a -o "$OUT/warm-up.data" -- sleep 0.1 > /dev/null 2>&1; done
 
-# one recording: prints "cpu_seconds lost_samples bytes"
+# one recording: prints "cpu_seconds lost_samples bytes samples user_seconds sys_seconds"
 one() {
 	local name=$1; shift
 	local file=$OUT/$name.data pids=() i
@@ -41,7 +41,7 @@ one() {
 		END { print s + 0 }')
 	local samples
 	samples=$(perf report -i "$file" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
-	echo "$(awk -v u="${t% *}" -v s="${t#* }" 'BEGIN{print u+s}') $lost $(stat -c %s "$file") ${samples:-0}"
+	echo "$(awk -v u="${t% *}" -v s="${t#* }" 'BEGIN{print u+s}') $lost $(stat -c %s "$file") ${samples:-0} $t"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -53,12 +53,17 @@ for ((r = 0; r < RUNS; r++)); do
 done
 pc=$(cut -d' ' -f1 "$OUT/perf.rows" | median); jc=$(cut -d' ' -f1 "$OUT/jperf.rows" | median)
 pl=$(cut -d' ' -f2 "$OUT/perf.rows" | median); jl=$(cut -d' ' -f2 "$OUT/jperf.rows" | median)
+# user and sys apart: where the difference lies (the kernel's share is the file writes and the rings)
+pu=$(cut -d' ' -f5 "$OUT/perf.rows" | median); ju=$(cut -d' ' -f5 "$OUT/jperf.rows" | median)
+psy=$(cut -d' ' -f6 "$OUT/perf.rows" | median); jsy=$(cut -d' ' -f6 "$OUT/jperf.rows" | median)
 ps=$(cut -d' ' -f3 "$OUT/perf.rows" | median); js=$(cut -d' ' -f3 "$OUT/jperf.rows" | median)
 # bytes per sample: the files hold what the (shared, noisy) machine ran, so compare per sample too
 pb=$(awk '$4 > 0 {print $3 / $4}' "$OUT/perf.rows" | median); jb=$(awk '$4 > 0 {print $3 / $4}' "$OUT/jperf.rows" | median)
 echo "record -a -g -F 20000, ${SECS} s, median of $RUNS runs each (workload: $NCPU x workload mixed)"
 printf "%-22s %12s %12s %8s\n" "" "perf" "jperf" "ratio"
 awk -v p="$pc" -v j="$jc" 'BEGIN{printf "%-22s %12.2f %12.2f %8.2f\n", "recorder CPU s", p, j, (p > 0 ? j / p : 0)}'
+awk -v p="$pu" -v j="$ju" 'BEGIN{printf "%-22s %12.2f %12.2f %8.2f\n", "  of it user s", p, j, (p > 0 ? j / p : 0)}'
+awk -v p="$psy" -v j="$jsy" 'BEGIN{printf "%-22s %12.2f %12.2f %8.2f\n", "  of it sys s", p, j, (p > 0 ? j / p : 0)}'
 awk -v p="$pl" -v j="$jl" 'BEGIN{printf "%-22s %12d %12d %8s\n", "lost samples", p, j, (p > 0 ? sprintf("%.2f", j / p) : "-")}'
 awk -v p="$ps" -v j="$js" 'BEGIN{printf "%-22s %12.1f %12.1f %8.3f\n", "file MB", p / 1048576, j / 1048576, j / p}'
 awk -v p="$pb" -v j="$jb" 'BEGIN{printf "%-22s %12.1f %12.1f %8.3f\n", "bytes per sample", p, j, j / p}'
