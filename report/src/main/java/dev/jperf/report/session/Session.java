@@ -4,7 +4,6 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.ReadProgress;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.feature.Feature;
-import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.AuxtraceRecord;
 import dev.jperf.format.record.BranchStack;
