@@ -11,11 +11,11 @@ import dev.jperf.nativeshim.BpfMapInfoLayout;
 import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
+import dev.jperf.recorder.stat.PrivateBpffsDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -40,25 +40,21 @@ class StatBpfCountersTest {
     private static final Set<String> FOLLOWER_OBJECTS = Set.of("fexit_on_switch", "accum_readings", "filter",
             "bperf_fo.bss");
 
+    private PrivateBpffsDir bpffs;
     private Path dir;
     private Path map;
 
     @BeforeEach
     void setUp() throws IOException {
-        assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"), "needs root for bpf(2)");
-        dev.jperf.recorder.stat.BperfAttrMap.mountBpffs(); // a new machine has no bpffs mounted
-        dir = Files.createTempDirectory(Path.of("/sys/fs/bpf"), "jperf-stat-bperf");
-        map = dir.resolve("perf_attr_map");
+        bpffs = PrivateBpffsDir.create("jperf-stat-bperf");
+        dir = bpffs.path();
+        map = bpffs.attrMap();
     }
 
     @AfterEach
     void tearDown() throws IOException {
-        if (dir != null) {
-            try (Stream<Path> s = Files.walk(dir)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
+        if (bpffs != null) {
+            bpffs.close();
         }
     }
 

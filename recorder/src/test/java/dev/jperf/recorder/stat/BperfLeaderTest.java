@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
@@ -18,8 +17,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,25 +29,19 @@ import org.junit.jupiter.api.Test;
  */
 class BperfLeaderTest {
     private static final EventSpec CONTEXT_SWITCHES = EventSpec.parse("context-switches");
-    private Path dir;
+    private PrivateBpffsDir dir;
     private Path mapPath;
 
     @BeforeEach
     void setUp() throws IOException {
-        assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"), "needs root for bpf(2)");
-        BperfAttrMap.mountBpffs(); // a new machine has no bpffs mounted
-        dir = Files.createTempDirectory(Path.of("/sys/fs/bpf"), "jperf-bperf-test");
-        mapPath = dir.resolve("perf_attr_map");
+        dir = PrivateBpffsDir.create("jperf-bperf-test");
+        mapPath = dir.attrMap();
     }
 
     @AfterEach
     void tearDown() throws IOException {
         if (dir != null) {
-            try (Stream<Path> s = Files.walk(dir)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
+            dir.close();
         }
     }
 
