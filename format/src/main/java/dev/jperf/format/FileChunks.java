@@ -34,7 +34,7 @@ final class FileChunks {
     /** File offset of buf[0]. */
     private long base;
     private int limit;
-    /** Set by the first {@link #recycle}: the reader hands chunks back, so they may live off-heap. */
+    /** Set by {@link #recycling} or the first {@link #recycle}: the reader hands chunks back, so they may live off-heap. */
     private boolean recycling;
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
     /** Recent views and their buffers, oldest first. */
@@ -99,6 +99,15 @@ final class FileChunks {
         }
         recent.addLast(new Chunk(view, b));
         return n <= got;
+    }
+
+    /**
+     * The reader will hand chunks back ({@link #recycle}): full-size chunks live off-heap from the
+     * first (before, the chunks read until the first came back were heap arrays of 4 MiB, each
+     * allocated straight into the old generation and never reused).
+     */
+    void recycling() {
+        recycling = true;
     }
 
     /**

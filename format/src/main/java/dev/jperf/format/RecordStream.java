@@ -158,6 +158,16 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     }
 
     /**
+     * The caller will {@link #recycle} the chunks it is done with: the file is read into reusable
+     * off-heap chunks from the first record on. Call before reading.
+     */
+    public void recycleChunks() {
+        if (chunks != null) {
+            chunks.recycling();
+        }
+    }
+
+    /**
      * Nothing refers to the bytes of {@code chunk}, the {@link SampleView#source()} of earlier
      * samples, any more: the reader may reuse its memory for records further on. Sources other
      * than the file's read chunks are left alone.
