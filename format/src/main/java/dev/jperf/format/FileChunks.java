@@ -68,10 +68,11 @@ final class FileChunks {
         open();
         int len = (int) Math.max(n, Math.min(CHUNK, fileSize - at));
         // off-heap only once the reader recycles: without that, native memory would wait for
-        // the collector to free each chunk
-        ByteBuffer b = len != CHUNK || !recycling ? ByteBuffer.allocate(len)
-                : spare.isEmpty() ? ByteBuffer.allocateDirect(CHUNK) : spare.pop();
-        b.clear();
+        // the collector to free each chunk. A short last chunk takes a recycled one when there is
+        // one (a fresh heap array of up to 4 MiB went straight into the old generation)
+        boolean reuse = recycling && (len == CHUNK || len < CHUNK && !spare.isEmpty());
+        ByteBuffer b = !reuse ? ByteBuffer.allocate(len) : spare.isEmpty() ? ByteBuffer.allocateDirect(CHUNK) : spare.pop();
+        b.clear().limit(len);
         int keep = 0;
         if (at >= base && at < base + limit) {
             keep = (int) (base + limit - at);
