@@ -53,7 +53,8 @@ public final class Kallsyms {
             }
             long addr = p.address();
             char type = p.type();
-            char up = Character.toUpperCase(type);
+            // ASCII case: only t, w, d, b and their capitals pass (Character's tables cost a call per line)
+            char up = type >= 'a' && type <= 'z' ? (char) (type - ('a' - 'A')) : type;
             if (up != 'T' && up != 'W' && up != 'D' && up != 'B') {
                 continue;
             }
@@ -62,7 +63,7 @@ public final class Kallsyms {
             if (tab > nameAt && b[nameAt] == '$') {
                 continue;
             }
-            int binding = type == 'W' ? 2 : Character.isUpperCase(type) ? 1 : 0;
+            int binding = type == 'W' ? 2 : type == up ? 1 : 0;
             int stype = up == 'T' || up == 'W' ? Symbol.STT_FUNC : Symbol.STT_OBJECT;
             Table t;
             if (!p.hasModule()) {
