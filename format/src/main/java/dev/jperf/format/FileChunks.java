@@ -60,9 +60,14 @@ final class FileChunks {
         return base;
     }
 
+    /** Whether file bytes {@code [at, at+n)} are in the current chunk (small: inlined where {@link #ensure} is not). */
+    boolean holds(long at, int n) {
+        return at >= base && at + n <= base + limit;
+    }
+
     /** Makes file bytes {@code [at, at+n)} available in the current chunk; false when the file ends first. */
     boolean ensure(long at, int n) {
-        if (at >= base && at + n <= base + limit) {
+        if (holds(at, n)) {
             return true;
         }
         open();

@@ -253,7 +253,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                 return null;
             }
             if (chunks != null) {
-                if (!chunks.ensure(p, PERF_RECORD_HEADER_SIZE)) {
+                if (!chunks.holds(p, PERF_RECORD_HEADER_SIZE) && !chunks.ensure(p, PERF_RECORD_HEADER_SIZE)) {
                     warnings.warn(name + ": the file ends inside a record header at offset 0x" + Long.toHexString(p));
                     topDone = true;
                     return null;
@@ -291,7 +291,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             topDone = true;
             return null;
         } else if (chunks != null) {
-            if (!chunks.ensure(p, size)) {
+            if (!chunks.holds(p, size) && !chunks.ensure(p, size)) {
                 warnings.warn(name + ": the file ends inside a record (offset 0x" + Long.toHexString(p) + ", "
                         + RecordType.name(type) + ", size " + size + "): stopping there");
                 topDone = true;
