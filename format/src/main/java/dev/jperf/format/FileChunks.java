@@ -34,7 +34,7 @@ final class FileChunks {
     /** File offset of buf[0]. */
     private long base;
     private int limit;
-    /** Set by the first {@link #recycle}: the reader hands chunks back, so they may live off-heap. */
+    /** Set by {@link #recycling} or the first {@link #recycle}: the reader hands chunks back, so they may live off-heap. */
     private boolean recycling;
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
     /** Recent views and their buffers, oldest first. */
@@ -60,18 +60,24 @@ final class FileChunks {
         return base;
     }
 
+    /** Whether file bytes {@code [at, at+n)} are in the current chunk (small: inlined where {@link #ensure} is not). */
+    boolean holds(long at, int n) {
+        return at >= base && at + n <= base + limit;
+    }
+
     /** Makes file bytes {@code [at, at+n)} available in the current chunk; false when the file ends first. */
     boolean ensure(long at, int n) {
-        if (at >= base && at + n <= base + limit) {
+        if (holds(at, n)) {
             return true;
         }
         open();
         int len = (int) Math.max(n, Math.min(CHUNK, fileSize - at));
         // off-heap only once the reader recycles: without that, native memory would wait for
-        // the collector to free each chunk
-        ByteBuffer b = len != CHUNK || !recycling ? ByteBuffer.allocate(len)
-                : spare.isEmpty() ? ByteBuffer.allocateDirect(CHUNK) : spare.pop();
-        b.clear();
+        // the collector to free each chunk. A short last chunk takes a recycled one when there is
+        // one (a fresh heap array of up to 4 MiB went straight into the old generation)
+        boolean reuse = recycling && (len == CHUNK || len < CHUNK && !spare.isEmpty());
+        ByteBuffer b = !reuse ? ByteBuffer.allocate(len) : spare.isEmpty() ? ByteBuffer.allocateDirect(CHUNK) : spare.pop();
+        b.clear().limit(len);
         int keep = 0;
         if (at >= base && at < base + limit) {
             keep = (int) (base + limit - at);
@@ -99,6 +105,15 @@ final class FileChunks {
         }
         recent.addLast(new Chunk(view, b));
         return n <= got;
+    }
+
+    /**
+     * The reader will hand chunks back ({@link #recycle}): full-size chunks live off-heap from the
+     * first (before, the chunks read until the first came back were heap arrays of 4 MiB, each
+     * allocated straight into the old generation and never reused).
+     */
+    void recycling() {
+        recycling = true;
     }
 
     /**

@@ -158,6 +158,16 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
     }
 
     /**
+     * The caller will {@link #recycle} the chunks it is done with: the file is read into reusable
+     * off-heap chunks from the first record on. Call before reading.
+     */
+    public void recycleChunks() {
+        if (chunks != null) {
+            chunks.recycling();
+        }
+    }
+
+    /**
      * Nothing refers to the bytes of {@code chunk}, the {@link SampleView#source()} of earlier
      * samples, any more: the reader may reuse its memory for records further on. Sources other
      * than the file's read chunks are left alone.
@@ -243,7 +253,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
                 return null;
             }
             if (chunks != null) {
-                if (!chunks.ensure(p, PERF_RECORD_HEADER_SIZE)) {
+                if (!chunks.holds(p, PERF_RECORD_HEADER_SIZE) && !chunks.ensure(p, PERF_RECORD_HEADER_SIZE)) {
                     warnings.warn(name + ": the file ends inside a record header at offset 0x" + Long.toHexString(p));
                     topDone = true;
                     return null;
@@ -281,7 +291,7 @@ public final class RecordStream implements Iterator<PerfRecord>, AutoCloseable {
             topDone = true;
             return null;
         } else if (chunks != null) {
-            if (!chunks.ensure(p, size)) {
+            if (!chunks.holds(p, size) && !chunks.ensure(p, size)) {
                 warnings.warn(name + ": the file ends inside a record (offset 0x" + Long.toHexString(p) + ", "
                         + RecordType.name(type) + ", size " + size + "): stopping there");
                 topDone = true;

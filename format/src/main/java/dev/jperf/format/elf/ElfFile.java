@@ -188,43 +188,68 @@ public final class ElfFile {
 
     /** The symbols of a SHT_SYMTAB or SHT_DYNSYM section, index 0 included (as in the file). */
     public List<ElfSymbol> symbols(ElfSection symtab) throws ElfException {
-        long entsize = is64 ? 24 : 16;
-        if (symtab.type() == ElfSection.SHT_NOBITS || symtab.size() == 0) {
+        int n = symbolCount(symtab);
+        if (n == 0) {
             return List.of();
         }
+        ElfSection strtab = stringTableOf(symtab);
+        List<ElfSymbol> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(symbolAt(symtab, strtab, i));
+        }
+        return out;
+    }
+
+    /**
+     * Entries of a symbol table section (0 for SHT_NOBITS or an empty one); its bytes and its
+     * string table's are checked to be in the file, as {@link #symbols} checks them.
+     */
+    public int symbolCount(ElfSection symtab) throws ElfException {
+        if (symtab.type() == ElfSection.SHT_NOBITS || symtab.size() == 0) {
+            return 0;
+        }
         need(symtab.offset(), symtab.size(), symtab.name());
+        stringTableOf(symtab);
+        return (int) (symtab.size() / (is64 ? 24 : 16));
+    }
+
+    /** Entry {@code i} of a symbol table section (0 <= i < {@link #symbolCount}), without reading the others. */
+    public ElfSymbol symbol(ElfSection symtab, int i) throws ElfException {
+        java.util.Objects.checkIndex(i, symbolCount(symtab));
+        return symbolAt(symtab, stringTableOf(symtab), i);
+    }
+
+    private ElfSection stringTableOf(ElfSection symtab) throws ElfException {
         ElfSection strtab = section(symtab.link())
                 .orElseThrow(() -> new ElfException(name + ": " + symtab.name() + " has no string table"));
         need(strtab.offset(), strtab.size(), strtab.name());
-        int n = (int) (symtab.size() / entsize);
-        List<ElfSymbol> out = new ArrayList<>(n);
-        int base = (int) symtab.offset();
-        for (int i = 0; i < n; i++) {
-            int o = base + (int) (i * entsize);
-            long nameOff;
-            long value;
-            long size;
-            int info;
-            int other;
-            int shndx;
-            if (is64) {
-                nameOff = u32(o);
-                info = buf.get(o + 4) & 0xff;
-                other = buf.get(o + 5) & 0xff;
-                shndx = u16(o + 6);
-                value = buf.getLong(o + 8);
-                size = buf.getLong(o + 16);
-            } else {
-                nameOff = u32(o);
-                value = u32(o + 4);
-                size = u32(o + 8);
-                info = buf.get(o + 12) & 0xff;
-                other = buf.get(o + 13) & 0xff;
-                shndx = u16(o + 14);
-            }
-            out.add(new ElfSymbol(stringAt(strtab, nameOff), value, size, info, other, shndx));
+        return strtab;
+    }
+
+    private ElfSymbol symbolAt(ElfSection symtab, ElfSection strtab, int i) throws ElfException {
+        int o = (int) symtab.offset() + (int) (i * (is64 ? 24L : 16L));
+        long nameOff;
+        long value;
+        long size;
+        int info;
+        int other;
+        int shndx;
+        if (is64) {
+            nameOff = u32(o);
+            info = buf.get(o + 4) & 0xff;
+            other = buf.get(o + 5) & 0xff;
+            shndx = u16(o + 6);
+            value = buf.getLong(o + 8);
+            size = buf.getLong(o + 16);
+        } else {
+            nameOff = u32(o);
+            value = u32(o + 4);
+            size = u32(o + 8);
+            info = buf.get(o + 12) & 0xff;
+            other = buf.get(o + 13) & 0xff;
+            shndx = u16(o + 14);
         }
-        return out;
+        return new ElfSymbol(stringAt(strtab, nameOff), value, size, info, other, shndx);
     }
 
     /**

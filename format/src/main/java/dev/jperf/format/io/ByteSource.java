@@ -2,12 +2,15 @@ package dev.jperf.format.io;
 
 import dev.jperf.format.PerfDataException;
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import sun.misc.Unsafe;
 
 /**
  * Bounds-checked absolute-offset reads over a memory-mapped file or a byte array, in one byte
@@ -18,6 +21,12 @@ import java.nio.file.StandardOpenOption;
  *
  * <p>Every read outside {@code [0, size())} throws {@link PerfDataException} naming the source.
  * A slice shares the bytes of its parent; it is cheap (no copy).
+ *
+ * <p>The scalar reads load through {@code sun.misc.Unsafe} (module jdk.unsupported: the array
+ * behind a window, or the address of its direct or mapped buffer), after the bounds check above,
+ * which is what keeps them inside the bytes: report runs under C1, which cannot inline a
+ * ByteBuffer's getLong once both heap and direct buffers reach these methods (each read was a
+ * call through a vtable stub into a chain of checks), while Unsafe's is one load.
  */
 public final class ByteSource {
     static final int STRIDE_SHIFT = 29;
@@ -28,19 +37,78 @@ public final class ByteSource {
     /** Size of one window (512 MiB + 1 MiB, under the 1 GiB limit we set ourselves). */
     public static final long WINDOW_SPAN = WINDOW_STRIDE + OVERLAP;
     private static final long STRIDE_MASK = WINDOW_STRIDE - 1;
+    private static final Unsafe UNSAFE = unsafe();
+    /** Where Buffer.address is in a buffer object (a direct buffer's first byte). */
+    private static final long ADDRESS = fieldOffset(Buffer.class, "address");
+    /** Where ByteBuffer.hb and .offset are (a heap buffer's array and its first byte, read-only ones included). */
+    private static final long HB = fieldOffset(ByteBuffer.class, "hb");
+    private static final long HB_OFFSET = fieldOffset(ByteBuffer.class, "offset");
 
     private final String name;
     private final ByteBuffer[] windows;
+    /** For Unsafe: the array behind every window (one array for all), or null (direct or mapped windows). */
+    private final Object ref;
+    /** For Unsafe: per window, where its byte 0 is (an offset in {@link #ref}, or an address). */
+    private final long[] addresses;
     private final long base;
     private final long size;
     private final ByteOrder order;
+    /** The bytes are in the other order than the processor's: Unsafe's loads are reversed. */
+    private final boolean swap;
 
     private ByteSource(String name, ByteBuffer[] windows, long base, long size, ByteOrder order) {
+        this(name, windows, rawRef(windows), rawAddresses(windows), base, size, order);
+    }
+
+    private ByteSource(String name, ByteBuffer[] windows, Object ref, long[] addresses, long base, long size,
+            ByteOrder order) {
         this.name = name;
         this.windows = windows;
+        this.ref = ref;
+        this.addresses = addresses;
         this.base = base;
         this.size = size;
         this.order = order;
+        this.swap = order != ByteOrder.nativeOrder();
+    }
+
+    private static Unsafe unsafe() {
+        try {
+            Field f = Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("sun.misc.Unsafe is not available", e);
+        }
+    }
+
+    private static long fieldOffset(Class<?> c, String field) {
+        try {
+            return UNSAFE.objectFieldOffset(c.getDeclaredField(field));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("no " + c.getName() + "." + field + " in this JDK", e);
+        }
+    }
+
+    /** The array behind the windows (a heap buffer's, read-only ones included), or null for direct ones. */
+    private static Object rawRef(ByteBuffer[] windows) {
+        Object ref = windows[0].isDirect() ? null : UNSAFE.getObject(windows[0], HB);
+        for (ByteBuffer w : windows) {
+            if ((w.isDirect() ? null : UNSAFE.getObject(w, HB)) != ref) {
+                throw new IllegalStateException("windows over different memory");
+            }
+        }
+        return ref;
+    }
+
+    private static long[] rawAddresses(ByteBuffer[] windows) {
+        long[] a = new long[windows.length];
+        for (int i = 0; i < windows.length; i++) {
+            ByteBuffer w = windows[i];
+            a[i] = w.isDirect() ? UNSAFE.getLong(w, ADDRESS)
+                    : Unsafe.ARRAY_BYTE_BASE_OFFSET + (long) UNSAFE.getInt(w, HB_OFFSET);
+        }
+        return a;
     }
 
     /** Maps a whole file read-only, little-endian. The mapping lives until garbage-collected. */
@@ -113,36 +181,36 @@ public final class ByteSource {
         for (int i = 0; i < w.length; i++) {
             w[i] = windows[i].duplicate().order(o);
         }
-        return new ByteSource(name, w, base, size, o);
+        return new ByteSource(name, w, ref, addresses, base, size, o);
     }
 
     /** The bytes {@code [off, off + len)} as a source of their own, offsets starting at 0. */
     public ByteSource slice(long off, long len) {
-        check(off, len);
-        return new ByteSource(name, windows, base + off, len, order);
+        checkLength(off, len);
+        return new ByteSource(name, windows, ref, addresses, base + off, len, order);
     }
 
     public boolean contains(long off, long len) {
         return off >= 0 && len >= 0 && off <= size - len;
     }
 
+    // Each read, and each method it calls, stays under C1's inlining limits (35 bytes of
+    // bytecode, 90 % of that one level further in: 31, then 28).
+
     public int u8(long off) {
         check(off, 1);
-        long a = base + off;
-        return windows[(int) (a >>> STRIDE_SHIFT)].get((int) (a & STRIDE_MASK)) & 0xff;
+        return UNSAFE.getByte(ref, locate(base + off)) & 0xff;
     }
 
     public int u16(long off) {
         check(off, 2);
-        long a = base + off;
-        return windows[(int) (a >>> STRIDE_SHIFT)].getShort((int) (a & STRIDE_MASK)) & 0xffff;
+        return get16(ref, locate(base + off), swap);
     }
 
     /** A u32 or s32 (the caller masks with {@code & 0xffffffffL} for u32 semantics). */
     public int s32(long off) {
         check(off, 4);
-        long a = base + off;
-        return windows[(int) (a >>> STRIDE_SHIFT)].getInt((int) (a & STRIDE_MASK));
+        return get32(ref, locate(base + off), swap);
     }
 
     public long u32(long off) {
@@ -151,8 +219,27 @@ public final class ByteSource {
 
     public long u64(long off) {
         check(off, 8);
-        long a = base + off;
-        return windows[(int) (a >>> STRIDE_SHIFT)].getLong((int) (a & STRIDE_MASK));
+        return get64(ref, locate(base + off), swap);
+    }
+
+    /** Where byte {@code a} of the windows is for Unsafe: an offset in {@link #ref}, or an address. */
+    private long locate(long a) {
+        return addresses[(int) (a >>> STRIDE_SHIFT)] + (a & STRIDE_MASK);
+    }
+
+    private static int get16(Object ref, long at, boolean swap) {
+        short v = UNSAFE.getShort(ref, at);
+        return (swap ? Short.reverseBytes(v) : v) & 0xffff;
+    }
+
+    private static int get32(Object ref, long at, boolean swap) {
+        int v = UNSAFE.getInt(ref, at);
+        return swap ? Integer.reverseBytes(v) : v;
+    }
+
+    private static long get64(Object ref, long at, boolean swap) {
+        long v = UNSAFE.getLong(ref, at);
+        return swap ? Long.reverseBytes(v) : v;
     }
 
     /** {@code n} consecutive u64 values at {@code off} (one bounds check: callchains, register sets). */
@@ -166,13 +253,14 @@ public final class ByteSource {
 
     /** {@code n} consecutive u64 values at {@code off} into {@code dst[dstOff..dstOff+n)} (one bounds check, no allocation). */
     public void u64s(long off, long[] dst, int dstOff, int n) {
-        check(off, 8L * n);
+        checkLength(off, 8L * n);
         long a = base + off;
         ByteBuffer b = windows[(int) (a >>> STRIDE_SHIFT)];
         int i = (int) (a & STRIDE_MASK);
         if (i + 8L * n <= b.limit()) {
+            long at = locate(a);
             for (int k = 0; k < n; k++) {
-                dst[dstOff + k] = b.getLong(i + 8 * k);
+                dst[dstOff + k] = get64(ref, at + 8L * k, swap);
             }
         } else {
             for (int k = 0; k < n; k++) {
@@ -183,7 +271,7 @@ public final class ByteSource {
 
     /** Copies {@code len} bytes at {@code off} into {@code dst[dstOff..]}. */
     public void get(long off, byte[] dst, int dstOff, int len) {
-        check(off, len);
+        checkLength(off, len);
         long a = base + off;
         int done = 0;
         while (done < len) {
@@ -247,11 +335,22 @@ public final class ByteSource {
         return e;
     }
 
-    /** Small enough for C1 to inline into every read (the message is built apart, only on failure). */
+    /**
+     * Small enough for C1 to inline into every read (the message is built apart, only on
+     * failure). {@code len} is not negative.
+     */
     private void check(long off, long len) {
-        if (off < 0 || len < 0 || off > size - len) {
+        if (off < 0 || off > size - len) {
             throw outside(off, len);
         }
+    }
+
+    /** {@link #check} for a length that may be negative. */
+    private void checkLength(long off, long len) {
+        if (len < 0) {
+            throw outside(off, len);
+        }
+        check(off, len);
     }
 
     private PerfDataException outside(long off, long len) {

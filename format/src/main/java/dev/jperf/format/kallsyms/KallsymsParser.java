@@ -129,7 +129,7 @@ public final class KallsymsParser {
     public boolean parseAddress() {
         long v = 0;
         for (int i = lineStart; i < addressEnd; i++) {
-            int d = Character.digit(b[i], 16);
+            int d = hexDigit(b[i]);
             if (d < 0 || i - lineStart >= 16) {
                 return false;
             }
@@ -140,6 +140,15 @@ public final class KallsymsParser {
     }
 
     /** The address {@link #parseAddress} read (0 where kptr_restrict hides addresses). */
+    /** An ASCII hex digit's value, else -1 (what Character.digit(c, 16) gives for a byte, without its tables). */
+    private static int hexDigit(int c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        int lower = c | 0x20;
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+    }
+
     public long address() {
         return address;
     }

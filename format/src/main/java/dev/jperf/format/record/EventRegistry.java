@@ -16,6 +16,11 @@ import java.util.List;
 public final class EventRegistry {
     private final List<EventDesc> events = new ArrayList<>();
     private final List<EventDesc> view = Collections.unmodifiableList(events);
+    /** The first event and the count, for the per-record look-ups (List's calls are interface calls under C1). */
+    private EventDesc first;
+    private int count;
+    /** The last id looked up and its event: records of one event come in runs (one per ring buffer). */
+    private IdHit lastHit;
     private SampleLayout[] layouts = new SampleLayout[0];
     /** Per event: the attr's sample_period when it is fixed, else -1 (frequency mode). */
     private long[] fixedPeriods = new long[0];
@@ -35,6 +40,9 @@ public final class EventRegistry {
         for (long id : d.ids()) {
             ids.put(id, d.index());
         }
+        first = events.get(0);
+        count = events.size();
+        lastHit = null;
         if (events.size() == 1) {
             idPos = layouts[0].idPos();
             isPos = layouts[0].isPos();
@@ -45,6 +53,8 @@ public final class EventRegistry {
     /** Gives event {@code index} a new name (EVENT_UPDATE NAME, HEADER_EVENT_DESC). */
     public void rename(int index, String newName) {
         events.set(index, events.get(index).withName(newName));
+        first = events.get(0);
+        lastHit = null;
     }
 
     /** The events so far, as an unmodifiable live view (no copy: it is read per record). */
@@ -54,14 +64,24 @@ public final class EventRegistry {
 
     /** The event with this id: perf's rule (single event, id 0 = first event); null if unknown. */
     public EventDesc eventOf(long id) {
-        if (events.isEmpty()) {
-            return null;
+        if (count <= 1 || id == 0) {
+            return first;
         }
-        if (events.size() == 1 || id == 0) {
-            return events.get(0);
+        IdHit h = lastHit;
+        if (h != null && h.id() == id) {
+            return h.event();
         }
         int i = ids.get(id);
-        return i < 0 ? null : events.get(i);
+        if (i < 0) {
+            return null;
+        }
+        EventDesc e = events.get(i);
+        lastHit = new IdHit(id, e);
+        return e;
+    }
+
+    /** An id and its event (immutable: the reader's thread and the session's may both look up). */
+    private record IdHit(long id, EventDesc event) {
     }
 
     /** Where the fields of event {@code index}'s samples and trailers sit. */
@@ -77,11 +97,11 @@ public final class EventRegistry {
     /** The event of the SAMPLE at {@code pos} (perf's evlist__event2evsel); {@code name} names the input in errors. */
     EventDesc sampleEvent(String name, ByteSource src, long pos, long end) {
         int type = RecordType.PERF_RECORD_SAMPLE;
-        if (events.isEmpty()) {
+        if (count == 0) {
             throw RecordInput.bad(name, src, pos, type, "no event (attr) is defined before it");
         }
-        if (events.size() == 1 || idPos < 0) {
-            return events.get(0);
+        if (count == 1 || idPos < 0) {
+            return first;
         }
         long at = pos + 8 + 8L * idPos;
         if (at + 8 > end) {

@@ -21,6 +21,7 @@ final class ChunkRefs {
 
     ChunkRefs(RecordStream stream) {
         this.stream = stream;
+        stream.recycleChunks();
     }
 
     /** A sample of {@code chunk} is queued. */

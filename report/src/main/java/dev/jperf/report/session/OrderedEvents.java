@@ -12,7 +12,11 @@ import java.util.Arrays;
  * perf delivers them.
  *
  * <p>Samples are kept as flat fields (no object per sample; their callchains stay in the bytes
- * they were read from) and released into {@link Batch}es, in delivery order.
+ * they were read from) and released into {@link Batch}es, in delivery order. An entry stays in
+ * the slot it was queued into until it is delivered (then the slot is free for another): what
+ * moves at a flush is slot numbers. The entries not delivered at a flush are kept in time order,
+ * and those queued since arrived in ascending runs (typically one per CPU buffer of the round),
+ * whose starts are noted as they arrive, so a flush merges known runs.
  */
 final class OrderedEvents {
     /** Where full batches go; returns the empty batch to fill next. */
@@ -25,18 +29,26 @@ final class OrderedEvents {
     private final Out out;
     private boolean copyChains;
     private Batch batch;
+    /** Per slot: the entry's fields ({@link Batch}'s layout) and its objects; its time apart, for the merge. */
     private long[] d = new long[1024 * L];
     private Object[] o = new Object[1024 * 2];
+    private long[] times = new long[1024];
+    /** Slots ever used; free ones below it are on the {@link #free} stack. */
+    private int slots;
+    private int[] free = new int[1024];
+    private int freeCount;
+    /** The queue's slots: the first {@link #kept} in time order, then the ones queued since, in arrival order. */
+    private int[] queue = new int[1024];
     private int n;
+    private int kept;
+    /** Where each ascending run of the arrivals starts in {@link #queue} (after the kept ones). */
+    private int[] runs = new int[64];
+    private int runCount;
     private long lastTime;
-    private boolean sorted = true;
     private long maxTime;
     private long nextFlush;
-    /** The other pair of arrays the entries left after a flush are copied into (swapped each time). */
-    private long[] spareD = new long[0];
-    private Object[] spareO = new Object[0];
-    private int[] order = new int[0];
-    private int[] tmp = new int[0];
+    private int[] tmp = new int[1024];
+    private int[] runsTmp = new int[64];
 
     OrderedEvents(Out out, Batch first) {
         this.out = out;
@@ -50,9 +62,9 @@ final class OrderedEvents {
             immediateSample(v);
             return;
         }
-        grow();
-        Batch.pack(v, d, n * L, o, 2 * n);
-        added(time);
+        int slot = slot();
+        Batch.pack(v, d, slot * L, o, 2 * slot);
+        added(slot, time);
     }
 
     /** A sample delivered now, before everything still queued. */
@@ -76,11 +88,11 @@ final class OrderedEvents {
             immediate(r);
             return;
         }
-        grow();
-        d[n * L + Batch.TIME] = time;
-        o[2 * n] = r;
-        o[2 * n + 1] = null;
-        added(time);
+        int slot = slot();
+        d[slot * L + Batch.TIME] = time;
+        o[2 * slot] = r;
+        o[2 * slot + 1] = null;
+        added(slot, time);
     }
 
     /** A record delivered now, before everything still queued (as perf processes it on reading). */
@@ -106,22 +118,37 @@ final class OrderedEvents {
         batch = null;
     }
 
-    private void added(long time) {
-        if (n > 0 && Long.compareUnsigned(time, lastTime) < 0) {
-            sorted = false;
+    /** A free slot (the queue grows by one entry). */
+    private int slot() {
+        if (freeCount > 0) {
+            return free[--freeCount];
+        }
+        if (slots == times.length) {
+            int cap = slots * 2;
+            d = Arrays.copyOf(d, cap * L);
+            o = Arrays.copyOf(o, cap * 2);
+            times = Arrays.copyOf(times, cap);
+            free = new int[cap];
+            queue = Arrays.copyOf(queue, cap);
+            tmp = new int[cap];
+        }
+        return slots++;
+    }
+
+    private void added(int slot, long time) {
+        times[slot] = time;
+        if (n == kept || Long.compareUnsigned(time, lastTime) < 0) {
+            if (runCount == runs.length) {
+                runs = Arrays.copyOf(runs, runCount * 2);
+                runsTmp = new int[runs.length];
+            }
+            runs[runCount++] = n;
         }
         lastTime = time;
         if (Long.compareUnsigned(time, maxTime) > 0) {
             maxTime = time;
         }
-        n++;
-    }
-
-    private void grow() {
-        if ((n + 1) * 2 > o.length) {
-            d = Arrays.copyOf(d, d.length * 2);
-            o = Arrays.copyOf(o, o.length * 2);
-        }
+        queue[n++] = slot;
     }
 
     private Batch room() {
@@ -135,101 +162,100 @@ final class OrderedEvents {
         if (n == 0) {
             return;
         }
-        int[] ord = sorted ? null : sortOrder();
+        int[] q = sort();
         int k = 0;
         for (; k < n; k++) {
-            int i = ord == null ? k : ord[k];
-            if (Long.compareUnsigned(d[i * L + Batch.TIME], limit) > 0) {
+            int i = q[k];
+            if (Long.compareUnsigned(times[i], limit) > 0) {
                 break;
             }
             Batch b = room();
             System.arraycopy(d, i * L, b.d, b.n * L, L);
             b.o[2 * b.n] = o[2 * i];
             b.o[2 * b.n + 1] = o[2 * i + 1];
+            o[2 * i] = null;
+            o[2 * i + 1] = null;
             if (copyChains) {
                 b.copyChain(b.n);
             }
             b.n++;
+            free[freeCount++] = i;
         }
-        int left = n - k;
-        if (ord == null) {
-            System.arraycopy(d, k * L, d, 0, left * L);
-            System.arraycopy(o, 2 * k, o, 0, 2 * left);
-            Arrays.fill(o, 2 * left, 2 * n, null);
-        } else {
-            // reuse the spare arrays (fresh ones each flush were promoted by the collector)
-            int cap = Math.max(left, 1024);
-            long[] d2 = spareD.length >= cap * L ? spareD : new long[Math.max(cap, d.length / L) * L];
-            Object[] o2 = spareO.length >= cap * 2 ? spareO : new Object[d2.length / L * 2];
-            for (int j = 0; j < left; j++) {
-                int i = ord[k + j];
-                System.arraycopy(d, i * L, d2, j * L, L);
-                o2[2 * j] = o[2 * i];
-                o2[2 * j + 1] = o[2 * i + 1];
-            }
-            Arrays.fill(o, 0, 2 * n, null);
-            spareD = d;
-            spareO = o;
-            d = d2;
-            o = o2;
-        }
-        n = left;
-        sorted = true;
-        if (n > 0) {
-            lastTime = d[(n - 1) * L + Batch.TIME];
-        }
+        n -= k;
+        System.arraycopy(q, k, queue, 0, n);
+        kept = n;
+        runCount = 0;
     }
 
-    /** The entries' stable order by time: a merge of the ascending runs (one per CPU buffer, typically). */
-    private int[] sortOrder() {
-        if (order.length < n) {
-            order = new int[Math.max(n, order.length * 2)];
-            tmp = new int[order.length];
+    /**
+     * The queue's slots in time order, stable: the kept entries (one run) and the arrivals' runs
+     * merged pairwise, ties to the earlier run. Returns {@link #queue} or {@link #tmp}.
+     */
+    private int[] sort() {
+        int count = runCount;
+        if (kept > 0) {
+            // the kept entries are the first run (the arrivals' first run starts after them)
+            if (count == runs.length) {
+                runs = Arrays.copyOf(runs, count * 2);
+                runsTmp = new int[runs.length];
+            }
+            System.arraycopy(runs, 0, runs, 1, count);
+            runs[0] = 0;
+            count++;
         }
-        int[] a = order;
+        int[] a = queue;
         int[] b = tmp;
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
-        while (runEnd(a, 0) < n) {
-            // one pass merges neighbouring ascending runs; ties take the left (earlier) one
-            int i = 0;
-            int at = 0;
-            while (i < n) {
-                int mid = runEnd(a, i);
-                if (mid == n) {
-                    System.arraycopy(a, i, b, at, n - i);
-                    break;
-                }
-                int hi = runEnd(a, mid);
-                int x = i;
-                int y = mid;
-                while (x < mid && y < hi) {
-                    b[at++] = Long.compareUnsigned(d[a[y] * L], d[a[x] * L]) < 0 ? a[y++] : a[x++];
-                }
-                while (x < mid) {
-                    b[at++] = a[x++];
-                }
-                while (y < hi) {
-                    b[at++] = a[y++];
-                }
-                i = hi;
+        int[] starts = runs;
+        int[] next = runsTmp;
+        while (count > 1) {
+            int m = 0;
+            for (int r = 0; r < count; r += 2) {
+                int lo = starts[r];
+                int mid = r + 1 < count ? starts[r + 1] : n;
+                int hi = r + 2 < count ? starts[r + 2] : n;
+                next[m++] = lo;
+                merge(a, b, lo, mid, hi);
             }
             int[] t = a;
             a = b;
             b = t;
+            t = starts;
+            starts = next;
+            next = t;
+            count = m;
         }
-        order = a;
-        tmp = b;
+        runs = starts;
+        runsTmp = next;
         return a;
     }
 
-    /** End of the ascending run of {@code a} that starts at {@code i}. */
-    private int runEnd(int[] a, int i) {
-        int j = i + 1;
-        while (j < n && Long.compareUnsigned(d[a[j] * L], d[a[j - 1] * L]) >= 0) {
-            j++;
+    /** Merges {@code a[lo..mid)} and {@code a[mid..hi)}, each in time order, into {@code b[lo..hi)}. */
+    private void merge(int[] a, int[] b, int lo, int mid, int hi) {
+        long[] t = times;
+        int x = lo;
+        int y = mid;
+        int at = lo;
+        if (y < hi && x < mid) {
+            long tx = t[a[x]];
+            long ty = t[a[y]];
+            while (true) {
+                if (Long.compareUnsigned(ty, tx) < 0) {
+                    b[at++] = a[y++];
+                    if (y == hi) {
+                        break;
+                    }
+                    ty = t[a[y]];
+                } else {
+                    b[at++] = a[x++];
+                    if (x == mid) {
+                        break;
+                    }
+                    tx = t[a[x]];
+                }
+            }
         }
-        return j;
+        System.arraycopy(a, x, b, at, mid - x);
+        at += mid - x;
+        System.arraycopy(a, y, b, at, hi - y);
     }
 }

@@ -206,6 +206,8 @@ public final class Session {
         try {
             long n = 0;
             SampleView v = new SampleView();
+            // set before running: read once, not per record
+            boolean inFileOrder = fileOrder;
             int type;
             while ((type = rs.advance(v)) >= 0) {
                 boolean sample = type == RecordType.PERF_RECORD_SAMPLE;
@@ -214,12 +216,12 @@ public final class Session {
                 }
                 if (sample) {
                     refs.hold(v.source());
-                    if (fileOrder) {
+                    if (inFileOrder) {
                         oe.immediateSample(v);
                     } else {
                         oe.queueSample(v);
                     }
-                } else if (fileOrder && (type < 64 || type == RecordType.PERF_RECORD_FINISHED_ROUND)) {
+                } else if (inFileOrder && (type < 64 || type == RecordType.PERF_RECORD_FINISHED_ROUND)) {
                     oe.immediate(rs.current());
                 } else {
                     route(rs.current(), oe);

@@ -107,12 +107,14 @@ public final class ElfSymbols {
                 entry = plt.get().entsize();
             }
         }
-        List<ElfSymbol> dsyms = elf.symbols(dynsym.get());
+        // only the dynamic symbols the relocations name (reading all of .dynsym made an object and
+        // a name per symbol of a large library for a few PLT entries)
+        int count = elf.symbolCount(dynsym.get());
         int[] idx = elf.relocationSymbols(rel.get());
         List<Symbol> out = new ArrayList<>(idx.length);
         long off = plt.get().offset() + header;
         for (int i : idx) {
-            String name = i >= 0 && i < dsyms.size() ? dsyms.get(i).name() : "";
+            String name = i >= 0 && i < count ? elf.symbol(dynsym.get(), i).name() : "";
             if (demangler != null) {
                 name = demangler.demangle(name);
             }

@@ -54,12 +54,15 @@ public final class SymbolTable {
     static SymbolTable ofKallsyms(long[] start, LazyNames names, int n) {
         long[] end = new long[n];
         // symbols__fixup_end with kallsyms' rule across the [module] boundary
+        boolean prev = n > 0 && bracket(names, 0);
         for (int i = 1; i < n; i++) {
-            if (bracket(names, i - 1) != bracket(names, i)) {
+            boolean b = bracket(names, i);
+            if (prev != b) {
                 end[i - 1] = roundUp4k(start[i - 1] + 4096);
             } else {
                 end[i - 1] = start[i];
             }
+            prev = b;
         }
         if (n > 0) {
             end[n - 1] = roundUp4k(start[n - 1]) + 4096;

@@ -17,20 +17,21 @@ import java.util.List;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The launcher's JIT list for record (record-compile-commands.txt) names methods by pattern under
- * CompileCommand=quiet, where a pattern that matches nothing is silently dropped: a rename would
- * lose a tuning with no sign. Every jperf pattern must match at least one method that exists.
+ * The launcher's JIT lists (record-compile-commands.txt for record, report-compile-commands.txt for
+ * report, annotate and flamegraph) name methods by pattern under CompileCommand=quiet, where a
+ * pattern that matches nothing is silently dropped: a rename would lose a tuning with no sign.
+ * Every jperf pattern must match at least one method that exists.
  */
-class RecordTuningTest {
-    private static final String LIST = "/dev/jperf/cli/record-compile-commands.txt";
-
-    @Test
-    void everyJperfPatternNamesAMethod() throws Exception {
+class JitListsTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"/dev/jperf/cli/record-compile-commands.txt", "/dev/jperf/cli/report-compile-commands.txt"})
+    void everyJperfPatternNamesAMethod(String list) throws Exception {
         List<String> patterns = new ArrayList<>();
-        try (InputStream in = RecordTuningTest.class.getResourceAsStream(LIST)) {
+        try (InputStream in = JitListsTest.class.getResourceAsStream(list)) {
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 String[] f = line.trim().split("\\s+");
                 if (line.isBlank() || f[0].startsWith("#")) {
@@ -42,7 +43,7 @@ class RecordTuningTest {
                 }
             }
         }
-        assertTrue(patterns.size() > 20, "jperf patterns: " + patterns);
+        assertTrue(patterns.size() > 5, list + ": jperf patterns: " + patterns);
         for (String p : patterns) {
             int dot = p.lastIndexOf('.');
             String classGlob = p.substring(0, dot);
@@ -69,7 +70,7 @@ class RecordTuningTest {
         String pkg = glob.substring(0, slash);
         Pattern name = glob(glob.substring(slash + 1));
         List<String> simple = new ArrayList<>();
-        for (URL u : Collections.list(RecordTuningTest.class.getClassLoader().getResources(pkg))) {
+        for (URL u : Collections.list(JitListsTest.class.getClassLoader().getResources(pkg))) {
             if (u.getProtocol().equals("jar")) {
                 try (JarFile jar = ((JarURLConnection) u.openConnection()).getJarFile()) {
                     jar.stream().map(e -> e.getName()).filter(n -> n.startsWith(pkg + "/") && n.endsWith(".class"))
@@ -86,7 +87,7 @@ class RecordTuningTest {
         List<Class<?>> out = new ArrayList<>();
         for (String s : simple) {
             if (name.matcher(s).matches()) {
-                out.add(Class.forName(pkg.replace('/', '.') + "." + s, false, RecordTuningTest.class.getClassLoader()));
+                out.add(Class.forName(pkg.replace('/', '.') + "." + s, false, JitListsTest.class.getClassLoader()));
             }
         }
         return out;
