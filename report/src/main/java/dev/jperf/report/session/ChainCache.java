@@ -38,6 +38,8 @@ final class ChainCache {
     private int[] chainHashes = new int[1 << 11];
     private final LongArena rawArena = new LongArena();
     private final RefArena<Frame> chainArena = new RefArena<>(Frame[]::new);
+    /** Bumped when the cache starts over: threads' {@link PerfThread#chainEntry} of before are void. */
+    private int epoch;
     /** Slot of the last {@link #find} miss: where {@link #put} goes. */
     private int missSlot;
     private int missHash;
@@ -62,8 +64,9 @@ final class ChainCache {
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip && rawLength[i] == nr
                     && sameRaw(i, raw, off, nr)) {
-                if (groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
-                        && versions[2 * i + 1] == kernel.version()) {
+                if (current(i, thread, kernel)) {
+                    thread.chainEntry = i;
+                    thread.chainEpoch = epoch;
                     return i;
                 }
                 // stale: resolve again and let put() overwrite this entry (same raw values)
@@ -116,6 +119,58 @@ final class ChainCache {
         if (missSlot >= 0) {
             index.put(missSlot, hashes);
         }
+        thread.chainEntry = i;
+        thread.chainEpoch = epoch;
+    }
+
+    /** Whether entry i was resolved against the maps as they are now. */
+    private boolean current(int i, PerfThread thread, MapGroup kernel) {
+        return groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
+                && versions[2 * i + 1] == kernel.version();
+    }
+
+    /**
+     * The entry of the thread's last sample while it holds (same maps), or -1: a new chain of a
+     * thread mostly shares its outer callers with the one before.
+     */
+    int last(PerfThread thread, MapGroup kernel) {
+        int i = thread.chainEntry;
+        return thread.chainEpoch == epoch && i >= 0 && i < size && threads[i] == thread && current(i, thread, kernel)
+                ? i
+                : -1;
+    }
+
+    /** How many of entry i's raw callchain's last (outermost) addresses end {@code raw[0..nr)} too. */
+    int commonSuffix(int i, long[] raw, int nr) {
+        long[] r = rawArena.chunk(rawAt[i]);
+        int from = Arena.offsetOf(rawAt[i]);
+        int a = nr;
+        int b = rawLength[i];
+        while (a > 0 && b > 0 && raw[a - 1] == r[from + b - 1]) {
+            a--;
+            b--;
+        }
+        return nr - a;
+    }
+
+    /** Entry i's raw callchain: its length. */
+    int rawLength(int i) {
+        return rawLength[i];
+    }
+
+    /** Entry i's raw callchain's address {@code k} (innermost first). */
+    long raw(int i, int k) {
+        return rawArena.chunk(rawAt[i])[Arena.offsetOf(rawAt[i]) + k];
+    }
+
+    /** Entry i's resolved chain's length. */
+    int chainLength(int i) {
+        return chainLength[i];
+    }
+
+    /** Entry i's resolved chain's frame {@code k} (caller first). */
+    Frame chainFrame(int i, int k) {
+        return chainArena.chunk(chainAt[i])[Arena.offsetOf(chainAt[i]) + k];
     }
 
     Frame frame(int i) {
@@ -146,6 +201,7 @@ final class ChainCache {
         chainArena.reset();
         rawArena.reset();
         size = 0;
+        epoch++;
     }
 
     private void grow() {
