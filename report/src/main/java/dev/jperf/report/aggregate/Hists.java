@@ -215,7 +215,7 @@ public final class Hists {
         }
         int slot = SampleShapes.PENDED;
         if (shapes != null && n >= 0) {
-            slot = shapes.pend(f, chain, n, s.callchainHash(), comm, tid, cpu, period, version(), shapeSink);
+            slot = shapes.pend(f, chain, n, s.callchainHash(), s.chainId(), comm, tid, cpu, period, version(), shapeSink);
             if (slot == SampleShapes.PENDED) {
                 return;
             }

@@ -36,6 +36,10 @@ final class ChainCache {
     private int[] chainLength = new int[1 << 11];
     /** Entry i's resolved chain's {@link Frame#hashOf}. */
     private int[] chainHashes = new int[1 << 11];
+    /** Entry i's {@link #serial}: a number no other entry, nor this one before a put, had. */
+    private long[] serials = new long[1 << 11];
+    private long nextSerial;
+    private int lastPut;
     private final LongArena rawArena = new LongArena();
     private final RefArena<Frame> chainArena = new RefArena<>(Frame[]::new);
     /** Bumped when the cache starts over: threads' {@link PerfThread#chainEntry} of before are void. */
@@ -116,11 +120,13 @@ final class ChainCache {
         System.arraycopy(chain, 0, chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), length);
         chainLength[i] = length;
         chainHashes[i] = chainHash;
+        serials[i] = nextSerial++;
         if (missSlot >= 0) {
             index.put(missSlot, hashes);
         }
         thread.chainEntry = i;
         thread.chainEpoch = epoch;
+        lastPut = i;
     }
 
     /** Whether entry i was resolved against the maps as they are now. */
@@ -187,6 +193,19 @@ final class ChainCache {
         return chainHashes[i];
     }
 
+    /**
+     * Entry i's resolution's serial number: two samples given the same one have the same frame
+     * and chain (objects), whichever entry they came from.
+     */
+    long serial(int i) {
+        return serials[i];
+    }
+
+    /** The entry the last {@link #put} filled. */
+    int lastPut() {
+        return lastPut;
+    }
+
     private boolean sameRaw(int i, long[] raw, int off, int nr) {
         int at = rawAt[i];
         int from = Arena.offsetOf(at);
@@ -218,5 +237,6 @@ final class ChainCache {
         chainAt = Arrays.copyOf(chainAt, cap);
         chainLength = Arrays.copyOf(chainLength, cap);
         chainHashes = Arrays.copyOf(chainHashes, cap);
+        serials = Arrays.copyOf(serials, cap);
     }
 }

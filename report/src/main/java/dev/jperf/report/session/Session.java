@@ -332,6 +332,7 @@ public final class Session {
         int nr = (int) d[at + Batch.CALLCHAIN_NR];
         c.chainLength = -1;
         c.chainHashed = false;
+        c.chainId = -1;
         if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
@@ -399,6 +400,7 @@ public final class Session {
             c.chainLength = chains.chain(hit, c.chain);
             c.chainHash = chains.chainHash(hit);
             c.chainHashed = true;
+            c.chainId = chains.serial(hit);
             return;
         }
         if (ips != raw) {
@@ -415,6 +417,7 @@ public final class Session {
         }
         chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength,
                 c.callchainHash());
+        c.chainId = chains.serial(chains.lastPut());
     }
 
     /** A sample decoded in full; its callchain's entries are u64s at {@code chainAt} in {@code src}. */
