@@ -78,14 +78,6 @@ public final class Hists {
     private boolean collapsedStale;
     private final Map<String, Integer> commKeys = new HashMap<>();
     /**
-     * Entries by frame ({@link Frame#id()}, two slots: the key with the frame's address and with
-     * its ip) when the frame alone is the key (no comm, thread or CPU key), with the search tree's
-     * version they were found at: most lookups are of frames seen before.
-     */
-    private final boolean byFrame;
-    private HistEntry[] frameEntries = new HistEntry[0];
-    private int[] frameStamps = new int[0];
-    /**
      * Repeated samples, added in bulk (children mode and call graphs only: the rest is cheap); a
      * shape holds while the searches of its entries do ({@link EntryTree#version()}).
      */
@@ -145,7 +137,6 @@ public final class Hists {
                 }, true)
                 : null;
         this.shapes = children || graphOrder != null ? new SampleShapes() : null;
-        this.byFrame = !hasComm && !hasThread && !hasCpu && !branchMode;
     }
 
     public EventDesc event() {
@@ -564,34 +555,6 @@ public final class Hists {
         return k;
     }
 
-    /** The entry of these key values, created (with the sample's values) when new. */
-    private HistEntry entry(CurrentSample s, Frame f, long ip, char level, int comm, int tid, int cpu) {
-        // the frame's key is its own (the sample's comm, thread and CPU not being keys): the entry
-        // found for it before, while the search to it takes the same path, without hashing the key
-        int m = byFrame && f.id() >= 0 ? 2 * f.id() + (ip == f.ip() ? 1 : 0) : -1;
-        if (m >= 0 && m < frameEntries.length) {
-            HistEntry e = frameEntries[m];
-            if (e != null && (searchTree == null || e.pathStamp <= frameStamps[m])) {
-                if (searchTree != null) {
-                    takeMap(e, f);
-                    frameStamps[m] = searchTree.version();
-                }
-                return e;
-            }
-        }
-        HistEntry e = entryOfKey(s, f, ip, level, comm, tid, cpu);
-        if (m >= 0) {
-            if (m >= frameEntries.length) {
-                int cap = Math.max(Math.max(2 * frameEntries.length, 1024), Integer.highestOneBit(m) * 2);
-                frameEntries = Arrays.copyOf(frameEntries, cap);
-                frameStamps = Arrays.copyOf(frameStamps, cap);
-            }
-            frameEntries[m] = e;
-            frameStamps[m] = version();
-        }
-        return e;
-    }
-
     /**
      * perf's hists__findnew_entry gives a found entry the sample's map: its DSO now decides the
      * entry's comparisons (by short name: only another name changes them).
@@ -605,8 +568,8 @@ public final class Hists {
         }
     }
 
-    /** {@link #entry} by the key's values. */
-    private HistEntry entryOfKey(CurrentSample s, Frame f, long ip, char level, int comm, int tid, int cpu) {
+    /** The entry of these key values, created (with the sample's values) when new. */
+    private HistEntry entry(CurrentSample s, Frame f, long ip, char level, int comm, int tid, int cpu) {
         long k0 = hasSym && f.symbolKey() < 0 ? ip : 0;
         long k1 = ((long) (hasSym ? f.symbolKey() : -2) << 32)
                 | ((hasDso || searchTree != null ? f.dsoKey() : -2) & 0xffffffffL);

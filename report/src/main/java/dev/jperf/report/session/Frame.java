@@ -23,18 +23,16 @@ public final class Frame {
     private final int symbolKey;
     /** {@link #hash()}, computed once: identityHashCode is a call into the VM under C1. */
     private final int hash;
-    private final int id;
 
     /**
      * @param level perf's level character for this address: {@code 'k'} kernel, {@code '.'} user,
      *     {@code 'H'} hypervisor, {@code 'g'} guest kernel, {@code 'u'} guest user
      */
     public Frame(long ip, long addr, Mapping map, Symbol symbol, char level) {
-        this(ip, addr, map, symbol, level, -1, -1, -1);
+        this(ip, addr, map, symbol, level, -1, -1);
     }
 
-    Frame(long ip, long addr, Mapping map, Symbol symbol, char level, int dsoKey, int symbolKey, int id) {
-        this.id = id;
+    Frame(long ip, long addr, Mapping map, Symbol symbol, char level, int dsoKey, int symbolKey) {
         this.ip = ip;
         this.addr = addr;
         this.map = map;
@@ -61,14 +59,6 @@ public final class Frame {
             h = h * 31 + chain[i].hash;
         }
         return h;
-    }
-
-    /**
-     * This frame's number among the frames its {@link Machine} cached (dense, from 0), or -1 for a
-     * frame made for one lookup: tables keyed by frame index arrays by it instead of hashing.
-     */
-    public int id() {
-        return id;
     }
 
     public long ip() {

@@ -46,8 +46,6 @@ public final class Machine {
     /** Frame keys: DSO short name -> dsoKey, (dsoKey, start, end) -> symbolKey. */
     private final Map<String, Integer> dsoKeys = new HashMap<>();
     private final Map<SymbolId, Integer> symbolKeys = new HashMap<>();
-    /** Frames cached so far: the next one's {@link Frame#id()}. */
-    private int frames;
 
     /**
      * A hash key; equals and hashCode written out because a record's generated ones bootstrap
@@ -380,7 +378,7 @@ public final class Machine {
             int dk = dsoKeys.computeIfAbsent(m.dso().shortName(), k -> dsoKeys.size());
             int sk = sym == null ? -1
                     : symbolKeys.computeIfAbsent(new SymbolId(dk, sym.start(), sym.end()), k -> symbolKeys.size());
-            f = new Frame(ip, addr, m, sym, level, dk, sk, frames++);
+            f = new Frame(ip, addr, m, sym, level, dk, sk);
             m.cacheFrame(ip, f);
         }
         return f;
