@@ -85,6 +85,12 @@ public final class Hists {
     /** The entries the sample being added reaches, and where in its chain ({@link #reach}). */
     private HistEntry[] reached = new HistEntry[128];
     private int[] reachedAt = new int[128];
+    /** The walk {@link #reach} keeps ({@link Walk}): each entry's first frame and version found. */
+    private HistEntry[] firsts = new HistEntry[128];
+    private int[] firstsAt = new int[128];
+    private int[] firstsFound = new int[128];
+    /** The last children walk per CPU (its low bits: any walk will do, it is only a start). */
+    private final Walk[] walks = new Walk[64];
     /** Bumped per {@link #reach}: the walk's entries carry it ({@link HistEntry#reachMark}). */
     private int reachMark;
     /** A chain turned callee first for callee-order graphs. */
@@ -206,7 +212,7 @@ public final class Hists {
         }
         int slot = SampleShapes.PENDED;
         if (shapes != null && n >= 0) {
-            slot = shapes.pend(f, chain, n, s.callchainHash(), comm, tid, cpu, period, version(), shapeSink);
+            slot = shapes.pend(f, chain, n, s.callchainHash(), s.chainId(), comm, tid, cpu, period, version(), shapeSink);
             if (slot == SampleShapes.PENDED) {
                 return;
             }
@@ -326,18 +332,89 @@ public final class Hists {
             seenReset(n + 1);
             see(self.symbol == null ? self.ip : self.symbolKey, self.symbol == null);
         }
-        char level = f.level();
-        for (int i = 0; i < n; i++) {
+        // the walk of the last sample on this CPU: the same outer callers reach the same entries
+        // while their searches hold. A walk is kept as every entry's first frame in the chain,
+        // the sample's own entry included: this sample's walk is that minus its own entry.
+        Walk w = walks[s.cpu() & (walks.length - 1)];
+        if (w == null) {
+            w = new Walk();
+            walks[s.cpu() & (walks.length - 1)] = w;
+        }
+        w.fit(n);
+        if (firsts.length < n + 1) {
+            firsts = new HistEntry[n + 1];
+            firstsAt = new int[n + 1];
+            firstsFound = new int[n + 1];
+        }
+        int selfFound = version();
+        long selfKey = self.symbol == null ? self.ip : self.symbolKey;
+        boolean selfAddr = self.symbol == null;
+        boolean selfFirst = false;
+        int r = 0;
+        int start = 0;
+        if (w.selfLevel == f.level() && w.comm == comm && w.tid == tid && w.cpu == cpu) {
+            int shared = 0;
+            for (int end = Math.min(n, w.n); shared < end && chain[shared] == w.chain[shared]; ) {
+                shared++;
+            }
+            start = shared;
+            for (int j = 0; j < w.m && w.at[j] < shared; j++) {
+                HistEntry e = w.entries[j];
+                int p = w.at[j];
+                if (searchTree != null ? (e.symbol == null ? e.ip : e.symbolKey) == selfKey && (e.symbol == null) == selfAddr
+                        : e == self) {
+                    // this sample's own entry (key): passed over, as perf's walk passes it
+                    selfFirst = true;
+                    firsts[r] = self;
+                    firstsAt[r] = p;
+                    firstsFound[r++] = selfFound;
+                    continue;
+                }
+                if (searchTree != null && e.pathStamp > w.found[j]) {
+                    // its search may end elsewhere now: the walk goes on from its frame
+                    start = p;
+                    break;
+                }
+                if (searchTree != null) {
+                    takeMap(e, chain[p]);
+                    see(e.symbol == null ? e.ip : e.symbolKey, e.symbol == null);
+                }
+                e.reachMark = mark;
+                reached[m] = e;
+                reachedAt[m++] = p;
+                firsts[r] = e;
+                firstsAt[r] = p;
+                firstsFound[r++] = version();
+            }
+        }
+        char level = start == 0 ? f.level() : w.levels[start - 1];
+        for (int i = start; i < n; i++) {
             Frame c = chain[i];
             if (c.symbol() != null || c.map() != null) {
                 level = c.kernelSpace() ? 'k' : '.';
             }
-            if (searchTree != null && seen(c.symbol() == null ? c.ip() : c.symbolKey(), c.symbol() == null)) {
-                continue;
+            w.levels[i] = level;
+            if (searchTree != null) {
+                long key = c.symbol() == null ? c.ip() : c.symbolKey();
+                if (seen(key, c.symbol() == null)) {
+                    if (!selfFirst && key == selfKey && (c.symbol() == null) == selfAddr) {
+                        selfFirst = true;
+                        firsts[r] = self;
+                        firstsAt[r] = i;
+                        firstsFound[r++] = selfFound;
+                    }
+                    continue;
+                }
             }
             HistEntry e = entry(s, c, c.ip(), level, comm, tid, cpu);
             // each entry once per sample: an entry is found by its key, so same entry = same key
             if (e.reachMark == mark) {
+                if (e == self && !selfFirst) {
+                    selfFirst = true;
+                    firsts[r] = self;
+                    firstsAt[r] = i;
+                    firstsFound[r++] = selfFound;
+                }
                 continue;
             }
             e.reachMark = mark;
@@ -346,8 +423,57 @@ public final class Hists {
             }
             reached[m] = e;
             reachedAt[m++] = i;
+            firsts[r] = e;
+            firstsAt[r] = i;
+            firstsFound[r++] = version();
         }
+        w.remember(f.level(), comm, tid, cpu, chain, n, start, firsts, firstsAt, firstsFound, r);
         return m;
+    }
+
+    /**
+     * A children walk ({@link #reach}) as it went: the keys, the chain, every distinct entry of the
+     * chain at its first frame (the sample's own too) with the search tree's version it was found
+     * at, and the level in effect after each frame.
+     */
+    private static final class Walk {
+        char selfLevel;
+        int comm;
+        int tid;
+        int cpu;
+        Frame[] chain = new Frame[128];
+        int n;
+        HistEntry[] entries = new HistEntry[128];
+        int[] at = new int[128];
+        int[] found = new int[128];
+        int m;
+        char[] levels = new char[128];
+
+        /** Room for a chain of n frames. */
+        void fit(int n) {
+            if (chain.length < n + 1) {
+                chain = Arrays.copyOf(chain, n + 1);
+                entries = Arrays.copyOf(entries, n + 1);
+                at = Arrays.copyOf(at, n + 1);
+                found = Arrays.copyOf(found, n + 1);
+                levels = Arrays.copyOf(levels, n + 1);
+            }
+        }
+
+        /** The walk that just ended; its chain's first {@code same} frames are this walk's already. */
+        void remember(char selfLevel, int comm, int tid, int cpu, Frame[] chain, int n, int same,
+                HistEntry[] firsts, int[] firstsAt, int[] firstsFound, int m) {
+            this.selfLevel = selfLevel;
+            this.comm = comm;
+            this.tid = tid;
+            this.cpu = cpu;
+            System.arraycopy(chain, same, this.chain, same, n - same);
+            this.n = n;
+            System.arraycopy(firsts, 0, entries, 0, m);
+            System.arraycopy(firstsAt, 0, at, 0, m);
+            System.arraycopy(firstsFound, 0, found, 0, m);
+            this.m = m;
+        }
     }
 
     /*
@@ -429,6 +555,19 @@ public final class Hists {
         return k;
     }
 
+    /**
+     * perf's hists__findnew_entry gives a found entry the sample's map: its DSO now decides the
+     * entry's comparisons (by short name: only another name changes them).
+     */
+    private void takeMap(HistEntry e, Frame f) {
+        if (e.dso != f.dso()) {
+            if (e.dso == null || f.dso() == null || !e.dso.shortName().equals(f.dso().shortName())) {
+                searchTree.changed(e);
+            }
+            e.dso = f.dso();
+        }
+    }
+
     /** The entry of these key values, created (with the sample's values) when new. */
     private HistEntry entry(CurrentSample s, Frame f, long ip, char level, int comm, int tid, int cpu) {
         long k0 = hasSym && f.symbolKey() < 0 ? ip : 0;
@@ -453,14 +592,7 @@ public final class Hists {
                     created.add(e);
                 }
             }
-            if (e.dso != f.dso()) {
-                // perf's hists__findnew_entry gives a found entry the sample's map: its DSO now
-                // decides the entry's comparisons (by short name: only another name changes them)
-                if (e.dso == null || f.dso() == null || !e.dso.shortName().equals(f.dso().shortName())) {
-                    searchTree.changed(e);
-                }
-                e.dso = f.dso();
-            }
+            takeMap(e, f);
             if (i < 0) {
                 i = entries.insert(-i - 1, k0, k1, k2, cpu, e);
             }

@@ -36,8 +36,14 @@ final class ChainCache {
     private int[] chainLength = new int[1 << 11];
     /** Entry i's resolved chain's {@link Frame#hashOf}. */
     private int[] chainHashes = new int[1 << 11];
+    /** Entry i's {@link #serial}: a number no other entry, nor this one before a put, had. */
+    private long[] serials = new long[1 << 11];
+    private long nextSerial;
+    private int lastPut;
     private final LongArena rawArena = new LongArena();
     private final RefArena<Frame> chainArena = new RefArena<>(Frame[]::new);
+    /** Bumped when the cache starts over: threads' {@link PerfThread#chainEntry} of before are void. */
+    private int epoch;
     /** Slot of the last {@link #find} miss: where {@link #put} goes. */
     private int missSlot;
     private int missHash;
@@ -62,8 +68,9 @@ final class ChainCache {
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip && rawLength[i] == nr
                     && sameRaw(i, raw, off, nr)) {
-                if (groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
-                        && versions[2 * i + 1] == kernel.version()) {
+                if (current(i, thread, kernel)) {
+                    thread.chainEntry = i;
+                    thread.chainEpoch = epoch;
                     return i;
                 }
                 // stale: resolve again and let put() overwrite this entry (same raw values)
@@ -113,9 +120,63 @@ final class ChainCache {
         System.arraycopy(chain, 0, chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), length);
         chainLength[i] = length;
         chainHashes[i] = chainHash;
+        serials[i] = nextSerial++;
         if (missSlot >= 0) {
             index.put(missSlot, hashes);
         }
+        thread.chainEntry = i;
+        thread.chainEpoch = epoch;
+        lastPut = i;
+    }
+
+    /** Whether entry i was resolved against the maps as they are now. */
+    private boolean current(int i, PerfThread thread, MapGroup kernel) {
+        return groups[i] == thread.maps() && versions[2 * i] == thread.maps().version()
+                && versions[2 * i + 1] == kernel.version();
+    }
+
+    /**
+     * The entry of the thread's last sample while it holds (same maps), or -1: a new chain of a
+     * thread mostly shares its outer callers with the one before.
+     */
+    int last(PerfThread thread, MapGroup kernel) {
+        int i = thread.chainEntry;
+        return thread.chainEpoch == epoch && i >= 0 && i < size && threads[i] == thread && current(i, thread, kernel)
+                ? i
+                : -1;
+    }
+
+    /** How many of entry i's raw callchain's last (outermost) addresses end {@code raw[0..nr)} too. */
+    int commonSuffix(int i, long[] raw, int nr) {
+        long[] r = rawArena.chunk(rawAt[i]);
+        int from = Arena.offsetOf(rawAt[i]);
+        int a = nr;
+        int b = rawLength[i];
+        while (a > 0 && b > 0 && raw[a - 1] == r[from + b - 1]) {
+            a--;
+            b--;
+        }
+        return nr - a;
+    }
+
+    /** Entry i's raw callchain: its length. */
+    int rawLength(int i) {
+        return rawLength[i];
+    }
+
+    /** Entry i's raw callchain's address {@code k} (innermost first). */
+    long raw(int i, int k) {
+        return rawArena.chunk(rawAt[i])[Arena.offsetOf(rawAt[i]) + k];
+    }
+
+    /** Entry i's resolved chain's length. */
+    int chainLength(int i) {
+        return chainLength[i];
+    }
+
+    /** Entry i's resolved chain's frame {@code k} (caller first). */
+    Frame chainFrame(int i, int k) {
+        return chainArena.chunk(chainAt[i])[Arena.offsetOf(chainAt[i]) + k];
     }
 
     Frame frame(int i) {
@@ -132,6 +193,19 @@ final class ChainCache {
         return chainHashes[i];
     }
 
+    /**
+     * Entry i's resolution's serial number: two samples given the same one have the same frame
+     * and chain (objects), whichever entry they came from.
+     */
+    long serial(int i) {
+        return serials[i];
+    }
+
+    /** The entry the last {@link #put} filled. */
+    int lastPut() {
+        return lastPut;
+    }
+
     private boolean sameRaw(int i, long[] raw, int off, int nr) {
         int at = rawAt[i];
         int from = Arena.offsetOf(at);
@@ -146,6 +220,7 @@ final class ChainCache {
         chainArena.reset();
         rawArena.reset();
         size = 0;
+        epoch++;
     }
 
     private void grow() {
@@ -162,5 +237,6 @@ final class ChainCache {
         chainAt = Arrays.copyOf(chainAt, cap);
         chainLength = Arrays.copyOf(chainLength, cap);
         chainHashes = Arrays.copyOf(chainHashes, cap);
+        serials = Arrays.copyOf(serials, cap);
     }
 }

@@ -27,6 +27,8 @@ public final class CurrentSample {
     /** {@link #callchainHash()} once known (from the chain cache, or computed on first ask). */
     int chainHash;
     boolean chainHashed;
+    /** {@link #chainId()}. */
+    long chainId = -1;
     boolean filtered;
     /** Branch mode: the branch stack's entries resolved, or -1 when the sample has none. */
     int branchCount = -1;
@@ -112,6 +114,16 @@ public final class CurrentSample {
             chainHashed = true;
         }
         return chainHash;
+    }
+
+    /**
+     * A number naming this sample's frame and callchain as the chain cache resolved them: samples
+     * with the same one have the same {@link #frame()} and callchain (the same objects); -1 when
+     * the sample's were resolved for it alone. Tables keyed by the chain may look it up by this
+     * instead of comparing ~23 frames.
+     */
+    public long chainId() {
+        return chainId;
     }
 
     /** Callchain entry {@code i}, caller first. */

@@ -10,6 +10,9 @@ public final class PerfThread {
     private String comm;
     private boolean commSet;
     private MapGroup maps;
+    /** {@link ChainCache}'s entry of this thread's last sample, in the cache's epoch {@link #chainEpoch}. */
+    int chainEntry = -1;
+    int chainEpoch;
 
     PerfThread(int pid, int tid, MapGroup maps) {
         this.pid = pid;

@@ -334,11 +334,12 @@ public final class Session {
         int nr = (int) d[at + Batch.CALLCHAIN_NR];
         c.chainLength = -1;
         c.chainHashed = false;
+        c.chainId = -1;
         if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
-            c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
+            c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain, -1, nr);
             if (calleeCut && nr > MAX_STACK) {
                 int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
                 if (cut >= 0) {
@@ -401,13 +402,15 @@ public final class Session {
             c.chainLength = chains.chain(hit, c.chain);
             c.chainHash = chains.chainHash(hit);
             c.chainHashed = true;
+            c.chainId = chains.serial(hit);
             return;
         }
         if (ips != raw) {
             System.arraycopy(ips, off, raw, 0, nr);
         }
         c.frame = machine.resolve(thread, mode, c.ip);
-        c.chainLength = resolveCallchain(thread, null, 0, raw, nr, c.chain);
+        int last = chains.last(thread, machine.kernelMaps());
+        c.chainLength = resolveCallchain(thread, null, 0, raw, nr, c.chain, last, last < 0 ? nr : shared(last, raw, nr));
         if (calleeCut && nr > MAX_STACK) {
             int cut = machine.calleeCut(thread, null, 0, raw, nr, c.chain);
             if (cut >= 0) {
@@ -416,6 +419,7 @@ public final class Session {
         }
         chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength,
                 c.callchainHash());
+        c.chainId = chains.serial(chains.lastPut());
     }
 
     /** A sample decoded in full; its callchain's entries are u64s at {@code chainAt} in {@code src}. */
@@ -432,7 +436,7 @@ public final class Session {
             int nr = s.callchainLength();
             long[] ips = nr <= raw.length ? raw : new long[nr];
             src.u64s(chainAt, ips, 0, nr);
-            int n = resolveCallchain(thread, null, 0, ips, nr, chainScratch);
+            int n = resolveCallchain(thread, null, 0, ips, nr, chainScratch, -1, nr);
             chain = Arrays.copyOf(chainScratch, n);
         }
         String comm = thread.comm();
@@ -441,13 +445,53 @@ public final class Session {
     }
 
     /**
+     * Where the addresses {@code raw[0..nr)} shares with the chain cache's entry {@code last} (of
+     * the same thread, resolved against the same maps) begin, when their frames are that entry's:
+     * the same outermost addresses, under the same cpumode (the nearest context marker below them,
+     * in both chains), in chains no longer than perf keeps whole; else {@code nr} (none shared).
+     */
+    private int shared(int last, long[] raw, int nr) {
+        int lastNr = chains.rawLength(last);
+        if (nr > MAX_STACK || lastNr > MAX_STACK) {
+            return nr;
+        }
+        int common = chains.commonSuffix(last, raw, nr);
+        int from = nr - common;
+        long below = 0;
+        for (int k = from - 1; k >= 0; k--) {
+            if (SampleRecord.isContextMarker(raw[k])) {
+                below = raw[k];
+                break;
+            }
+        }
+        long lastBelow = 0;
+        for (int k = lastNr - common - 1; k >= 0; k--) {
+            long m = chains.raw(last, k);
+            if (SampleRecord.isContextMarker(m)) {
+                lastBelow = m;
+                break;
+            }
+        }
+        int frames = 0;
+        for (int k = from; k < nr; k++) {
+            if (!SampleRecord.isContextMarker(raw[k])) {
+                frames++;
+            }
+        }
+        // the last chain resolved whole (a guest marker empties one): its first frames are these
+        return below == lastBelow && frames > 0 && chains.chainLength(last) >= frames ? from : nr;
+    }
+
+    /**
      * perf report's thread__resolve_callchain_sample with its default caller order: entries from
      * the outermost caller in, at most 127 addresses (so a deep chain loses its innermost frames,
      * as in perf), each context marker applying to the entries before it. The {@code nr} entries
      * are {@code ips}, or u64s at {@code at} in {@code src}; resolved frames go to {@code out}
-     * (room for min(nr, 127)), their count is returned.
+     * (room for min(nr, 127)), their count is returned. The entries from {@code shared} on are
+     * those of the chain cache's entry {@code last} ({@link #shared}): its frames, not resolved again.
      */
-    private int resolveCallchain(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out) {
+    private int resolveCallchain(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out,
+            int last, int shared) {
         int n = 0;
         int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
         for (int j = nr; j >= 0 && n < MAX_STACK; j--) {
@@ -466,7 +510,8 @@ public final class Session {
                 }
                 continue;
             }
-            out[n++] = machine.resolve(thread, cpumode, ip);
+            out[n] = j >= shared ? chains.chainFrame(last, n) : machine.resolve(thread, cpumode, ip);
+            n++;
         }
         return n;
     }

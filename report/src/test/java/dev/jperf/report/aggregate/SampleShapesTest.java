@@ -20,7 +20,7 @@ class SampleShapesTest {
     /** A sample's shape counted, with its chain's hash as the session gives it. */
     private static int pend(SampleShapes s, Frame frame, Frame[] chain, int n, int comm, int tid, int cpu, long period,
             int version, SampleShapes.Sink sink) {
-        return s.pend(frame, chain, n, Frame.hashOf(chain, n), comm, tid, cpu, period, version, sink);
+        return s.pend(frame, chain, n, Frame.hashOf(chain, n), -1, comm, tid, cpu, period, version, sink);
     }
 
     private static HistEntry entry(Frame f, int order) {
@@ -67,6 +67,29 @@ class SampleShapesTest {
         assertEquals(List.of(175L, 3L), List.of(t.got.get(ea)[0], t.got.get(ea)[1]));
         // flushed shapes are forgotten: the next sample of one is a first sample again
         assertNotEquals(PENDED, pend(s, a, new Frame[] {b, c}, 2, 1, 7, 0, 5, 0, t));
+    }
+
+    @Test
+    void aChainIdFindsItsShapeWhileTheKeysAgree() {
+        Frame a = frame(0x10);
+        Frame b = frame(0x20);
+        Frame[] chain = {b};
+        HistEntry ea = entry(a, 0);
+        Tally t = new Tally();
+        SampleShapes s = new SampleShapes();
+        int slot = s.pend(a, chain, 1, Frame.hashOf(chain, 1), 42, 1, 7, 0, 100, 0, t);
+        s.reached(slot, new HistEntry[] {ea}, new int[] {0}, 1, 100, 0, t);
+        // the id alone names the frame and chain: found without them (another chain cache entry
+        // resolving to the same frames has another id and is found by its frames)
+        assertEquals(PENDED, s.pend(a, chain, 1, Frame.hashOf(chain, 1), 42, 1, 7, 0, 10, 0, t));
+        assertEquals(PENDED, s.pend(a, chain, 1, Frame.hashOf(chain, 1), 43, 1, 7, 0, 1, 0, t));
+        assertEquals(PENDED, s.pend(a, chain, 1, Frame.hashOf(chain, 1), 43 + (1 << 16), 1, 7, 0, 1, 0, t));
+        // other keys under the same id are another shape
+        assertNotEquals(PENDED, s.pend(a, chain, 1, Frame.hashOf(chain, 1), 42, 1, 8, 0, 1, 0, t));
+        s.flush(t);
+        assertEquals(List.of(112L, 4L), List.of(t.got.get(ea)[0], t.got.get(ea)[1]));
+        // a flush forgets the ids with the shapes
+        assertNotEquals(PENDED, s.pend(a, chain, 1, Frame.hashOf(chain, 1), 42, 1, 7, 0, 5, 0, t));
     }
 
     @Test
