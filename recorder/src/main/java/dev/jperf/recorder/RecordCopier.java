@@ -4,6 +4,7 @@ import static dev.jperf.format.record.BpfEventRecord.PERF_BPF_EVENT_PROG_LOAD;
 import static dev.jperf.format.record.RecordType.*;
 
 import dev.jperf.format.writer.PerfDataOutput;
+import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.format.writer.RecordCompressor;
 import dev.jperf.nativeshim.Bpf;
 import java.io.IOException;
@@ -12,10 +13,13 @@ import java.nio.MappedByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Copies ring-buffer records into the file. Contiguous records go out as one run (no per-record
- * copy beyond the writer's buffer); on the way it counts samples and LOST records, tracks the
- * first and last sample time, pins every BPF program whose PROG_LOAD it sees, and rewrites
- * KSYMBOL/BPF_EVENT records the kernel inflated to their canonical size (perf-data-format.md §6).
+ * Copies ring-buffer records into the file. Into a file without compression, what a drain walks is
+ * written straight from the ring first, as perf writes it, and walked after (the kernel's copy has
+ * brought it into the cache); otherwise contiguous records go out as one run through the output's
+ * buffer. On the way it counts samples and LOST records, tracks the first and last sample time,
+ * pins every BPF program whose PROG_LOAD it sees, and rewrites KSYMBOL/BPF_EVENT records the
+ * kernel inflated to their canonical size (perf-data-format.md §6): written already, the records
+ * from there on are written again.
  *
  * <p>Used under the recorder's file lock only.
  */
@@ -31,6 +35,16 @@ final class RecordCopier implements RingBuffer.Visitor {
     private final int sampleTimeOffset;
     private final DsoHits hits;
     private final ByteBuffer fixed = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+    /** The file, when ring records are written straight from the ring (no -z, not a pipe); else null. */
+    private final PerfDataWriter direct;
+
+    /** The drain being walked, when {@link #direct}: its ring, where its bytes start and how many. */
+    private RingBuffer batchRing;
+    private int batchOffset;
+    private int batchLength;
+    /** Bytes of the batch walked so far, and where the next record sits in the file's data. */
+    private int walked;
+    private long fileAt;
 
     private ByteBuffer runBuf;
     private int runStart;
@@ -59,6 +73,26 @@ final class RecordCopier implements RingBuffer.Visitor {
         this.queue = capture.newQueue();
         this.trailerSize = trailerSize;
         this.sampleTimeOffset = sampleTimeOffset;
+        this.direct = compressor == null && writer instanceof PerfDataWriter w ? w : null;
+    }
+
+    /** Without compression into a file: the bytes the walk will visit go to the file first, from the ring. */
+    @Override
+    public void beforeWalk(RingBuffer ring, int offset, int length) {
+        if (direct == null || failure != null) {
+            return;
+        }
+        batchRing = ring;
+        batchOffset = offset;
+        batchLength = length;
+        walked = 0;
+        try {
+            ring.span(offset, length);
+            fileAt = direct.appendUnbuffered(ring.spanToEnd(), ring.spanFromStart());
+        } catch (IOException e) {
+            failure = e;
+            batchRing = null;
+        }
     }
 
     @Override
@@ -92,6 +126,10 @@ final class RecordCopier implements RingBuffer.Visitor {
                         buf.get(offset + canonical - trailerSize, firstProgLoadTrailer);
                     }
                 }
+                if (canonical < size && batchRing != null) {
+                    rewriteFrom(buf, offset, size, canonical);
+                    return;
+                }
                 if (canonical < size) {
                     endOfBatch();
                     fixed.clear();
@@ -106,6 +144,11 @@ final class RecordCopier implements RingBuffer.Visitor {
             case PERF_RECORD_COMM -> hits.comm(buf, offset, misc);
             default -> { }
         }
+        if (batchRing != null) {
+            walked += size;
+            fileAt += size;
+            return;
+        }
         if (buf != runBuf || offset != runEnd) {
             endOfBatch();
             runBuf = buf;
@@ -113,6 +156,30 @@ final class RecordCopier implements RingBuffer.Visitor {
             runEnd = offset;
         }
         runEnd += size;
+    }
+
+    /**
+     * An inflated record of the batch written from the ring: the file's records are cut before it,
+     * its canonical form follows, then the rest of the batch again from the ring.
+     */
+    private void rewriteFrom(MappedByteBuffer buf, int offset, int size, int canonical) {
+        walked += size;
+        try {
+            direct.truncateUnpublished(fileAt);
+            fixed.clear();
+            fixed.put(0, buf, offset, canonical);
+            fixed.putShort(6, (short) canonical);
+            direct.append(fixed, 0, canonical);
+            fileAt += canonical;
+            int rest = batchLength - walked;
+            if (rest > 0) {
+                batchRing.span((int) ((batchOffset + walked) & (batchRing.dataSize() - 1)), rest);
+                fileAt = direct.appendUnbuffered(batchRing.spanToEnd(), batchRing.spanFromStart());
+            }
+        } catch (IOException e) {
+            failure = e;
+            batchRing = null;
+        }
     }
 
     /**
@@ -135,11 +202,28 @@ final class RecordCopier implements RingBuffer.Visitor {
 
     @Override
     public void endOfBatch() {
+        if (batchRing != null) {
+            endOfDirectBatch();
+        }
         if (runBuf != null && runEnd > runStart) {
             append(runBuf, runStart, runEnd - runStart);
         }
         runBuf = null;
         runStart = runEnd = 0;
+    }
+
+    /** The batch written from the ring is walked: records the walk did not reach are cut, the header refreshed when due. */
+    private void endOfDirectBatch() {
+        try {
+            if (walked < batchLength) {
+                // a header the ring walk refused (the kernel broke the ABI): what follows is not records
+                direct.truncateUnpublished(fileAt);
+            }
+            direct.publish();
+        } catch (IOException e) {
+            failure = e;
+        }
+        batchRing = null;
     }
 
     /**

@@ -30,6 +30,13 @@ public final class RingBuffer implements AutoCloseable {
     public interface Visitor {
         void record(MappedByteBuffer buf, int offset, long address, int size, int type, int misc);
 
+        /**
+         * Called by {@link #drain} before the first record with the bytes it is about to walk:
+         * {@code length} bytes from {@code offset} of the data area, wrapping at its end
+         * ({@link #span} makes them buffers).
+         */
+        default void beforeWalk(RingBuffer ring, int offset, int length) {}
+
         /** Called by {@link #drain} after the last record, before the space is handed back to the kernel. */
         default void endOfBatch() {}
     }
@@ -43,6 +50,9 @@ public final class RingBuffer implements AutoCloseable {
     /** The data area's address. */
     private final long dataAddress;
     private final MappedByteBuffer scratch = direct(1 << 16);
+    /** Views of the data area set by {@link #span}: made once, not per drain (a slice is an allocation and a constructor chain). */
+    private final ByteBuffer toEnd;
+    private final ByteBuffer fromStart;
     private final long scratchAddress = RawMemory.address(scratch);
     /** Bytes consumed. */
     private long tail;
@@ -67,6 +77,8 @@ public final class RingBuffer implements AutoCloseable {
         this.mask = size - 1;
         this.data = (MappedByteBuffer) mapping.slice((int) offset, dataSize).order(ByteOrder.LITTLE_ENDIAN);
         this.dataAddress = RawMemory.address(data);
+        this.toEnd = data.duplicate();
+        this.fromStart = data.duplicate();
         this.tail = (long) LONGS.getAcquire(mapping, PerfEventMmapPage.DATA_TAIL);
     }
 
@@ -114,11 +126,35 @@ public final class RingBuffer implements AutoCloseable {
     public long drain(Visitor visitor) {
         long head = head();
         long start = tail;
+        if (head != start && Long.compareUnsigned(head - start, dataSize) <= 0) {
+            visitor.beforeWalk(this, (int) (start & mask), (int) (head - start));
+        }
         long end = walk(start, head, visitor);
         visitor.endOfBatch();
         tail = end;
         LONGS.setRelease(mapping, PerfEventMmapPage.DATA_TAIL, end);
         return end - start;
+    }
+
+    /**
+     * Sets {@link #spanToEnd} and {@link #spanFromStart} to {@code length} bytes of the data area
+     * from {@code offset}: the part up to the area's end, and the part from its start when they
+     * wrap (else empty).
+     */
+    void span(int offset, int length) {
+        int first = Math.min(length, dataSize - offset);
+        toEnd.limit(offset + first).position(offset);
+        fromStart.limit(length - first).position(0);
+    }
+
+    /** The first part of the last {@link #span}. */
+    ByteBuffer spanToEnd() {
+        return toEnd;
+    }
+
+    /** The wrapped part of the last {@link #span}, or null when it does not wrap. */
+    ByteBuffer spanFromStart() {
+        return fromStart.hasRemaining() ? fromStart : null;
     }
 
     private long walk(long from, long head, Visitor visitor) {

@@ -92,11 +92,14 @@ public final class PerfDataWriter implements PerfDataOutput {
     private final long attrsSize;
     private final long dataOffset;
     private final ByteBuffer buffer;
-    private final ByteBuffer header = ByteBuffer.allocate(FileHeader.PERF_FILE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    /** Direct: a heap buffer would be copied into a temporary direct one at every header write. */
+    private final ByteBuffer header = ByteBuffer.allocateDirect(FileHeader.PERF_FILE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[][] features = new byte[FileHeader.HEADER_FEAT_BITS][];
 
     /** Bytes of whole records on disk after {@link #dataOffset}. */
     private long dataSize;
+    /** The {@link #dataSize} the header on disk names. */
+    private long publishedSize;
     /** True while the header's bitmap is set and the feature sections follow the data on disk. */
     private boolean featuresOnDisk;
     private IOException failure;
@@ -317,9 +320,8 @@ public final class PerfDataWriter implements PerfDataOutput {
 
     /**
      * Whole records, not walked again: copied into the buffer, which is flushed first when they do
-     * not fit (a run larger than the buffer takes {@link #append}'s way). Not written straight from
-     * a ring's mapping as perf does: the kernel's copy from those pages cost more than the copy it
-     * saves (a 10 s recording: 0.40 s against 0.36 s of CPU, bench/README.md).
+     * not fit (a run larger than the buffer takes {@link #append}'s way). A recorder writing a
+     * file without compression writes its rings through {@link #appendUnbuffered} instead.
      */
     @Override
     public void appendFramed(ByteBuffer src, int offset, int length) throws IOException {
@@ -332,6 +334,58 @@ public final class PerfDataWriter implements PerfDataOutput {
             flush();
         }
         copy(src, offset, length);
+    }
+
+    /**
+     * Whole records written straight from the caller's memory (a ring's mapping, as perf writes
+     * it): the records buffered so far first, then {@code first} and {@code second} (null: none)
+     * from position to limit, no copy in user space (a 10 s recording's drain spent a quarter of
+     * its CPU in that copy, bench/README.md). The header is not refreshed here ({@link #publish}),
+     * so the caller may still rewrite these bytes ({@link #truncateUnpublished}).
+     *
+     * @return where {@code first}'s bytes start, from the start of the data section
+     * @throws IOException if writing failed; the writer has then stopped (see class comment)
+     */
+    public long appendUnbuffered(ByteBuffer first, ByteBuffer second) throws IOException {
+        ensureWritable();
+        unpublishFeatures();
+        writeBuffered();
+        long start = dataSize;
+        long at = dataOffset + dataSize;
+        int n = first.remaining() + (second == null ? 0 : second.remaining());
+        try {
+            at = writeFully(first, at);
+            if (second != null) {
+                writeFully(second, at);
+            }
+        } catch (IOException e) {
+            throw stop(e, "while writing records");
+        }
+        dataSize += n;
+        return start;
+    }
+
+    /**
+     * Drops the records from {@code size} (from the start of the data section) on, which the
+     * caller rewrites: only bytes {@link #appendUnbuffered} wrote and no header names yet.
+     */
+    public void truncateUnpublished(long size) {
+        if (size < publishedSize || size > dataSize || buffer.position() != 0) {
+            throw new IllegalStateException(path + ": cannot cut records at " + size + " (" + publishedSize
+                    + " published, " + dataSize + " written, " + buffer.position() + " buffered)");
+        }
+        dataSize = size;
+    }
+
+    /**
+     * Refreshes {@code data.size} in the header once a buffer's worth of records was written
+     * since the header last named it: as often as the buffered path's flushes refresh it.
+     */
+    public void publish() throws IOException {
+        ensureWritable();
+        if (dataSize - publishedSize >= buffer.capacity()) {
+            writeHeader(false);
+        }
     }
 
     /** Writes one record larger than the buffer (a big tracing/AUX payload) straight to the file. */
@@ -434,6 +488,15 @@ public final class PerfDataWriter implements PerfDataOutput {
             return;
         }
         unpublishFeatures();
+        writeBuffered();
+        writeHeader(false);
+    }
+
+    /** Writes the buffered records (the header is the caller's). */
+    private void writeBuffered() throws IOException {
+        if (buffer.position() == 0) {
+            return;
+        }
         buffer.flip();
         long at = dataOffset + dataSize;
         try {
@@ -447,7 +510,6 @@ public final class PerfDataWriter implements PerfDataOutput {
         }
         dataSize += buffer.limit();
         buffer.clear();
-        writeHeader(false);
     }
 
     /** The records about to be written overwrite the index table: take it out of the header first. */
@@ -601,6 +663,7 @@ public final class PerfDataWriter implements PerfDataOutput {
         h.putLong(FileHeader.ATTRS + 8, attrsSize);
         h.putLong(FileHeader.DATA, dataOffset);
         h.putLong(FileHeader.DATA + 8, dataSize);
+        publishedSize = dataSize;
         h.putLong(FileHeader.EVENT_TYPES, 0); // event_types: unused since perf 3.x
         h.putLong(FileHeader.EVENT_TYPES + 8, 0);
         long[] words = new long[FileHeader.HEADER_FEAT_BITS / 64];
@@ -625,10 +688,12 @@ public final class PerfDataWriter implements PerfDataOutput {
         }
     }
 
-    private void writeFully(ByteBuffer b, long at) throws IOException {
+    /** Writes {@code b} from position to limit at file offset {@code at}; returns the offset after it. */
+    private long writeFully(ByteBuffer b, long at) throws IOException {
         while (b.hasRemaining()) {
             at += channel.write(b, at);
         }
+        return at;
     }
 
     /** The OS's words for an I/O failure ("No space left on device"), without Java class names. */
