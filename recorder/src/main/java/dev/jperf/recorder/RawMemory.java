@@ -2,7 +2,7 @@ package dev.jperf.recorder;
 
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
-import java.lang.reflect.Field;
+import dev.jperf.format.io.Unsafes;
 import java.nio.ByteBuffer;
 import sun.misc.Unsafe;
 
@@ -14,19 +14,9 @@ import sun.misc.Unsafe;
  * has checked; the kernel writes the rings in the machine's byte order, which Unsafe reads.
  */
 final class RawMemory {
-    private static final Unsafe UNSAFE = unsafe();
+    private static final Unsafe UNSAFE = Unsafes.unsafe();
 
     private RawMemory() {
-    }
-
-    private static Unsafe unsafe() {
-        try {
-            Field f = Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("sun.misc.Unsafe is not available", e);
-        }
     }
 
     /** The address of a direct buffer's first byte. */

@@ -2,7 +2,6 @@ package dev.jperf.format.io;
 
 import dev.jperf.format.PerfDataException;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -37,7 +36,7 @@ public final class ByteSource {
     /** Size of one window (512 MiB + 1 MiB, under the 1 GiB limit we set ourselves). */
     public static final long WINDOW_SPAN = WINDOW_STRIDE + OVERLAP;
     private static final long STRIDE_MASK = WINDOW_STRIDE - 1;
-    private static final Unsafe UNSAFE = unsafe();
+    private static final Unsafe UNSAFE = Unsafes.unsafe();
     /** Where Buffer.address is in a buffer object (a direct buffer's first byte). */
     private static final long ADDRESS = fieldOffset(Buffer.class, "address");
     /** Where ByteBuffer.hb and .offset are (a heap buffer's array and its first byte, read-only ones included). */
@@ -70,16 +69,6 @@ public final class ByteSource {
         this.size = size;
         this.order = order;
         this.swap = order != ByteOrder.nativeOrder();
-    }
-
-    private static Unsafe unsafe() {
-        try {
-            Field f = Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("sun.misc.Unsafe is not available", e);
-        }
     }
 
     private static long fieldOffset(Class<?> c, String field) {
