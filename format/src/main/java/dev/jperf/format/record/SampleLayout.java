@@ -35,6 +35,15 @@ public final class SampleLayout {
     private final boolean branchHwIdx;
     private final int fixedSize;
     private final int sampleIdSize;
+    // where each fixed field starts, from the record's header (-1: not sampled); read per sample
+    private final int ipAt;
+    private final int tidAt;
+    private final int timeAt;
+    private final int addrAt;
+    private final int idAt;
+    private final int streamIdAt;
+    private final int cpuAt;
+    private final int periodAt;
 
     private SampleLayout(long sampleType, long readFormat, boolean branchHwIdx) {
         this.sampleType = sampleType;
@@ -42,6 +51,16 @@ public final class SampleLayout {
         this.branchHwIdx = branchHwIdx;
         this.fixedSize = 8 * Long.bitCount(sampleType & FIXED_FIELDS);
         this.sampleIdSize = 8 * Long.bitCount(sampleType & SAMPLE_ID_FIELDS);
+        this.ipAt = offset(PERF_SAMPLE_IP);
+        this.tidAt = offset(PERF_SAMPLE_TID);
+        this.timeAt = offset(PERF_SAMPLE_TIME);
+        this.addrAt = offset(PERF_SAMPLE_ADDR);
+        // perf reads IDENTIFIER, then ID over it (both hold the id)
+        int id = offset(PERF_SAMPLE_ID);
+        this.idAt = id >= 0 ? id : offset(PERF_SAMPLE_IDENTIFIER);
+        this.streamIdAt = offset(PERF_SAMPLE_STREAM_ID);
+        this.cpuAt = offset(PERF_SAMPLE_CPU);
+        this.periodAt = offset(PERF_SAMPLE_PERIOD);
     }
 
     /** The layout of an event's samples and trailers (sample_type, read_format, branch hw_idx). */
@@ -71,6 +90,42 @@ public final class SampleLayout {
     /** Bytes of the fixed u64 words at the start of a sample (after the 8-byte header). */
     public int fixedSize() {
         return fixedSize;
+    }
+
+    /** Where PERF_SAMPLE_IP is, from the record's header; -1 when not sampled (as the other {@code *At}). */
+    public int ipAt() {
+        return ipAt;
+    }
+
+    /** Where PERF_SAMPLE_TID's pid is (its tid 4 bytes on). */
+    public int tidAt() {
+        return tidAt;
+    }
+
+    public int timeAt() {
+        return timeAt;
+    }
+
+    public int addrAt() {
+        return addrAt;
+    }
+
+    /** Where the sample's id is: PERF_SAMPLE_ID, else PERF_SAMPLE_IDENTIFIER. */
+    public int idAt() {
+        return idAt;
+    }
+
+    public int streamIdAt() {
+        return streamIdAt;
+    }
+
+    /** Where PERF_SAMPLE_CPU's cpu is (its res 4 bytes on). */
+    public int cpuAt() {
+        return cpuAt;
+    }
+
+    public int periodAt() {
+        return periodAt;
     }
 
     /** Whether the sample has parts after the fixed words (READ, CALLCHAIN, RAW...). */

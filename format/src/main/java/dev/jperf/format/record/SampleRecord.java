@@ -126,53 +126,16 @@ public record SampleRecord(long offset, int misc, int size, EventDesc event, lon
         if (8L + l.fixedSize() > size) {
             throw RecordInput.bad(name, src, pos, type, "too short (needs " + (8L + l.fixedSize()) + " bytes)");
         }
-        long p = pos + 8;
-        long id = -1;
-        long ip = -1;
-        int pid = -1;
-        int tid = -1;
-        long time = -1;
-        long addr = -1;
-        long streamId = -1;
-        int cpu = -1;
-        long period = events.fixedPeriod(ev.index());
-        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
-            id = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_IP) != 0) {
-            ip = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_TID) != 0) {
-            pid = src.s32(p);
-            tid = src.s32(p + 4);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_TIME) != 0) {
-            time = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_ADDR) != 0) {
-            addr = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_ID) != 0) {
-            id = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_STREAM_ID) != 0) {
-            streamId = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_CPU) != 0) {
-            cpu = src.s32(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_PERIOD) != 0) {
-            period = src.u64(p);
-            p += 8;
-        }
+        long id = l.idAt() < 0 ? -1 : src.u64(pos + l.idAt());
+        long ip = l.ipAt() < 0 ? -1 : src.u64(pos + l.ipAt());
+        int pid = l.tidAt() < 0 ? -1 : src.s32(pos + l.tidAt());
+        int tid = l.tidAt() < 0 ? -1 : src.s32(pos + l.tidAt() + 4);
+        long time = l.timeAt() < 0 ? -1 : src.u64(pos + l.timeAt());
+        long addr = l.addrAt() < 0 ? -1 : src.u64(pos + l.addrAt());
+        long streamId = l.streamIdAt() < 0 ? -1 : src.u64(pos + l.streamIdAt());
+        int cpu = l.cpuAt() < 0 ? -1 : src.s32(pos + l.cpuAt());
+        long period = l.periodAt() < 0 ? events.fixedPeriod(ev.index()) : src.u64(pos + l.periodAt());
+        long p = pos + 8 + l.fixedSize();
         if (!l.hasVariableFields()) {
             return new SampleRecord(offset, misc, size, ev, id, ip, pid, tid, time, addr, streamId, cpu, period,
                     null, null, null, null, null, null, -1, -1, -1, -1, null, -1, -1, -1, -1, null);

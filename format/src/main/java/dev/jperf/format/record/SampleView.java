@@ -139,49 +139,15 @@ public final class SampleView {
         this.size = size;
         this.source = src;
         this.position = pos;
-        this.id = -1;
-        this.ip = -1;
-        this.pid = -1;
-        this.tid = -1;
-        this.time = -1;
-        this.cpu = -1;
-        this.period = events.fixedPeriod(ev.index());
+        this.id = l.idAt() < 0 ? -1 : src.u64(pos + l.idAt());
+        this.ip = l.ipAt() < 0 ? -1 : src.u64(pos + l.ipAt());
+        this.pid = l.tidAt() < 0 ? -1 : src.s32(pos + l.tidAt());
+        this.tid = l.tidAt() < 0 ? -1 : src.s32(pos + l.tidAt() + 4);
+        this.time = l.timeAt() < 0 ? -1 : src.u64(pos + l.timeAt());
+        this.cpu = l.cpuAt() < 0 ? -1 : src.s32(pos + l.cpuAt());
+        this.period = l.periodAt() < 0 ? events.fixedPeriod(ev.index()) : src.u64(pos + l.periodAt());
         this.callchainNr = -1;
-        if ((st & PERF_SAMPLE_IDENTIFIER) != 0) {
-            this.id = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_IP) != 0) {
-            this.ip = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_TID) != 0) {
-            this.pid = src.s32(p);
-            this.tid = src.s32(p + 4);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_TIME) != 0) {
-            this.time = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_ADDR) != 0) {
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_ID) != 0) {
-            this.id = src.u64(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_STREAM_ID) != 0) {
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_CPU) != 0) {
-            this.cpu = src.s32(p);
-            p += 8;
-        }
-        if ((st & PERF_SAMPLE_PERIOD) != 0) {
-            this.period = src.u64(p);
-            p += 8;
-        }
+        p += l.fixedSize();
         if ((st & PERF_SAMPLE_CALLCHAIN) != 0) {
             if ((st & PERF_SAMPLE_READ) != 0) {
                 RecordInput r = new RecordInput(name, events, src, pos, offset);
