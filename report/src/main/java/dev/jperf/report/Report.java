@@ -11,7 +11,9 @@ import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
+import dev.jperf.report.session.PipelinedSink;
 import dev.jperf.report.session.SampleFilter;
+import dev.jperf.report.session.SampleSink;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.OutputStream;
@@ -378,7 +380,7 @@ public final class Report {
         }
         // callee order keeps the innermost 127 frames of a deeper chain, caller order the outermost
         boolean calleeCut = graph == CallchainParams.Order.CALLEE;
-        session.scan(s -> {
+        SampleSink sink = s -> {
             Hists h = byEvent.get(s.event());
             if (h == null) {
                 h = new Hists(s.event(), sort, children, graph, branch);
@@ -394,7 +396,20 @@ public final class Report {
                 }
             }
             h.add(s);
-        }, calleeCut);
+        };
+        if ((children || graph != null) && PipelinedSink.worthIt()) {
+            // aggregating costs about what resolving does: each gets a core
+            PipelinedSink pipelined = new PipelinedSink(sink);
+            try {
+                session.scan(pipelined, calleeCut);
+            } catch (RuntimeException | Error e) {
+                pipelined.abort();
+                throw e;
+            }
+            pipelined.finish();
+        } else {
+            session.scan(sink, calleeCut);
+        }
         // pipe mode: the feature records came with the stream, so groups are known only now
         List<GroupDescs.Group> groups = file.features().get(Feature.GROUP_DESC.bit())
                 .map(g -> ((GroupDescs) g).groups()).orElse(List.of());

@@ -1,0 +1,205 @@
+package dev.jperf.report.session;
+
+import dev.jperf.format.header.EventDesc;
+import java.util.concurrent.ArrayBlockingQueue;
+
+/**
+ * Runs a {@link SampleSink} on a thread of its own: the session thread resolves samples while this
+ * one aggregates the ones before (children and call-graph views spend about as long in each, and a
+ * machine with two cores had one mostly idle). Samples go over in batches of flat arrays, reused
+ * (no object per sample), and come out as one reused {@link CurrentSample} in the same order, so
+ * the sink sees what it would have seen on the session thread. What a sample refers to (frames,
+ * threads, comms, events) is immutable or read only for keys that never change (a thread's tid).
+ * Branch stacks are not carried: branch mode aggregates on the session thread.
+ */
+public final class PipelinedSink implements SampleSink {
+    /** Samples per batch. */
+    private static final int SAMPLES = 4096;
+    /** Callchain frames per batch (a sample's chain is at most {@link Machine#PERF_MAX_STACK_DEPTH}). */
+    private static final int FRAMES = 32 * SAMPLES;
+    /** Batches in flight: one filled, one aggregated, one waiting between. */
+    private static final int BATCHES = 3;
+
+    /** One batch of samples: per sample a row of longs, ints and references; the chains' frames flat. */
+    private static final class Batch {
+        static final int L = 5;
+        static final int I = 8;
+        static final int O = 4;
+        final long[] d = new long[SAMPLES * L];
+        final int[] w = new int[SAMPLES * I];
+        final Object[] o = new Object[SAMPLES * O];
+        final Frame[] frames = new Frame[FRAMES];
+        int n;
+        int framesUsed;
+        boolean last;
+
+        boolean full(int chainLength) {
+            return n == SAMPLES || framesUsed + Math.max(chainLength, 0) > FRAMES;
+        }
+    }
+
+    private final SampleSink sink;
+    private final ArrayBlockingQueue<Batch> full = new ArrayBlockingQueue<>(BATCHES + 1);
+    private final ArrayBlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
+    private final Thread aggregator;
+    /** What the aggregating thread threw; it then drops the batches that follow. */
+    private volatile Throwable failure;
+    private Batch batch;
+
+    public PipelinedSink(SampleSink sink) {
+        this.sink = sink;
+        for (int i = 0; i < BATCHES; i++) {
+            free.add(new Batch());
+        }
+        batch = free.poll();
+        aggregator = new Thread(this::drain, "jperf-aggregate");
+        aggregator.setDaemon(true);
+        aggregator.start();
+    }
+
+    /** Whether aggregating on a second thread can gain anything here (more than one core). */
+    public static boolean worthIt() {
+        return Runtime.getRuntime().availableProcessors() > 1;
+    }
+
+    @Override
+    public void sample(CurrentSample s) {
+        int n = s.chainLength;
+        if (batch.full(n)) {
+            hand(batch);
+            batch = take(free);
+        }
+        Batch b = batch;
+        int k = b.n++;
+        int at = k * Batch.L;
+        b.d[at] = s.ip;
+        b.d[at + 1] = s.time;
+        b.d[at + 2] = s.period;
+        b.d[at + 3] = s.offset;
+        b.d[at + 4] = s.chainId;
+        int wi = k * Batch.I;
+        b.w[wi] = s.pid;
+        b.w[wi + 1] = s.tid;
+        b.w[wi + 2] = s.cpu;
+        b.w[wi + 3] = s.misc;
+        b.w[wi + 4] = n;
+        b.w[wi + 5] = s.chainHash;
+        b.w[wi + 6] = (s.chainHashed ? 1 : 0) | (s.filtered ? 2 : 0);
+        b.w[wi + 7] = b.framesUsed;
+        int oi = k * Batch.O;
+        b.o[oi] = s.event;
+        b.o[oi + 1] = s.thread;
+        b.o[oi + 2] = s.comm;
+        b.o[oi + 3] = s.frame;
+        if (n > 0) {
+            System.arraycopy(s.chain, 0, b.frames, b.framesUsed, n);
+            b.framesUsed += n;
+        }
+    }
+
+    /** Hands over what is left and waits until the sink has had every sample. */
+    public void finish() {
+        batch.last = true;
+        hand(batch);
+        batch = null;
+        try {
+            aggregator.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while aggregating", e);
+        }
+        rethrow();
+    }
+
+    /** The session failed: the aggregating thread stops without the rest. */
+    public void abort() {
+        aggregator.interrupt();
+    }
+
+    private void hand(Batch b) {
+        try {
+            full.put(b);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while aggregating", e);
+        }
+        rethrow();
+    }
+
+    private Batch take(ArrayBlockingQueue<Batch> q) {
+        try {
+            return q.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while aggregating", e);
+        }
+    }
+
+    private void rethrow() {
+        Throwable t = failure;
+        if (t instanceof RuntimeException e) {
+            throw e;
+        } else if (t instanceof Error e) {
+            throw e;
+        } else if (t != null) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The aggregating thread: every batch in order, each sample into one reused CurrentSample. */
+    private void drain() {
+        CurrentSample c = new CurrentSample();
+        try {
+            boolean last = false;
+            while (!last) {
+                Batch b = full.take();
+                last = b.last;
+                if (failure == null) {
+                    try {
+                        replay(b, c);
+                    } catch (Throwable t) {
+                        failure = t;
+                    }
+                }
+                b.n = 0;
+                b.framesUsed = 0;
+                free.put(b);
+            }
+        } catch (InterruptedException e) {
+            // aborted: the session failed and says why
+        }
+    }
+
+    private void replay(Batch b, CurrentSample c) {
+        for (int k = 0; k < b.n; k++) {
+            int at = k * Batch.L;
+            c.ip = b.d[at];
+            c.time = b.d[at + 1];
+            c.period = b.d[at + 2];
+            c.offset = b.d[at + 3];
+            c.chainId = b.d[at + 4];
+            int wi = k * Batch.I;
+            c.pid = b.w[wi];
+            c.tid = b.w[wi + 1];
+            c.cpu = b.w[wi + 2];
+            c.misc = b.w[wi + 3];
+            int n = b.w[wi + 4];
+            c.chainLength = n;
+            c.chainHash = b.w[wi + 5];
+            c.chainHashed = (b.w[wi + 6] & 1) != 0;
+            c.filtered = (b.w[wi + 6] & 2) != 0;
+            int oi = k * Batch.O;
+            c.event = (EventDesc) b.o[oi];
+            c.thread = (PerfThread) b.o[oi + 1];
+            c.comm = (String) b.o[oi + 2];
+            c.frame = (Frame) b.o[oi + 3];
+            if (n > 0) {
+                if (c.chain.length < n) {
+                    c.chain = new Frame[n];
+                }
+                System.arraycopy(b.frames, b.w[wi + 7], c.chain, 0, n);
+            }
+            sink.sample(c);
+        }
+    }
+}
