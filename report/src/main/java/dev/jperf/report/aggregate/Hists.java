@@ -136,7 +136,7 @@ public final class Hists {
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
                 }, true)
                 : null;
-        this.shapes = children || graphOrder != null ? new SampleShapes() : null;
+        this.shapes = children || graphOrder != null ? new SampleShapes(graphOrder != null) : null;
     }
 
     public EventDesc event() {
@@ -280,7 +280,8 @@ public final class Hists {
      * Adds {@code count} samples with {@code period} in all to the entries they reach (the chain in
      * the graph's order): the
      * sample's own ({@code entries[0]}) and, in children mode, each distinct entry of the chain
-     * ({@code entries[1..m)}, reached from chain position {@code at[j]}).
+     * ({@code entries[1..m)}, reached from chain position {@code at[j]}; {@code at} is read for
+     * call graphs only, and may be null without them).
      */
     private void add(Frame[] chain, int n, HistEntry[] entries, int[] at, int m, long period, long count) {
         HistEntry self = entries[0];

@@ -34,12 +34,15 @@ final class SampleShapes {
         /**
          * @param entries the sample's own entry, then each distinct entry of its chain:
          *     {@code entries[0..m)}
-         * @param at where in the chain each of {@code entries} was reached (0 for the first)
+         * @param at where in the chain each of {@code entries} was reached (0 for the first), or
+         *     null when the table keeps no positions
          */
         void add(Frame[] chain, int n, HistEntry[] entries, int[] at, int m, long period, long count);
     }
 
     private final int maxShapes;
+    /** Whether where each entry was reached is kept (call graphs append from there; counts alone need not). */
+    private final boolean positions;
     /*
      * The shape of the samples whose frame and chain came from the chain cache under one id
      * (CurrentSample.chainId): most samples, found with one read instead of hashing and comparing
@@ -64,7 +67,7 @@ final class SampleShapes {
     /**
      * Shape i's entries: entryCount[i] (-1 before its first lookup) at entryAt[i] in
      * {@link #entryArena}, where each was reached at the same position in {@link #atArena} (the two
-     * arenas allocate in step); room for entryRoom[i].
+     * arenas allocate in step; without {@link #positions} the latter stays empty); room for entryRoom[i].
      */
     private int[] entryAt = new int[1 << 11];
     private int[] entryCount = new int[1 << 11];
@@ -79,12 +82,14 @@ final class SampleShapes {
     private HistEntry[] entriesOut = new HistEntry[128];
     private int[] atOut = new int[128];
 
-    SampleShapes() {
-        this(MAX_SHAPES);
+    /** @param positions keep where each entry was reached (for call graphs) */
+    SampleShapes(boolean positions) {
+        this(MAX_SHAPES, positions);
     }
 
-    SampleShapes(int maxShapes) {
+    SampleShapes(int maxShapes, boolean positions) {
         this.maxShapes = maxShapes;
+        this.positions = positions;
         Arrays.fill(chainIds, -1);
     }
 
@@ -174,12 +179,16 @@ final class SampleShapes {
             if (m > entryRoom[slot]) {
                 // a new region (a shape's entries change rarely: the old one waits for the flush)
                 entryAt[slot] = entryArena.allocate(m);
-                atArena.allocate(m);
+                if (positions) {
+                    atArena.allocate(m);
+                }
                 entryRoom[slot] = m;
             }
             int e = entryAt[slot];
             System.arraycopy(reached, 0, entryArena.chunk(e), Arena.offsetOf(e), m);
-            System.arraycopy(where, 0, atArena.chunk(e), Arena.offsetOf(e), m);
+            if (positions) {
+                System.arraycopy(where, 0, atArena.chunk(e), Arena.offsetOf(e), m);
+            }
             entryCount[slot] = m;
         }
         versions[slot] = version;
@@ -206,11 +215,18 @@ final class SampleShapes {
             return false;
         }
         HistEntry[] entries = entryArena.chunk(entryAt[slot]);
-        int[] ats = atArena.chunk(entryAt[slot]);
         int e = Arena.offsetOf(entryAt[slot]);
         for (int j = 0; j < m; j++) {
-            if (entries[e + j] != reached[j] || ats[e + j] != where[j]) {
+            if (entries[e + j] != reached[j]) {
                 return false;
+            }
+        }
+        if (positions) {
+            int[] ats = atArena.chunk(entryAt[slot]);
+            for (int j = 0; j < m; j++) {
+                if (ats[e + j] != where[j]) {
+                    return false;
+                }
             }
         }
         return true;
@@ -243,8 +259,10 @@ final class SampleShapes {
             }
             System.arraycopy(chainArena.chunk(chainAt[i]), Arena.offsetOf(chainAt[i]), chainOut, 0, n);
             System.arraycopy(entryArena.chunk(entryAt[i]), Arena.offsetOf(entryAt[i]), entriesOut, 0, m);
-            System.arraycopy(atArena.chunk(entryAt[i]), Arena.offsetOf(entryAt[i]), atOut, 0, m);
-            sink.add(chainOut, n, entriesOut, atOut, m, periods[i], counts[i]);
+            if (positions) {
+                System.arraycopy(atArena.chunk(entryAt[i]), Arena.offsetOf(entryAt[i]), atOut, 0, m);
+            }
+            sink.add(chainOut, n, entriesOut, positions ? atOut : null, m, periods[i], counts[i]);
             periods[i] = 0;
             counts[i] = 0;
         }

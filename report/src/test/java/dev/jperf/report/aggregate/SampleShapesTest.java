@@ -46,7 +46,7 @@ class SampleShapesTest {
         Frame c = frame(0x30);
         HistEntry ea = entry(a, 0);
         Tally t = new Tally();
-        SampleShapes s = new SampleShapes();
+        SampleShapes s = new SampleShapes(true);
         int slot = pend(s, a, new Frame[] {b, c}, 2, 1, 7, 0, 100, 0, t);
         assertTrue(slot >= 0);
         s.reached(slot, new HistEntry[] {ea, entry(b, 1)}, new int[] {0, 0}, 2, 100, 0, t);
@@ -76,7 +76,7 @@ class SampleShapesTest {
         Frame[] chain = {b};
         HistEntry ea = entry(a, 0);
         Tally t = new Tally();
-        SampleShapes s = new SampleShapes();
+        SampleShapes s = new SampleShapes(true);
         int slot = s.pend(a, chain, 1, Frame.hashOf(chain, 1), 42, 1, 7, 0, 100, 0, t);
         s.reached(slot, new HistEntry[] {ea}, new int[] {0}, 1, 100, 0, t);
         // the id alone names the frame and chain: found without them (another chain cache entry
@@ -98,7 +98,7 @@ class SampleShapesTest {
         HistEntry first = entry(a, 0);
         HistEntry second = entry(a, 1);
         Tally t = new Tally();
-        SampleShapes s = new SampleShapes();
+        SampleShapes s = new SampleShapes(true);
         int slot = pend(s, a, new Frame[0], 0, -2, -1, -1, 10, 3, t);
         s.reached(slot, new HistEntry[] {first}, new int[] {0}, 1, 10, 3, t);
         assertEquals(PENDED, pend(s, a, new Frame[0], 0, -2, -1, -1, 20, 3, t));
@@ -128,7 +128,7 @@ class SampleShapesTest {
             f[i] = frame(i + 1);
         }
         Tally t = new Tally();
-        SampleShapes s = new SampleShapes(8);
+        SampleShapes s = new SampleShapes(8, true);
         long expected = 0;
         long samples = 0;
         long repeats = 0;
