@@ -635,7 +635,19 @@ public final class Hists {
         List<HistEntry> in = collapsed();
         // perf's output_resort: each entry, in input-tree order, inserted into the output rb-tree,
         // going left when hist_entry__sort(new, node) > 0 (not a total order: see perfSort)
-        Comparator<HistEntry> sort = outputOrder(elided, afterSelf);
+        OutputOrder sort = new OutputOrder(elided, afterSelf);
+        if (afterSelf == null && !(children && graphOrder != null) && sort.total()) {
+            // an order that is total (ties aside) and compares without side effects: the tree's
+            // in-order walk is the input order sorted stably (equal entries go right, after the
+            // earlier ones), without a tree (94k entries: ~5x faster)
+            List<HistEntry> out = new ArrayList<>(in);
+            out.sort(sort);
+            for (HistEntry e : in) {
+                e.srclineFromWidth = e.srclineFrom == null ? 0 : e.srclineFrom.length();
+                e.srclineToWidth = e.srclineTo == null ? 0 : e.srclineTo.length();
+            }
+            return out;
+        }
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> n == node ? 0 : perfSort(sort, n, node) > 0 ? -1 : 1);
         for (HistEntry e : in) {
             tree.put(e, e);
@@ -866,44 +878,95 @@ public final class Hists {
         return Long.signum(r.symbol.end() - l.symbol.end());
     }
 
-    private Comparator<HistEntry> outputOrder(Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
-        Comparator<HistEntry> c = children
-                ? Comparator.comparingLong((HistEntry e) -> e.periodAcc).reversed().thenComparing(
-                        Comparator.comparingLong((HistEntry e) -> e.period).reversed())
-                : Comparator.comparingLong((HistEntry e) -> e.period).reversed();
-        if (afterSelf != null) {
-            c = c.thenComparing(afterSelf);
-        }
-        for (SortKey k : keyArray) {
-            if (!elided.contains(k)) {
-                c = c.thenComparing(sortOrder(k));
+    /**
+     * perf's hist_entry__sort as a comparator (x before y when negative): children, self, the
+     * group's members' periods ({@code afterSelf}, when given), then each shown key's sort order.
+     * One class, not a chain of comparator lambdas: the output sort compares ~1.5 M times, and C1
+     * calls through each link of a chain.
+     */
+    private final class OutputOrder implements Comparator<HistEntry> {
+        private final SortKey[] shown;
+        private final Comparator<HistEntry> afterSelf;
+
+        OutputOrder(Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
+            List<SortKey> s = new ArrayList<>();
+            for (SortKey k : keyArray) {
+                if (!elided.contains(k)) {
+                    s.add(k);
+                }
             }
+            this.shown = s.toArray(new SortKey[0]);
+            this.afterSelf = afterSelf;
         }
-        return c;
+
+        /**
+         * Whether the keys' orders are total preorders that compare without side effects (no
+         * srcline made by a comparison, no sort__sym_cmp mixing addresses and DSOs).
+         */
+        boolean total() {
+            for (SortKey k : shown) {
+                switch (k) {
+                    case COMM, DSO, SYM, PID, TID, CPU -> {
+                    }
+                    default -> {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int compare(HistEntry x, HistEntry y) {
+            int c;
+            if (children) {
+                c = Long.compare(y.periodAcc, x.periodAcc);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            c = Long.compare(y.period, x.period);
+            if (c != 0) {
+                return c;
+            }
+            if (afterSelf != null) {
+                c = afterSelf.compare(x, y);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            for (SortKey k : shown) {
+                c = keyOrder(k, x, y);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        }
     }
 
-    /** perf's se_sort of each key, as seen in the output (x before y when negative). */
-    private Comparator<HistEntry> sortOrder(SortKey k) {
+    /** perf's se_sort of key {@code k}, as seen in the output (x before y when negative). */
+    private int keyOrder(SortKey k, HistEntry x, HistEntry y) {
         return switch (k) {
-            case COMM -> (x, y) -> x.comm.compareTo(y.comm);
-            case DSO -> (x, y) -> dsoCmp(x, y);
-            case SYM -> (x, y) -> {
+            case COMM -> x.comm.compareTo(y.comm);
+            case DSO -> dsoCmp(x, y);
+            case SYM -> {
                 if (x.symbol == null || y.symbol == null) {
-                    return x.symbol == null ? (y.symbol == null ? 0 : 1) : -1;
+                    yield x.symbol == null ? (y.symbol == null ? 0 : 1) : -1;
                 }
-                return x.symbol.name().compareTo(y.symbol.name());
-            };
-            case PID, TID -> (x, y) -> Integer.compare(x.thread.tid(), y.thread.tid());
-            case CPU -> (x, y) -> Integer.compare(x.cpu, y.cpu);
+                yield x.symbol.name().compareTo(y.symbol.name());
+            }
+            case PID, TID -> Integer.compare(x.thread.tid(), y.thread.tid());
+            case CPU -> Integer.compare(x.cpu, y.cpu);
             // keys without se_sort: perf's output order is their cmp's, first when positive
-            case DSO_FROM -> (x, y) -> Long.signum(-dsoCmp(x.from.dso(), y.from.dso()));
-            case DSO_TO -> (x, y) -> Long.signum(-dsoCmp(x.to.dso(), y.to.dso()));
-            case SYMBOL_FROM -> (x, y) -> Long.signum(-branchSymCmp(x.from, y.from));
-            case SYMBOL_TO -> (x, y) -> Long.signum(-branchSymCmp(x.to, y.to));
-            case CYCLES -> (x, y) -> Integer.compare(y.cycles, x.cycles);
-            case IPC_LBR -> (x, y) -> Long.signum(-symCmpPerf(x, y, hasDso));
-            case SRCLINE_FROM -> (x, y) -> x == y ? 0 : srclineFrom(x).compareTo(srclineFrom(y));
-            case SRCLINE_TO -> (x, y) -> x == y ? 0 : srclineTo(x).compareTo(srclineTo(y));
+            case DSO_FROM -> Long.signum(-dsoCmp(x.from.dso(), y.from.dso()));
+            case DSO_TO -> Long.signum(-dsoCmp(x.to.dso(), y.to.dso()));
+            case SYMBOL_FROM -> Long.signum(-branchSymCmp(x.from, y.from));
+            case SYMBOL_TO -> Long.signum(-branchSymCmp(x.to, y.to));
+            case CYCLES -> Integer.compare(y.cycles, x.cycles);
+            case IPC_LBR -> Long.signum(-symCmpPerf(x, y, hasDso));
+            case SRCLINE_FROM -> x == y ? 0 : srclineFrom(x).compareTo(srclineFrom(y));
+            case SRCLINE_TO -> x == y ? 0 : srclineTo(x).compareTo(srclineTo(y));
         };
     }
 
