@@ -189,7 +189,12 @@ public final class HistEntry {
      * or an address, in full.
      */
     public String symbolText(int width) {
-        return symbolText(level, dso, symbol, ip, width);
+        return appendSymbolText(new StringBuilder(), level, dso, symbol, ip, width).toString();
+    }
+
+    /** {@link #symbolText(int)} appended to {@code b} (a report's rows: no string per cell). */
+    public void appendSymbolText(StringBuilder b, int width) {
+        appendSymbolText(b, level, dso, symbol, ip, width);
     }
 
     /** Branch mode: the branch's source (or target) resolved where it was taken, else null. */
@@ -210,22 +215,24 @@ public final class HistEntry {
      * (al_addr), with the level it resolved at (al_level).
      */
     public static String symbolText(Frame f, int width) {
-        return symbolText(f.level(), f.dso(), f.symbol(), f.addr(), width);
+        return appendSymbolText(new StringBuilder(), f.level(), f.dso(), f.symbol(), f.addr(), width).toString();
     }
 
-    private static String symbolText(char level, Dso dso, Symbol symbol, long ip, int width) {
-        StringBuilder b = new StringBuilder().append('[').append(level).append("] ");
+    private static StringBuilder appendSymbolText(StringBuilder b, char level, Dso dso, Symbol symbol, long ip,
+            int width) {
+        int at = b.length();
+        b.append('[').append(level).append("] ");
         if (symbol != null) {
             if (symbol.type() == Symbol.STT_OBJECT && dso != null) {
                 b.append(symbol.name()).append("+0x").append(Long.toHexString(ip - symbol.start()));
             } else {
                 String name = symbol.name();
-                b.append(name, 0, Math.min(name.length(), Math.max(0, width - b.length())));
+                b.append(name, 0, Math.min(name.length(), Math.max(0, width - (b.length() - at))));
             }
         } else {
             b.append(hex16(ip));
         }
-        return b.toString();
+        return b;
     }
 
     public String dsoText() {

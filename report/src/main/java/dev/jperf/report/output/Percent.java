@@ -13,8 +13,13 @@ final class Percent {
      * rounds the shortest decimal form half-up: 1/800 = 0.125 prints 0.13 there, 0.12 in perf).
      */
     static String f2(double v) {
+        return appendF2(new StringBuilder(12), v).toString();
+    }
+
+    /** {@link #f2} appended to {@code b}. */
+    static StringBuilder appendF2(StringBuilder b, double v) {
         if (!(Math.abs(v) < 1e15)) {
-            return new BigDecimal(v).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
+            return b.append(new BigDecimal(v).setScale(2, RoundingMode.HALF_EVEN).toPlainString());
         }
         // v = mantissa * 2^e exactly; v * 100 rounded half-even in long arithmetic (the BigDecimal
         // expansion of every printed percentage was 10 % of a call-graph report's allocation)
@@ -42,21 +47,28 @@ final class Percent {
                 q++;
             }
         }
-        StringBuilder b = new StringBuilder(12);
         if (bits < 0 && q != 0) {
             b.append('-');
         }
         long frac = q % 100;
-        return b.append(q / 100).append('.').append(frac < 10 ? "0" : "").append(frac).toString();
+        return b.append(q / 100).append('.').append(frac < 10 ? "0" : "").append(frac);
     }
 
     /** perf's " %6.2f%%" column (hpp__fmt): a space even before a percentage of 1000 or more. */
     static String column(double v) {
-        String s = f2(v);
-        StringBuilder b = new StringBuilder(8).append(' ');
-        for (int i = s.length(); i < 6; i++) {
-            b.append(' ');
+        return appendColumn(new StringBuilder(12), v).toString();
+    }
+
+    /**
+     * {@link #column} appended to {@code b} (a report's rows: no string per cell).
+     */
+    static StringBuilder appendColumn(StringBuilder b, double v) {
+        b.append(' ');
+        int at = b.length();
+        appendF2(b, v);
+        for (int pad = 6 - (b.length() - at); pad > 0; pad--) {
+            b.insert(at, ' ');
         }
-        return b.append(s).append('%').toString();
+        return b.append('%');
     }
 }

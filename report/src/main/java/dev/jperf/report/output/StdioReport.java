@@ -190,13 +190,13 @@ public final class StdioReport {
             if (h.children()) {
                 for (int i = 0; i < columns; i++) {
                     HistEntry p = g.pair(e, i);
-                    b.append(pct(p == null ? 0 : p.periodAcc(), totals[i]));
+                    Percent.appendColumn(b, percent(p == null ? 0 : p.periodAcc(), totals[i]));
                 }
                 b.append("  ");
             }
             for (int i = 0; i < columns; i++) {
                 HistEntry p = g.pair(e, i);
-                b.append(pct(p == null ? 0 : p.period(), totals[i]));
+                Percent.appendColumn(b, percent(p == null ? 0 : p.period(), totals[i]));
             }
             if (showSamples) {
                 b.append("  ");
@@ -249,11 +249,11 @@ public final class StdioReport {
             case COMM -> b.append(pad(e.comm(), width));
             case DSO -> b.append(pad(e.dsoText(), width));
             case SYM -> {
-                String s = e.symbolText(width);
-                b.append(s);
+                int at = b.length();
+                e.appendSymbolText(b, width);
                 // hist_entry__snprintf_alignment: every column but the last padded to its width
-                if (!last && s.length() < width) {
-                    b.append(" ".repeat(width - s.length()));
+                for (int pad = last ? 0 : width - (b.length() - at); pad > 0; pad--) {
+                    b.append(' ');
                 }
             }
             // hist_entry__thread_snprintf: the thread's name now (thread__comm_str), not the sample's
@@ -359,10 +359,6 @@ public final class StdioReport {
 
     static double percent(long period, long total) {
         return total == 0 ? 0 : period * 100.0 / total;
-    }
-
-    private static String pct(long period, long total) {
-        return Percent.column(percent(period, total));
     }
 
     /** printf's "%*d" / "%0*d" for a non-negative number. */
