@@ -12,7 +12,7 @@ import dev.jperf.format.record.SampleView;
 final class Batch {
     static final int CAPACITY = 8192;
     /** longs per entry. */
-    static final int L = 10;
+    static final int L = 11;
     static final int TIME = 0;
     static final int IP = 1;
     static final int PID_TID = 2;
@@ -26,6 +26,8 @@ final class Batch {
     static final int POSITION = 8;
     /** Where the sample's callchain was copied in {@link #raw}, or -1 (not copied). */
     static final int RAW_AT = 9;
+    /** The copied callchain's {@link ChainCache#rawHash} (when {@link #RAW_AT} is not -1). */
+    static final int RAW_HASH = 10;
     /** Longest callchain copied into {@link #raw}. */
     static final int MAX_COPIED = ChainCache.MAX_NR;
 
@@ -94,6 +96,7 @@ final class Batch {
         }
         src.u64s(d[at + CALLCHAIN_AT], raw, rawUsed, nr);
         d[at + RAW_AT] = rawUsed;
+        d[at + RAW_HASH] = ChainCache.rawHash(raw, rawUsed, nr);
         rawUsed += nr;
     }
 

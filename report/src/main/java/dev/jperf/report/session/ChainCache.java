@@ -48,22 +48,31 @@ final class ChainCache {
     private int missSlot;
     private int missHash;
 
-    static int hash(PerfThread thread, int mode, long ip, long[] raw, int off, int nr) {
-        // the thread by its ids (entries compare it by identity): identityHashCode is a call into the VM under C1
-        long h = ((long) thread.pid() << 32 | thread.tid() & 0xffffffffL) * 31L + mode;
-        h = h * 0x9E3779B97F4A7C15L + ip;
+    /**
+     * A hash of a raw callchain {@code raw[off..off+nr)}: the reading thread computes it as it
+     * copies the chain into a batch ({@link Batch#copyChain}), off the resolving thread.
+     */
+    static long rawHash(long[] raw, int off, int nr) {
+        long h = nr;
         for (int i = off, end = off + nr; i < end; i++) {
             h = h * 0x9E3779B97F4A7C15L + raw[i];
         }
+        return h;
+    }
+
+    private static int hash(PerfThread thread, int mode, long ip, long rawHash) {
+        // the thread by its ids (entries compare it by identity): identityHashCode is a call into the VM under C1
+        long h = ((long) thread.pid() << 32 | thread.tid() & 0xffffffffL) * 31L + mode;
+        h = (h * 0x9E3779B97F4A7C15L + ip) * 0xC2B2AE3D27D4EB4FL + rawHash;
         return (int) (h ^ (h >>> 32));
     }
 
     /**
-     * The entry of these raw values ({@code raw[off..off+nr)} the callchain), still valid, or -1
-     * (then {@link #put} may follow).
+     * The entry of these raw values ({@code raw[off..off+nr)} the callchain, {@code rawHash} its
+     * {@link #rawHash}), still valid, or -1 (then {@link #put} may follow).
      */
-    int find(PerfThread thread, int mode, long ip, long[] raw, int off, int nr, MapGroup kernel) {
-        int h = hash(thread, mode, ip, raw, off, nr);
+    int find(PerfThread thread, int mode, long ip, long[] raw, int off, int nr, long rawHash, MapGroup kernel) {
+        int h = hash(thread, mode, ip, rawHash);
         int slot = index.first(h);
         for (int i; (i = index.entry(slot)) >= 0; slot = index.next(slot)) {
             if (hashes[i] == h && threads[i] == thread && modes[i] == mode && ips[i] == ip && rawLength[i] == nr
@@ -93,7 +102,8 @@ final class ChainCache {
         } else {
             if (size == MAX_ENTRIES) {
                 clear();
-                find(thread, mode, ip, raw, off, nr, kernel);
+                // the missed key's slot in the emptied table
+                missSlot = index.first(missHash);
             }
             i = size++;
             if (i == threads.length) {

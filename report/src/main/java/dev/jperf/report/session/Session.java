@@ -336,7 +336,8 @@ public final class Session {
         c.chainHashed = false;
         c.chainId = -1;
         if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
-            resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT], src, d[at + Batch.CALLCHAIN_AT], nr, c);
+            resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT],
+                    d[at + Batch.RAW_HASH], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain, -1, nr);
@@ -383,20 +384,24 @@ public final class Session {
 
     /**
      * The sample's frame and callchain from the cache of raw chains, resolved and cached on a miss.
-     * The chain's addresses are {@code b.raw} from {@code rawAt} when the reader copied them there,
-     * else read from {@code src}.
+     * The chain's addresses are {@code b.raw} from {@code rawAt} when the reader copied them there
+     * (with their {@link ChainCache#rawHash}, {@code rawHashAt}), else read from {@code src}.
      */
-    private void resolveCached(PerfThread thread, int mode, Batch b, long rawAt, ByteSource src, long chainAt, int nr,
+    private void resolveCached(PerfThread thread, int mode, Batch b, long rawAt, long rawHashAt, ByteSource src,
+            long chainAt, int nr,
             CurrentSample c) {
         long[] ips = raw;
         int off = 0;
+        long rawHash;
         if (rawAt >= 0) {
             ips = b.raw;
             off = (int) rawAt;
+            rawHash = rawHashAt;
         } else {
             src.u64s(chainAt, raw, 0, nr);
+            rawHash = ChainCache.rawHash(raw, 0, nr);
         }
-        int hit = chains.find(thread, mode, c.ip, ips, off, nr, machine.kernelMaps());
+        int hit = chains.find(thread, mode, c.ip, ips, off, nr, rawHash, machine.kernelMaps());
         if (hit >= 0) {
             c.frame = chains.frame(hit);
             c.chainLength = chains.chain(hit, c.chain);
