@@ -14,11 +14,15 @@ import java.util.concurrent.ArrayBlockingQueue;
  */
 public final class PipelinedSink implements SampleSink {
     /** Samples per batch. */
-    private static final int SAMPLES = 4096;
+    private static final int SAMPLES = 2048;
     /** Callchain frames per batch (a sample's chain is at most {@link Machine#PERF_MAX_STACK_DEPTH}). */
     private static final int FRAMES = 32 * SAMPLES;
-    /** Batches in flight: one filled, one aggregated, one waiting between. */
-    private static final int BATCHES = 3;
+    /**
+     * Batches in flight: one filled, one aggregated, the rest waiting between. The aggregation
+     * comes in bursts (a run of new stacks walks every frame): with 3 batches of 4096 samples the
+     * session thread waited ~150 ms for a free one on the busy file, with 12 of 2048 ~100 ms.
+     */
+    private static final int BATCHES = 12;
 
     /** One batch of samples: per sample a row of longs, ints and references; the chains' frames flat. */
     private static final class Batch {
