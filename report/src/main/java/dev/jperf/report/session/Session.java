@@ -64,6 +64,8 @@ public final class Session {
     private final long[] raw = new long[ChainCache.MAX_NR];
     /** A delivered sample's frames before they are copied at their length (session thread only). */
     private final Frame[] chainScratch = new Frame[MAX_STACK];
+    /** {@link Frame#hashOf} of the frames the last {@link #resolveCallchain} returned (made as they were). */
+    private int resolvedHash;
     private volatile boolean fileOrder;
     /** The reader copies callchains into the batches (scan with callchains: see {@link Batch#raw}). */
     private boolean copyChains;
@@ -416,10 +418,13 @@ public final class Session {
         c.frame = machine.resolve(thread, mode, c.ip);
         int last = chains.last(thread, machine.kernelMaps());
         c.chainLength = resolveCallchain(thread, null, 0, raw, nr, c.chain, last, last < 0 ? nr : shared(last, raw, nr));
+        c.chainHash = resolvedHash;
+        c.chainHashed = true;
         if (calleeCut && nr > MAX_STACK) {
             int cut = machine.calleeCut(thread, null, 0, raw, nr, c.chain);
             if (cut >= 0) {
                 c.chainLength = cut;
+                c.chainHashed = false;
             }
         }
         chains.put(thread, mode, c.ip, raw, 0, nr, machine.kernelMaps(), c.frame, c.chain, c.chainLength,
@@ -494,10 +499,12 @@ public final class Session {
      * are {@code ips}, or u64s at {@code at} in {@code src}; resolved frames go to {@code out}
      * (room for min(nr, 127)), their count is returned. The entries from {@code shared} on are
      * those of the chain cache's entry {@code last} ({@link #shared}): its frames, not resolved again.
+     * Their hash goes to {@link #resolvedHash} (a second pass over the frames cost 2 % of this thread).
      */
     private int resolveCallchain(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out,
             int last, int shared) {
         int n = 0;
+        int h = 0;
         int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
         for (int j = nr; j >= 0 && n < MAX_STACK; j--) {
             long ip = j == nr ? SampleRecord.PERF_CONTEXT_MAX : ips != null ? ips[j] : src.u64(at + 8L * j);
@@ -508,6 +515,7 @@ public final class Session {
                     if (SampleRecord.isContextMarker(m)) {
                         cpumode = SampleRecord.cpumodeAfter(m);
                         if (cpumode < 0) {
+                            resolvedHash = 0;
                             return 0;
                         }
                         break;
@@ -515,9 +523,11 @@ public final class Session {
                 }
                 continue;
             }
-            out[n] = j >= shared ? chains.chainFrame(last, n) : machine.resolve(thread, cpumode, ip);
-            n++;
+            Frame f = j >= shared ? chains.chainFrame(last, n) : machine.resolve(thread, cpumode, ip);
+            out[n++] = f;
+            h = h * 31 + f.hash();
         }
+        resolvedHash = h;
         return n;
     }
 
