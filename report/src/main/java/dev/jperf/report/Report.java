@@ -397,8 +397,11 @@ public final class Report {
             }
             h.add(s);
         };
-        if ((children || graph != null) && PipelinedSink.worthIt()) {
-            // aggregating costs about what resolving does: each gets a core
+        if (children && graph == null && PipelinedSink.worthIt()) {
+            // the children view's aggregation costs about what resolving does: each gets a core.
+            // Not with call graphs: there the graphs' appends set the pace, a second thread gained
+            // nothing measurable and its buffers and native memory cost 5-8 MB of peak RSS
+            // (bench/README.md); nor for flat views, whose aggregation is cheap
             PipelinedSink pipelined = new PipelinedSink(sink);
             try {
                 session.scan(pipelined, calleeCut);

@@ -216,7 +216,10 @@ public final class StdioReport {
                 graphText.setLength(0);
                 // perf prints graph percentages of the whole event (stats.total_period) even when relative
                 printer.print(e.callchain(), h.totalPeriod(), h.children() ? e.periodAcc() : e.period(), minHit);
-                b.append(graphText);
+                // printed as it is: a graph can be megabytes, which the block would keep as capacity
+                out.append(b);
+                b.setLength(0);
+                out.append(graphText);
             }
         }
         out.append(b);

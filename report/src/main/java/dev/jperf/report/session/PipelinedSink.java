@@ -5,8 +5,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * Runs a {@link SampleSink} on a thread of its own: the session thread resolves samples while this
- * one aggregates the ones before (children and call-graph views spend about as long in each, and a
- * machine with two cores had one mostly idle). Samples go over in batches of flat arrays, reused
+ * one aggregates the ones before (the children view spends about as long in each, and a machine
+ * with two cores had one mostly idle). Samples go over in batches of flat arrays, reused
  * (no object per sample), and come out as one reused {@link CurrentSample} in the same order, so
  * the sink sees what it would have seen on the session thread. What a sample refers to (frames,
  * threads, comms, events) is immutable or read only for keys that never change (a thread's tid).
