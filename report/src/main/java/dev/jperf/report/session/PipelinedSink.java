@@ -24,8 +24,12 @@ public final class PipelinedSink implements SampleSink {
      */
     private static final int BATCHES = 12;
 
-    /** One batch of samples: per sample a row of longs, ints and references; the chains' frames flat. */
-    private static final class Batch {
+    /**
+     * One batch of samples (a block, not to be confused with the reader's {@link
+     * dev.jperf.report.session.Batch}): per sample a row of longs, ints and references; the
+     * chains' frames flat.
+     */
+    private static final class Block {
         static final int L = 5;
         static final int I = 8;
         static final int O = 4;
@@ -43,19 +47,19 @@ public final class PipelinedSink implements SampleSink {
     }
 
     private final SampleSink sink;
-    private final ArrayBlockingQueue<Batch> full = new ArrayBlockingQueue<>(BATCHES + 1);
-    private final ArrayBlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
+    private final ArrayBlockingQueue<Block> full = new ArrayBlockingQueue<>(BATCHES + 1);
+    private final ArrayBlockingQueue<Block> free = new ArrayBlockingQueue<>(BATCHES);
+    /** Blocks made so far: made as the aggregation falls behind, so a small file makes one or two. */
+    private int made;
     private final Thread aggregator;
     /** What the aggregating thread threw; it then drops the batches that follow. */
     private volatile Throwable failure;
-    private Batch batch;
+    private Block batch;
 
     public PipelinedSink(SampleSink sink) {
         this.sink = sink;
-        for (int i = 0; i < BATCHES; i++) {
-            free.add(new Batch());
-        }
-        batch = free.poll();
+        batch = new Block();
+        made = 1;
         aggregator = new Thread(this::drain, "jperf-aggregate");
         aggregator.setDaemon(true);
         aggregator.start();
@@ -71,17 +75,23 @@ public final class PipelinedSink implements SampleSink {
         int n = s.chainLength;
         if (batch.full(n)) {
             hand(batch);
-            batch = take(free);
+            batch = free.poll();
+            if (batch == null && made < BATCHES) {
+                batch = new Block();
+                made++;
+            } else if (batch == null) {
+                batch = take(free);
+            }
         }
-        Batch b = batch;
+        Block b = batch;
         int k = b.n++;
-        int at = k * Batch.L;
+        int at = k * Block.L;
         b.d[at] = s.ip;
         b.d[at + 1] = s.time;
         b.d[at + 2] = s.period;
         b.d[at + 3] = s.offset;
         b.d[at + 4] = s.chainId;
-        int wi = k * Batch.I;
+        int wi = k * Block.I;
         b.w[wi] = s.pid;
         b.w[wi + 1] = s.tid;
         b.w[wi + 2] = s.cpu;
@@ -90,7 +100,7 @@ public final class PipelinedSink implements SampleSink {
         b.w[wi + 5] = s.chainHash;
         b.w[wi + 6] = (s.chainHashed ? 1 : 0) | (s.filtered ? 2 : 0);
         b.w[wi + 7] = b.framesUsed;
-        int oi = k * Batch.O;
+        int oi = k * Block.O;
         b.o[oi] = s.event;
         b.o[oi + 1] = s.thread;
         b.o[oi + 2] = s.comm;
@@ -120,7 +130,7 @@ public final class PipelinedSink implements SampleSink {
         aggregator.interrupt();
     }
 
-    private void hand(Batch b) {
+    private void hand(Block b) {
         try {
             full.put(b);
         } catch (InterruptedException e) {
@@ -130,7 +140,7 @@ public final class PipelinedSink implements SampleSink {
         rethrow();
     }
 
-    private Batch take(ArrayBlockingQueue<Batch> q) {
+    private Block take(ArrayBlockingQueue<Block> q) {
         try {
             return q.take();
         } catch (InterruptedException e) {
@@ -156,7 +166,7 @@ public final class PipelinedSink implements SampleSink {
         try {
             boolean last = false;
             while (!last) {
-                Batch b = full.take();
+                Block b = full.take();
                 last = b.last;
                 if (failure == null) {
                     try {
@@ -174,15 +184,15 @@ public final class PipelinedSink implements SampleSink {
         }
     }
 
-    private void replay(Batch b, CurrentSample c) {
+    private void replay(Block b, CurrentSample c) {
         for (int k = 0; k < b.n; k++) {
-            int at = k * Batch.L;
+            int at = k * Block.L;
             c.ip = b.d[at];
             c.time = b.d[at + 1];
             c.period = b.d[at + 2];
             c.offset = b.d[at + 3];
             c.chainId = b.d[at + 4];
-            int wi = k * Batch.I;
+            int wi = k * Block.I;
             c.pid = b.w[wi];
             c.tid = b.w[wi + 1];
             c.cpu = b.w[wi + 2];
@@ -192,7 +202,7 @@ public final class PipelinedSink implements SampleSink {
             c.chainHash = b.w[wi + 5];
             c.chainHashed = (b.w[wi + 6] & 1) != 0;
             c.filtered = (b.w[wi + 6] & 2) != 0;
-            int oi = k * Batch.O;
+            int oi = k * Block.O;
             c.event = (EventDesc) b.o[oi];
             c.thread = (PerfThread) b.o[oi + 1];
             c.comm = (String) b.o[oi + 2];
