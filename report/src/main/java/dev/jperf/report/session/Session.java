@@ -390,8 +390,7 @@ public final class Session {
      * (with their {@link ChainCache#rawHash}, {@code rawHashAt}), else read from {@code src}.
      */
     private void resolveCached(PerfThread thread, int mode, Batch b, long rawAt, long rawHashAt, ByteSource src,
-            long chainAt, int nr,
-            CurrentSample c) {
+            long chainAt, int nr, CurrentSample c) {
         long[] ips = raw;
         int off = 0;
         long rawHash;
