@@ -4,9 +4,11 @@ import com.sun.jna.Function;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
+import com.sun.jna.PrimitiveCall;
 
 /**
- * libc entry points, called through JNA {@link Function}s. Not direct mapping
+ * libc entry points, called through JNA {@link Function}s ({@link PrimitiveCall}: every
+ * argument here is an Integer or a Long, every result an int or a long). Not direct mapping
  * ({@code Native.register}): registering eleven natives built JNA's FFI type structures and
  * reflected over every method, ~15 ms of each recording's start, while the calls themselves are
  * few (a bpf(2) per program pinned, a poll per pass of the rings): a boxed argument array per call
@@ -35,59 +37,59 @@ final class LibC {
     private LibC() {}
 
     static long syscall(long number, long a1, long a2, long a3, long a4, long a5) {
-        return SYSCALL.invokeLong(new Object[] {number, a1, a2, a3, a4, a5});
+        return PrimitiveCall.invokeLong(SYSCALL, new Object[] {number, a1, a2, a3, a4, a5});
     }
 
     static int ioctl(int fd, long request, long arg) {
-        return IOCTL.invokeInt(new Object[] {fd, request, arg});
+        return PrimitiveCall.invokeInt(IOCTL, new Object[] {fd, request, arg});
     }
 
     static long mmap(long addr, long length, int prot, int flags, int fd, long offset) {
-        return MMAP.invokeLong(new Object[] {addr, length, prot, flags, fd, offset});
+        return PrimitiveCall.invokeLong(MMAP, new Object[] {addr, length, prot, flags, fd, offset});
     }
 
     static int munmap(long addr, long length) {
-        return MUNMAP.invokeInt(new Object[] {addr, length});
+        return PrimitiveCall.invokeInt(MUNMAP, new Object[] {addr, length});
     }
 
     static int poll(long fds, long nfds, int timeoutMs) {
-        return POLL.invokeInt(new Object[] {fds, nfds, timeoutMs});
+        return PrimitiveCall.invokeInt(POLL, new Object[] {fds, nfds, timeoutMs});
     }
 
     static long read(int fd, long buf, long count) {
-        return READ.invokeLong(new Object[] {fd, buf, count});
+        return PrimitiveCall.invokeLong(READ, new Object[] {fd, buf, count});
     }
 
     static long write(int fd, long buf, long count) {
-        return WRITE.invokeLong(new Object[] {fd, buf, count});
+        return PrimitiveCall.invokeLong(WRITE, new Object[] {fd, buf, count});
     }
 
     static int close(int fd) {
-        return CLOSE.invokeInt(new Object[] {fd});
+        return PrimitiveCall.invokeInt(CLOSE, new Object[] {fd});
     }
 
     static int dup2(int oldfd, int newfd) {
-        return DUP2.invokeInt(new Object[] {oldfd, newfd});
+        return PrimitiveCall.invokeInt(DUP2, new Object[] {oldfd, newfd});
     }
 
     static int kill(int pid, int sig) {
-        return KILL.invokeInt(new Object[] {pid, sig});
+        return PrimitiveCall.invokeInt(KILL, new Object[] {pid, sig});
     }
 
     static int getrusage(int who, long usage) {
-        return GETRUSAGE.invokeInt(new Object[] {who, usage});
+        return PrimitiveCall.invokeInt(GETRUSAGE, new Object[] {who, usage});
     }
 
     static int tcgetattr(int fd, long termios) {
-        return TCGETATTR.invokeInt(new Object[] {fd, termios});
+        return PrimitiveCall.invokeInt(TCGETATTR, new Object[] {fd, termios});
     }
 
     static int tcsetattr(int fd, int action, long termios) {
-        return TCSETATTR.invokeInt(new Object[] {fd, action, termios});
+        return PrimitiveCall.invokeInt(TCSETATTR, new Object[] {fd, action, termios});
     }
 
     static int isatty(int fd) {
-        return ISATTY.invokeInt(new Object[] {fd});
+        return PrimitiveCall.invokeInt(ISATTY, new Object[] {fd});
     }
 
     static String strerror(int errnum) {

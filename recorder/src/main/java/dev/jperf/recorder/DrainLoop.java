@@ -5,6 +5,7 @@ import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
 import dev.jperf.nativeshim.Sched;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -113,10 +114,17 @@ final class DrainLoop {
         }
     }
 
-    /** A FINISHED_ROUND record, built once: the loop appends it ~20 times a second. */
+    /**
+     * A FINISHED_ROUND record, built once: the loop appends it ~20 times a second. In a direct
+     * buffer, as the rings are: the writer's walk and copy of it then run the direct buffers' code
+     * the launcher compiles early, not the heap buffers' (which start-up code alone would need).
+     */
     private static ByteBuffer finishedRound() {
         SyntheticRecords round = new SyntheticRecords(0);
         round.empty(RecordType.PERF_RECORD_FINISHED_ROUND);
-        return round.records();
+        ByteBuffer heap = round.records();
+        ByteBuffer direct = ByteBuffer.allocateDirect(heap.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+        direct.put(heap).flip();
+        return direct;
     }
 }

@@ -83,7 +83,7 @@ final class ProcFile {
     }
 
     /** Character.isWhitespace of an ISO-8859-1 byte. */
-    private static boolean blank(byte c) {
+    static boolean blank(byte c) {
         return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
     }
 }

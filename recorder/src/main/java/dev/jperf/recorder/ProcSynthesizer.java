@@ -156,41 +156,113 @@ final class ProcSynthesizer {
                 sp++;
             }
             if (sp + 3 < end && b[sp + 3] == 'x') {
-                synthMapLine(pid, ProcFile.text(b, line, end));
+                synthMapLine(pid, b, line, end);
             }
         }
     }
 
-    /** One /proc/PID/maps line: {@code start-end perms offset maj:min inode [path]}; only executable maps. */
-    void synthMapLine(int pid, String line) {
-        int sp1 = line.indexOf(' ');
-        int dash = line.indexOf('-');
-        if (sp1 < 0 || dash < 0 || dash > sp1 || line.length() < sp1 + 5) {
+    /**
+     * One /proc/PID/maps line, bytes {@code from} to {@code to} of {@code b}:
+     * {@code start-end perms offset maj:min inode [path]}; only executable maps. Parsed in place:
+     * a regex split per line compiled a Pattern each time, interpreted, about half of the walk's
+     * CPU (bench/README.md). A field that is not a number throws NumberFormatException, as
+     * {@code Long.parseUnsignedLong} did (the walk skips that process).
+     */
+    void synthMapLine(int pid, byte[] b, int from, int to) {
+        while (from < to && ProcFile.blank(b[from])) {
+            from++;
+        }
+        while (to > from && ProcFile.blank(b[to - 1])) {
+            to--;
+        }
+        int sp1 = indexOf(b, from, to, (byte) ' ');
+        int dash = indexOf(b, from, to, (byte) '-');
+        if (sp1 < 0 || dash < 0 || dash > sp1 || to < sp1 + 5) {
             return;
         }
-        String perms = line.substring(sp1 + 1, sp1 + 5);
-        if (perms.charAt(2) != 'x') {
+        // perms: b[sp1 + 1 .. sp1 + 4]
+        if (b[sp1 + 3] != 'x') {
             return;
         }
-        String[] f = line.substring(sp1 + 6).split("\\s+", 4);
-        if (f.length < 3) {
-            return;
+        // offset, maj:min and inode, then the path (the rest, white space inside kept)
+        int f0 = sp1 + 6;
+        int e0 = fieldEnd(b, f0, to);
+        int f1 = skipSpace(b, e0, to);
+        int e1 = fieldEnd(b, f1, to);
+        int f2 = skipSpace(b, e1, to);
+        int e2 = fieldEnd(b, f2, to);
+        if (f0 >= to || e0 == f0 || f1 >= to || f2 >= to) {
+            return; // fewer than three fields
         }
-        long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
-        long end = Long.parseUnsignedLong(line.substring(dash + 1, sp1), 16);
-        long pgoff = Long.parseUnsignedLong(f[0], 16);
-        int colon = f[1].indexOf(':');
-        int maj = Integer.parseInt(f[1].substring(0, colon), 16);
-        int min = Integer.parseInt(f[1].substring(colon + 1), 16);
-        long ino = Long.parseLong(f[2]);
-        String path = f.length > 3 ? f[3].strip() : "";
-        if (path.isEmpty()) {
-            path = "//anon";
+        long start = hex(b, from, dash);
+        long end = hex(b, dash + 1, sp1);
+        long pgoff = hex(b, f0, e0);
+        int colon = indexOf(b, f1, e1, (byte) ':');
+        if (colon < 0) {
+            throw new NumberFormatException("no ':' in the device of a maps line");
         }
-        int prot = (perms.charAt(0) == 'r' ? PROT_READ : 0) | (perms.charAt(1) == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
-        int flags = perms.charAt(3) == 's' ? MAP_SHARED : MAP_PRIVATE;
+        int maj = (int) hexInt(b, f1, colon);
+        int min = (int) hexInt(b, colon + 1, e1);
+        long ino = Long.parseLong(new String(b, f2, e2 - f2, StandardCharsets.ISO_8859_1));
+        int p = skipSpace(b, e2, to);
+        String path = p < to ? new String(b, p, to - p, StandardCharsets.ISO_8859_1) : "//anon";
+        int prot = (b[sp1 + 1] == 'r' ? PROT_READ : 0) | (b[sp1 + 2] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+        int flags = b[sp1 + 4] == 's' ? MAP_SHARED : MAP_PRIVATE;
         int misc = PerfRecord.PERF_RECORD_MISC_USER;
         out.mmap2(misc, pid, pid, start, end - start, pgoff, maj, min, ino, prot, flags, path);
+    }
+
+    private static int indexOf(byte[] b, int from, int to, byte c) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** White space as the regex {@code \s} has it. */
+    private static boolean space(byte c) {
+        return c == ' ' || (c >= '\t' && c <= '\r');
+    }
+
+    private static int fieldEnd(byte[] b, int i, int to) {
+        while (i < to && !space(b[i])) {
+            i++;
+        }
+        return i;
+    }
+
+    private static int skipSpace(byte[] b, int i, int to) {
+        while (i < to && space(b[i])) {
+            i++;
+        }
+        return i;
+    }
+
+    /** An unsigned hexadecimal number of at most 16 digits. */
+    private static long hex(byte[] b, int from, int to) {
+        if (from >= to || to - from > 16) {
+            throw new NumberFormatException("not a 64-bit hexadecimal number in a maps line");
+        }
+        long v = 0;
+        for (int i = from; i < to; i++) {
+            int d = Character.digit(b[i], 16);
+            if (d < 0) {
+                throw new NumberFormatException("not a hexadecimal digit in a maps line");
+            }
+            v = v << 4 | d;
+        }
+        return v;
+    }
+
+    /** A hexadecimal int (a device number), as {@code Integer.parseInt(s, 16)} reads it. */
+    private static long hexInt(byte[] b, int from, int to) {
+        long v = to - from <= 8 ? hex(b, from, to) : -1;
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new NumberFormatException("not a device number in a maps line");
+        }
+        return v;
     }
 
 }

@@ -71,6 +71,44 @@ class DsoHitsTest {
         assertEquals(List.of("/a", "/b", "/c", "/d"), List.copyOf(h.userDsos()));
     }
 
+    /**
+     * Processes taking turns (a ring holds their samples interleaved), a process first seen
+     * without maps that gets them later, a map replaced under a process's last hit, samples moving
+     * between one process's DSOs: the lookup's shortcuts never keep a DSO from being marked.
+     */
+    @Test
+    void interleavedProcessesAndChangingMapsMarkEveryDso() {
+        DsoHits h = new DsoHits(IP_AT, PID_AT);
+        map(h, 100, 0x1000, 0x1000, 5, "/a");
+        map(h, 200, 0x1000, 0x1000, 5, "/b");
+        for (int i = 0; i < 3; i++) {
+            sample(h, 100, 0x1100 + i, PERF_RECORD_MISC_USER);
+            sample(h, 200, 0x1200 + i, PERF_RECORD_MISC_USER);
+            sample(h, 300, 0x1300 + i, PERF_RECORD_MISC_USER); // no maps yet
+            sample(h, 100 + 16, 0x1400, PERF_RECORD_MISC_USER); // the same slot of the pid table as 100
+        }
+        assertEquals(List.of("/a", "/b"), List.copyOf(h.userDsos()));
+        // 300 gets maps: its "no maps" must not stick
+        map(h, 300, 0x1000, 0x1000, 5, "/c");
+        sample(h, 300, 0x1300, PERF_RECORD_MISC_USER);
+        // 100's map at the same start is replaced: its quiet range must not stick
+        sample(h, 100, 0x1100, PERF_RECORD_MISC_USER);
+        map(h, 100, 0x1000, 0x1000, 5, "/d");
+        sample(h, 200, 0x1200, PERF_RECORD_MISC_USER);
+        sample(h, 100, 0x1100, PERF_RECORD_MISC_USER);
+        assertEquals(List.of("/a", "/b", "/c", "/d"), List.copyOf(h.userDsos()));
+        // samples moving between a process's DSOs: each one's first sample marks it
+        map(h, 400, 0x1000, 0x1000, 5, "/e");
+        map(h, 400, 0x3000, 0x1000, 5, "/f");
+        map(h, 400, 0x5000, 0x1000, 5, "/g");
+        map(h, 400, 0x7000, 0x1000, 5, "/h");
+        map(h, 400, 0x9000, 0x1000, 5, "/i");
+        for (long ip : new long[] {0x1100, 0x3100, 0x1200, 0x2100, 0x3200, 0x5100, 0x7100, 0x1300, 0x9100}) {
+            sample(h, 400, ip, PERF_RECORD_MISC_USER);
+        }
+        assertEquals(List.of("/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/i"), List.copyOf(h.userDsos()));
+    }
+
     /** A map starting inside another: ips from its start on are its own, also right after a hit of the outer one. */
     @Test
     void aMapStartingInsideTheLastHitOneEndsTheQuietRange() {

@@ -95,6 +95,13 @@ public final class PerfDataWriter implements PerfDataOutput {
     /** Direct: a heap buffer would be copied into a temporary direct one at every header write. */
     private final ByteBuffer header = ByteBuffer.allocateDirect(FileHeader.PERF_FILE_HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[][] features = new byte[FileHeader.HEADER_FEAT_BITS][];
+    /** {@link #appendUnbuffered}'s parts: the buffer, then the caller's one or two. */
+    private final ByteBuffer[] gather = new ByteBuffer[3];
+    /**
+     * Where the channel's own position is (-1: unknown): only {@link #appendUnbuffered}'s
+     * gathering writes use and move it, every other write is positional.
+     */
+    private long channelPosition = -1;
 
     /** Bytes of whole records on disk after {@link #dataOffset}. */
     private long dataSize;
@@ -349,19 +356,46 @@ public final class PerfDataWriter implements PerfDataOutput {
     public long appendUnbuffered(ByteBuffer first, ByteBuffer second) throws IOException {
         ensureWritable();
         unpublishFeatures();
-        writeBuffered();
-        long start = dataSize;
-        long at = dataOffset + dataSize;
-        int n = first.remaining() + (second == null ? 0 : second.remaining());
-        try {
-            at = writeFully(first, at);
-            if (second != null) {
-                writeFully(second, at);
-            }
-        } catch (IOException e) {
-            throw stop(e, "while writing records");
+        // the buffered records (a recorder's FINISHED_ROUND of the pass before) and the caller's
+        // in one gathering write: each write(2) of a file costs a few microseconds before it copies
+        // a byte (the inode's time, the page cache's locks), as much as a pass's ring walk
+        int buffered = buffer.position();
+        int parts = 0;
+        if (buffered > 0) {
+            buffer.flip();
+            gather[parts++] = buffer;
         }
-        dataSize += n;
+        gather[parts++] = first;
+        if (second != null) {
+            gather[parts++] = second;
+        }
+        long at = dataOffset + dataSize;
+        long total = buffered + first.remaining() + (second == null ? 0 : second.remaining());
+        try {
+            if (channelPosition != at) {
+                channel.position(at);
+            }
+            for (long done = 0; done < total; ) {
+                done += channel.write(gather, 0, parts);
+            }
+            channelPosition = at + total;
+        } catch (IOException e) {
+            channelPosition = -1;
+            if (buffered > 0) {
+                dataSize += wholeRecords(buffer, buffer.position());
+                buffer.clear();
+            }
+            throw stop(e, "while writing records");
+        } finally {
+            for (int i = 0; i < parts; i++) {
+                gather[i] = null;
+            }
+        }
+        if (buffered > 0) {
+            buffer.clear();
+        }
+        long start = dataSize + buffered;
+        dataSize += total;
         return start;
     }
 
