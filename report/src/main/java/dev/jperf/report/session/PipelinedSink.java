@@ -44,6 +44,66 @@ public final class PipelinedSink implements SampleSink {
         boolean full(int chainLength) {
             return n == SAMPLES || framesUsed + Math.max(chainLength, 0) > FRAMES;
         }
+
+        /** Appends sample {@code s} (the caller has checked {@link #full}). */
+        void put(CurrentSample s) {
+            int k = n++;
+            int at = k * L;
+            d[at] = s.ip;
+            d[at + 1] = s.time;
+            d[at + 2] = s.period;
+            d[at + 3] = s.offset;
+            d[at + 4] = s.chainId;
+            int wi = k * I;
+            w[wi] = s.pid;
+            w[wi + 1] = s.tid;
+            w[wi + 2] = s.cpu;
+            w[wi + 3] = s.misc;
+            w[wi + 4] = s.chainLength;
+            w[wi + 5] = s.chainHash;
+            w[wi + 6] = (s.chainHashed ? 1 : 0) | (s.filtered ? 2 : 0);
+            w[wi + 7] = framesUsed;
+            int oi = k * O;
+            o[oi] = s.event;
+            o[oi + 1] = s.thread;
+            o[oi + 2] = s.comm;
+            o[oi + 3] = s.frame;
+            if (s.chainLength > 0) {
+                System.arraycopy(s.chain, 0, frames, framesUsed, s.chainLength);
+                framesUsed += s.chainLength;
+            }
+        }
+
+        /** Sample {@code k} into {@code c}, as {@link #put} had it. */
+        void get(int k, CurrentSample c) {
+            int at = k * L;
+            c.ip = d[at];
+            c.time = d[at + 1];
+            c.period = d[at + 2];
+            c.offset = d[at + 3];
+            c.chainId = d[at + 4];
+            int wi = k * I;
+            c.pid = w[wi];
+            c.tid = w[wi + 1];
+            c.cpu = w[wi + 2];
+            c.misc = w[wi + 3];
+            int chainLength = w[wi + 4];
+            c.chainLength = chainLength;
+            c.chainHash = w[wi + 5];
+            c.chainHashed = (w[wi + 6] & 1) != 0;
+            c.filtered = (w[wi + 6] & 2) != 0;
+            int oi = k * O;
+            c.event = (EventDesc) o[oi];
+            c.thread = (PerfThread) o[oi + 1];
+            c.comm = (String) o[oi + 2];
+            c.frame = (Frame) o[oi + 3];
+            if (chainLength > 0) {
+                if (c.chain.length < chainLength) {
+                    c.chain = new Frame[chainLength];
+                }
+                System.arraycopy(frames, w[wi + 7], c.chain, 0, chainLength);
+            }
+        }
     }
 
     private final SampleSink sink;
@@ -83,32 +143,7 @@ public final class PipelinedSink implements SampleSink {
                 batch = take(free);
             }
         }
-        Block b = batch;
-        int k = b.n++;
-        int at = k * Block.L;
-        b.d[at] = s.ip;
-        b.d[at + 1] = s.time;
-        b.d[at + 2] = s.period;
-        b.d[at + 3] = s.offset;
-        b.d[at + 4] = s.chainId;
-        int wi = k * Block.I;
-        b.w[wi] = s.pid;
-        b.w[wi + 1] = s.tid;
-        b.w[wi + 2] = s.cpu;
-        b.w[wi + 3] = s.misc;
-        b.w[wi + 4] = n;
-        b.w[wi + 5] = s.chainHash;
-        b.w[wi + 6] = (s.chainHashed ? 1 : 0) | (s.filtered ? 2 : 0);
-        b.w[wi + 7] = b.framesUsed;
-        int oi = k * Block.O;
-        b.o[oi] = s.event;
-        b.o[oi + 1] = s.thread;
-        b.o[oi + 2] = s.comm;
-        b.o[oi + 3] = s.frame;
-        if (n > 0) {
-            System.arraycopy(s.chain, 0, b.frames, b.framesUsed, n);
-            b.framesUsed += n;
-        }
+        batch.put(s);
     }
 
     /** Hands over what is left and waits until the sink has had every sample. */
@@ -186,33 +221,7 @@ public final class PipelinedSink implements SampleSink {
 
     private void replay(Block b, CurrentSample c) {
         for (int k = 0; k < b.n; k++) {
-            int at = k * Block.L;
-            c.ip = b.d[at];
-            c.time = b.d[at + 1];
-            c.period = b.d[at + 2];
-            c.offset = b.d[at + 3];
-            c.chainId = b.d[at + 4];
-            int wi = k * Block.I;
-            c.pid = b.w[wi];
-            c.tid = b.w[wi + 1];
-            c.cpu = b.w[wi + 2];
-            c.misc = b.w[wi + 3];
-            int n = b.w[wi + 4];
-            c.chainLength = n;
-            c.chainHash = b.w[wi + 5];
-            c.chainHashed = (b.w[wi + 6] & 1) != 0;
-            c.filtered = (b.w[wi + 6] & 2) != 0;
-            int oi = k * Block.O;
-            c.event = (EventDesc) b.o[oi];
-            c.thread = (PerfThread) b.o[oi + 1];
-            c.comm = (String) b.o[oi + 2];
-            c.frame = (Frame) b.o[oi + 3];
-            if (n > 0) {
-                if (c.chain.length < n) {
-                    c.chain = new Frame[n];
-                }
-                System.arraycopy(b.frames, b.w[wi + 7], c.chain, 0, n);
-            }
+            b.get(k, c);
             sink.sample(c);
         }
     }
