@@ -56,9 +56,14 @@ public final class Frame {
     public static int hashOf(Frame[] chain, int n) {
         int h = 0;
         for (int i = 0; i < n; i++) {
-            h = h * 31 + chain[i].hash;
+            h = hashOf(h, chain[i]);
         }
         return h;
+    }
+
+    /** {@link #hashOf(Frame[], int)} one frame further: {@code h} the hash of the frames before {@code f}. */
+    static int hashOf(int h, Frame f) {
+        return h * 31 + f.hash;
     }
 
     public long ip() {

@@ -524,7 +524,7 @@ public final class Session {
             }
             Frame f = j >= shared ? chains.chainFrame(last, n) : machine.resolve(thread, cpumode, ip);
             out[n++] = f;
-            h = h * 31 + f.hash();
+            h = Frame.hashOf(h, f);
         }
         resolvedHash = h;
         return n;
