@@ -54,13 +54,9 @@ final class Percent {
         return b.append(q / 100).append('.').append(frac < 10 ? "0" : "").append(frac);
     }
 
-    /** perf's " %6.2f%%" column (hpp__fmt): a space even before a percentage of 1000 or more. */
-    static String column(double v) {
-        return appendColumn(new StringBuilder(12), v).toString();
-    }
-
     /**
-     * {@link #column} appended to {@code b} (a report's rows: no string per cell).
+     * perf's " %6.2f%%" column (hpp__fmt), appended to {@code b} (a report's rows: no string per
+     * cell): a space even before a percentage of 1000 or more.
      */
     static StringBuilder appendColumn(StringBuilder b, double v) {
         b.append(' ');

@@ -17,8 +17,8 @@ class PercentTest {
         assertEquals("2.67", Percent.f2(2.675)); // just below ...675 in binary
         assertEquals("100.00", Percent.f2(100));
         assertEquals("0.00", Percent.f2(0));
-        assertEquals("   0.12%", Percent.column(100.0 / 800));
-        assertEquals(" 100.00%", Percent.column(100));
+        assertEquals("   0.12%", column(100.0 / 800));
+        assertEquals(" 100.00%", column(100));
     }
 
     /** The long-arithmetic rounding equals the exact BigDecimal one on random and edge values. */
@@ -67,5 +67,9 @@ class PercentTest {
         for (int i = 0; i < values.size(); i++) {
             assertEquals(expected[i], Percent.f2(values.get(i)), "share " + values.get(i));
         }
+    }
+
+    private static String column(double v) {
+        return Percent.appendColumn(new StringBuilder(), v).toString();
     }
 }
