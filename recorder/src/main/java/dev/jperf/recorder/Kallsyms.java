@@ -127,28 +127,16 @@ final class Kallsyms {
                 colon++;
             }
             if (end - colon == 14 && ProcFile.startsWith(b, colon, end, " : Kernel code")) {
-                long start = hexRange(b, p, dash);
-                long last = hexRange(b, dash + 1, colon);
-                return start >= 0 && last > start ? last - start + 1 : 0;
+                try {
+                    long start = ProcFile.hex(b, p, dash);
+                    long last = ProcFile.hex(b, dash + 1, colon);
+                    return start >= 0 && last > start ? last - start + 1 : 0;
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
             }
         }
         return 0;
-    }
-
-    /** Hex digits in {@code [from, to)}, or -1 if not 1-16 hex digits. */
-    private static long hexRange(byte[] b, int from, int to) {
-        if (to <= from || to - from > 16) {
-            return -1;
-        }
-        long v = 0;
-        for (int i = from; i < to; i++) {
-            int d = Character.digit(b[i], 16);
-            if (d < 0) {
-                return -1;
-            }
-            v = v << 4 | d;
-        }
-        return v;
     }
 
     /** Address of {@code _text}, 0 if hidden (kptr_restrict) or absent. */

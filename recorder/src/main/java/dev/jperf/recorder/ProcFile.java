@@ -82,6 +82,27 @@ final class ProcFile {
         return new String(b, from, end - from, StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * The unsigned hexadecimal number (1 to 16 digits, no prefix) in bytes {@code from} to
+     * {@code to} of {@code b}, as {@code Long.parseUnsignedLong(s, 16)} reads it.
+     *
+     * @throws NumberFormatException if it is not one
+     */
+    static long hex(byte[] b, int from, int to) {
+        if (from >= to || to - from > 16) {
+            throw new NumberFormatException("not a 64-bit hexadecimal number");
+        }
+        long v = 0;
+        for (int i = from; i < to; i++) {
+            int d = Character.digit(b[i], 16);
+            if (d < 0) {
+                throw new NumberFormatException("not a hexadecimal digit");
+            }
+            v = v << 4 | d;
+        }
+        return v;
+    }
+
     /** Character.isWhitespace of an ISO-8859-1 byte. */
     static boolean blank(byte c) {
         return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);

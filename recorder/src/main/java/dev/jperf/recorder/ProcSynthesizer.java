@@ -194,9 +194,9 @@ final class ProcSynthesizer {
         if (f0 >= to || e0 == f0 || f1 >= to || f2 >= to) {
             return; // fewer than three fields
         }
-        long start = hex(b, from, dash);
-        long end = hex(b, dash + 1, sp1);
-        long pgoff = hex(b, f0, e0);
+        long start = ProcFile.hex(b, from, dash);
+        long end = ProcFile.hex(b, dash + 1, sp1);
+        long pgoff = ProcFile.hex(b, f0, e0);
         int colon = indexOf(b, f1, e1, (byte) ':');
         if (colon < 0) {
             throw new NumberFormatException("no ':' in the device of a maps line");
@@ -240,25 +240,9 @@ final class ProcSynthesizer {
         return i;
     }
 
-    /** An unsigned hexadecimal number of at most 16 digits. */
-    private static long hex(byte[] b, int from, int to) {
-        if (from >= to || to - from > 16) {
-            throw new NumberFormatException("not a 64-bit hexadecimal number in a maps line");
-        }
-        long v = 0;
-        for (int i = from; i < to; i++) {
-            int d = Character.digit(b[i], 16);
-            if (d < 0) {
-                throw new NumberFormatException("not a hexadecimal digit in a maps line");
-            }
-            v = v << 4 | d;
-        }
-        return v;
-    }
-
     /** A hexadecimal int (a device number), as {@code Integer.parseInt(s, 16)} reads it. */
     private static long hexInt(byte[] b, int from, int to) {
-        long v = to - from <= 8 ? hex(b, from, to) : -1;
+        long v = to - from <= 8 ? ProcFile.hex(b, from, to) : -1;
         if (v < 0 || v > Integer.MAX_VALUE) {
             throw new NumberFormatException("not a device number in a maps line");
         }

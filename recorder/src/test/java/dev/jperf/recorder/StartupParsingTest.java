@@ -2,7 +2,10 @@ package dev.jperf.recorder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +52,21 @@ class StartupParsingTest {
         assertEquals(10, ProcFile.lineEnd(lines, 0, lines.length));
         assertTrue(ProcFile.startsWith(lines, 11, 20, "Tgid:"));
         assertFalse(ProcFile.startsWith(lines, 11, 13, "Tgid:"));
+    }
+
+    @Test
+    void hexReadsAsParseUnsignedLong() {
+        for (String s : new String[] {"0", "7f3a2c000000", "ffffffffff600000", "ffffffffffffffff", "ABCdef", "00000000000000001"}) {
+            byte[] b = ("[" + s + "]").getBytes(StandardCharsets.ISO_8859_1);
+            if (s.length() <= 16) {
+                assertEquals(Long.parseUnsignedLong(s, 16), ProcFile.hex(b, 1, b.length - 1), s);
+            } else {
+                assertThrows(NumberFormatException.class, () -> ProcFile.hex(b, 1, b.length - 1), s);
+            }
+        }
+        for (String s : new String[] {"", "0x10", "12 ", "g"}) {
+            byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+            assertThrows(NumberFormatException.class, () -> ProcFile.hex(b, 0, b.length), s);
+        }
     }
 }
