@@ -1,0 +1,158 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The ./jperf launcher, run from a copy of it in a tree of its own (a jar newer than every source, so
+ * it builds nothing) with a fake JDK whose {@code java} writes down the arguments it was given.
+ */
+class LauncherTest {
+    private static final String RECORD_LIST = "cli/src/main/resources/dev/jperf/cli/record-compile-commands.txt";
+
+    @TempDir
+    Path tree;
+    private Path jdk;
+    private Path args;
+
+    @BeforeEach
+    void tree() throws IOException {
+        Path root = Path.of(System.getProperty("jperf.root", ".."));
+        Files.copy(root.resolve("jperf"), tree.resolve("jperf"));
+        Path list = tree.resolve(RECORD_LIST);
+        Files.createDirectories(list.getParent());
+        Files.copy(root.resolve(RECORD_LIST), list);
+        Files.writeString(tree.resolve("pom.xml"), "<project/>\n");
+        Files.writeString(tree.resolve("cli/pom.xml"), "<project/>\n");
+        Path jar = tree.resolve("cli/target/jperf.jar");
+        Files.createDirectories(jar.getParent());
+        Files.write(jar, new byte[0]);
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        Files.setLastModifiedTime(list, old);
+        Files.setLastModifiedTime(tree.resolve("pom.xml"), old);
+        Files.setLastModifiedTime(tree.resolve("cli/pom.xml"), old);
+        jdk = tree.resolve("jdk");
+        Files.createDirectories(jdk.resolve("bin"));
+        Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"17.0.99\"\nJAVA_RUNTIME_VERSION=\"17.0.99+9\"\n");
+        args = tree.resolve("args.txt");
+        Path java = jdk.resolve("bin/java");
+        Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '" + args + "'\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private List<String> run(Map<String, String> env, String... command) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("sh", tree.resolve("jperf").toString()));
+        cmd.addAll(List.of(command));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("JAVA_HOME");
+        pb.environment().remove("JPERF_JAVA_OPTS");
+        pb.environment().remove("JPERF_RECORD_COMPILE_COMMANDS");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("", out, "the launcher says nothing of its own");
+        return Files.readAllLines(args);
+    }
+
+    /** Each line of record's JIT list as the -XX:CompileCommand the JVM is given. */
+    private List<String> compileCommands(Path list) throws IOException {
+        List<String> flags = new ArrayList<>();
+        for (String line : Files.readAllLines(list)) {
+            String[] f = line.trim().split("\\s+");
+            if (!line.isBlank() && !f[0].startsWith("#")) {
+                flags.add("-XX:CompileCommand=" + String.join(",", f));
+            }
+        }
+        return flags;
+    }
+
+    private static List<String> only(List<String> argv, String prefix) {
+        List<String> out = new ArrayList<>();
+        for (String a : argv) {
+            if (a.startsWith(prefix) && !a.equals("-XX:CompileCommand=quiet")) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void recordGetsItsJitListKeptAsAFragmentUntilTheListChanges() throws Exception {
+        Map<String, String> env = Map.of("JAVA_HOME", jdk.toString());
+        List<String> first = run(env, "record", "-q", "-a", "--", "true");
+        Path list = tree.resolve(RECORD_LIST);
+        List<String> expected = compileCommands(list);
+        assertTrue(expected.size() > 20, expected.toString());
+        assertEquals(expected, only(first, "-XX:CompileCommand="));
+        Path fragment = tree.resolve("cli/target/cds/record-jit.flags");
+        assertTrue(Files.isRegularFile(fragment), "the flags are kept for the next run");
+        List<String> second = run(env, "record", "-q", "-a", "--", "true");
+        assertEquals(only(first, "-XX:CompileCommand="), only(second, "-XX:CompileCommand="));
+        // the class path and main class, the command's own arguments after them, untouched
+        int cp = second.indexOf("-cp");
+        assertEquals(List.of(tree.resolve("cli/target/jperf.jar").toString(), "dev.jperf.cli.Main", "record", "-q", "-a",
+                "--", "true"), second.subList(cp + 1, second.size()));
+
+        // an edited list (then the jar it is built into) is read again
+        Files.writeString(list, "CompileThresholdScaling dev/jperf/recorder/Idle.after 0.5\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        Files.setLastModifiedTime(list, FileTime.fromMillis(System.currentTimeMillis() + 2_000));
+        Files.setLastModifiedTime(tree.resolve("cli/target/jperf.jar"), FileTime.fromMillis(System.currentTimeMillis() + 4_000));
+        List<String> third = run(env, "record", "-q", "-a", "--", "true");
+        assertEquals(compileCommands(list), only(third, "-XX:CompileCommand="));
+        assertTrue(third.contains("-XX:CompileCommand=CompileThresholdScaling,dev/jperf/recorder/Idle.after,0.5"));
+    }
+
+    @Test
+    void anotherListNamedByTheEnvironmentIsUsedAndNotKept() throws Exception {
+        Path other = tree.resolve("other.txt");
+        Files.writeString(other, "# one line\ninline java/nio/DirectByteBuffer.getLong\n");
+        List<String> argv = run(Map.of("JAVA_HOME", jdk.toString(), "JPERF_RECORD_COMPILE_COMMANDS", other.toString()),
+                "record", "-q", "--", "true");
+        assertEquals(List.of("-XX:CompileCommand=inline,java/nio/DirectByteBuffer.getLong"),
+                only(argv, "-XX:CompileCommand="));
+        List<String> again = run(Map.of("JAVA_HOME", jdk.toString()), "record", "-q", "--", "true");
+        assertEquals(compileCommands(tree.resolve(RECORD_LIST)), only(again, "-XX:CompileCommand="));
+    }
+
+    /** Without JAVA_HOME: the java on PATH, its JDK found through its real path and remembered while it stays that file. */
+    @Test
+    void javaOnPathNamesItsJdkThroughSymbolicLinks() throws Exception {
+        Path bin = tree.resolve("path-bin");
+        Files.createDirectories(bin);
+        Files.createSymbolicLink(bin.resolve("java"), jdk.resolve("bin/java"));
+        Map<String, String> env = Map.of("PATH", bin + ":/usr/bin:/bin");
+        run(env, "record", "-q", "--", "true");
+        List<String> argv = run(env, "record", "-q", "--", "true");
+        // the JDK's build names the class-data sharing files: its release file was found
+        assertTrue(String.join(" ", argv).contains("record-17.0.99+9.classlist"), argv.toString());
+        assertEquals(List.of(bin.resolve("java").toString(), jdk.toString()),
+                Files.readAllLines(tree.resolve("cli/target/cds/jdk")));
+        // PATH's java now another JDK's: found again, not the remembered one
+        Path jdk2 = tree.resolve("jdk2");
+        Files.createDirectories(jdk2.resolve("bin"));
+        Files.copy(jdk.resolve("bin/java"), jdk2.resolve("bin/java"));
+        Files.writeString(jdk2.resolve("release"), "JAVA_VERSION=\"25.0.1\"\nJAVA_RUNTIME_VERSION=\"25.0.1+8\"\n");
+        Files.delete(bin.resolve("java"));
+        Files.createSymbolicLink(bin.resolve("java"), jdk2.resolve("bin/java"));
+        List<String> other = run(env, "record", "-q", "--", "true");
+        assertTrue(String.join(" ", other).contains("record-25.0.1+8.classlist"), other.toString());
+        assertTrue(other.contains("--enable-native-access=ALL-UNNAMED"), "JDK 24+ flags from the new JDK's release file");
+    }
+}
