@@ -33,6 +33,19 @@ final class LibC {
     private static final Function TCGETATTR = C.getFunction("tcgetattr");
     private static final Function TCSETATTR = C.getFunction("tcsetattr");
     private static final Function ISATTY = C.getFunction("isatty");
+    private static final Function POSIX_SPAWN = C.getFunction("posix_spawn");
+    private static final Function SPAWNATTR_INIT = C.getFunction("posix_spawnattr_init");
+    private static final Function SPAWNATTR_DESTROY = C.getFunction("posix_spawnattr_destroy");
+    private static final Function SPAWNATTR_SETFLAGS = C.getFunction("posix_spawnattr_setflags");
+    private static final Function SPAWNATTR_SETSIGMASK = C.getFunction("posix_spawnattr_setsigmask");
+    private static final Function SPAWNATTR_SETSIGDEFAULT = C.getFunction("posix_spawnattr_setsigdefault");
+    private static final Function FILE_ACTIONS_INIT = C.getFunction("posix_spawn_file_actions_init");
+    private static final Function FILE_ACTIONS_DESTROY = C.getFunction("posix_spawn_file_actions_destroy");
+    /** glibc 2.34+ only: null before it. */
+    private static final Function FILE_ACTIONS_CLOSEFROM = optional("posix_spawn_file_actions_addclosefrom_np");
+    private static final Function SIGEMPTYSET = C.getFunction("sigemptyset");
+    private static final Function SIGFILLSET = C.getFunction("sigfillset");
+    private static final Function WAITPID = C.getFunction("waitpid");
 
     private LibC() {}
 
@@ -90,6 +103,71 @@ final class LibC {
 
     static int isatty(int fd) {
         return PrimitiveCall.invokeInt(ISATTY, new Object[] {fd});
+    }
+
+    static int posixSpawn(long pid, long path, long fileActions, long attr, long argv, long envp) {
+        return PrimitiveCall.invokeInt(POSIX_SPAWN, new Object[] {pid, path, fileActions, attr, argv, envp});
+    }
+
+    static int posixSpawnattrInit(long attr) {
+        return PrimitiveCall.invokeInt(SPAWNATTR_INIT, new Object[] {attr});
+    }
+
+    static int posixSpawnattrDestroy(long attr) {
+        return PrimitiveCall.invokeInt(SPAWNATTR_DESTROY, new Object[] {attr});
+    }
+
+    static int posixSpawnattrSetflags(long attr, short flags) {
+        return PrimitiveCall.invokeInt(SPAWNATTR_SETFLAGS, new Object[] {attr, flags});
+    }
+
+    static int posixSpawnattrSetsigmask(long attr, long sigset) {
+        return PrimitiveCall.invokeInt(SPAWNATTR_SETSIGMASK, new Object[] {attr, sigset});
+    }
+
+    static int posixSpawnattrSetsigdefault(long attr, long sigset) {
+        return PrimitiveCall.invokeInt(SPAWNATTR_SETSIGDEFAULT, new Object[] {attr, sigset});
+    }
+
+    static int posixSpawnFileActionsInit(long actions) {
+        return PrimitiveCall.invokeInt(FILE_ACTIONS_INIT, new Object[] {actions});
+    }
+
+    static int posixSpawnFileActionsDestroy(long actions) {
+        return PrimitiveCall.invokeInt(FILE_ACTIONS_DESTROY, new Object[] {actions});
+    }
+
+    static boolean hasCloseFrom() {
+        return FILE_ACTIONS_CLOSEFROM != null;
+    }
+
+    static int posixSpawnFileActionsAddclosefrom(long actions, int from) {
+        return PrimitiveCall.invokeInt(FILE_ACTIONS_CLOSEFROM, new Object[] {actions, from});
+    }
+
+    static int sigemptyset(long set) {
+        return PrimitiveCall.invokeInt(SIGEMPTYSET, new Object[] {set});
+    }
+
+    static int sigfillset(long set) {
+        return PrimitiveCall.invokeInt(SIGFILLSET, new Object[] {set});
+    }
+
+    static int waitpid(int pid, long status, int options) {
+        return PrimitiveCall.invokeInt(WAITPID, new Object[] {pid, status, options});
+    }
+
+    /** libc's {@code environ}: this process's environment as a NULL-terminated array of "NAME=value". */
+    static long environ() {
+        return C.getGlobalVariableAddress("environ").getLong(0);
+    }
+
+    private static Function optional(String name) {
+        try {
+            return C.getFunction(name);
+        } catch (UnsatisfiedLinkError e) {
+            return null;
+        }
     }
 
     static String strerror(int errnum) {

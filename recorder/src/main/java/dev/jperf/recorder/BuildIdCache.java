@@ -69,7 +69,7 @@ final class BuildIdCache {
             }
             Path file = Path.of(dso);
             try {
-                Optional<byte[]> bid = ElfFile.open(file).buildId();
+                Optional<byte[]> bid = ElfFile.readBuildId(file);
                 if (bid.isPresent()) {
                     out.add(new BuildIds.Entry(PERF_RECORD_MISC_USER | PERF_RECORD_MISC_BUILD_ID_SIZE, -1, bid.get(), dso));
                     cacheFile(dso, bid.get(), file);

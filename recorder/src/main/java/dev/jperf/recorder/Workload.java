@@ -1,7 +1,10 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
+import dev.jperf.nativeshim.Poll;
 import dev.jperf.nativeshim.Sched;
+import dev.jperf.nativeshim.Spawn;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,13 +18,21 @@ import java.util.concurrent.locks.LockSupport;
  * The command after {@code --}. The JVM cannot fork-and-wait-before-exec as perf does, so the
  * child is a shell that stops itself ({@code kill -STOP $$}) and then execs the command: events
  * are opened on the stopped child with enable_on_exec and it is continued with SIGCONT, so
- * counting starts exactly at the exec, as with perf.
+ * counting starts exactly at the exec, as with perf. The shell is started by posix_spawn and
+ * waited for through a pidfd (native-shim's {@code Spawn}), not by the JDK's ProcessBuilder.
  */
 public final class Workload {
-    private final Process process;
+    private final int pid;
+    /** Readable once the child has ended; -1 where the kernel has no pidfd_open (then waits poll waitpid). */
+    private int pidfd;
+    private final Poll ended;
+    /** The wait status once reaped, else -1. */
+    private int status = -1;
 
-    private Workload(Process process) {
-        this.process = process;
+    private Workload(int pid) {
+        this.pid = pid;
+        this.pidfd = Spawn.pidfd(pid);
+        this.ended = pidfd < 0 ? null : new Poll(new int[] {pidfd}, Poll.POLLIN);
     }
 
     /**
@@ -36,21 +47,20 @@ public final class Workload {
         List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c",
                 "kill -STOP $$; exec \"$@\"" + (stdoutToStderr ? " >&2" : ""), exe));
         argv.addAll(command);
-        Process p;
+        Workload w;
         try {
-            p = new ProcessBuilder(argv).inheritIO().start();
-        } catch (IOException e) {
+            w = new Workload(Spawn.spawn("/bin/sh", argv));
+        } catch (NativeException e) {
             throw new RecordException("cannot start workload '" + exe + "': " + e.getMessage(), e);
         }
-        Workload w = new Workload(p);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         // the shell stops itself a few milliseconds after the spawn: check after 50 us, then back
         // off to 1 ms, so the wait costs a few dozen reads of its stat file, not hundreds
         long pause = 50_000L;
         ProcFile stat = new ProcFile();
         while (!w.stopped(stat)) {
-            if (!p.isAlive() || System.nanoTime() > deadline) {
-                p.destroyForcibly();
+            if (!w.alive() || System.nanoTime() > deadline) {
+                w.kill();
                 throw new RecordException("workload '" + exe + "' did not start");
             }
             LockSupport.parkNanos(pause);
@@ -70,10 +80,10 @@ public final class Workload {
         return null;
     }
 
-    /** Whether the child has stopped itself (state T in /proc/PID/stat: after the last ')' and a blank). */
+    /** State T in /proc/PID/stat: the shell has stopped itself. */
     private boolean stopped(ProcFile stat) {
         try {
-            int n = stat.read(Path.of("/proc/" + pid() + "/stat"));
+            int n = stat.read(Path.of("/proc/" + pid + "/stat"));
             byte[] b = stat.bytes();
             int close = n - 1;
             while (close >= 0 && b[close] != ')') {
@@ -86,32 +96,65 @@ public final class Workload {
     }
 
     public int pid() {
-        return (int) process.pid();
+        return pid;
     }
 
     public void go() {
-        Sched.kill(pid(), Sched.SIGCONT);
+        Sched.kill(pid, Sched.SIGCONT);
     }
 
     public boolean alive() {
-        return process.isAlive();
+        return reap() < 0;
     }
 
-    /** SIGTERM, as perf does when recording stops before its workload ends. */
     public void terminate() {
+        signal(Sched.SIGTERM);
+    }
+
+    /** The exit code (128 + the signal when a signal ended it) once the child ends within {@code ms}, else -1. */
+    public int waitFor(long ms) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        while (reap() < 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return -1;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (ended != null) {
+                ended.poll((int) Math.min(Integer.MAX_VALUE, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+            } else {
+                LockSupport.parkNanos(Math.min(left, 1_000_000L));
+            }
+        }
+        return Spawn.exitCode(status);
+    }
+
+    public void kill() {
+        signal(Sched.SIGKILL);
+    }
+
+    private void signal(int signal) {
+        if (status >= 0) {
+            return;
+        }
         try {
-            Sched.kill(pid(), Sched.SIGTERM);
+            Sched.kill(pid, signal);
         } catch (NativeException e) {
             // already gone
         }
     }
 
-    /** Waits up to {@code ms} for the exit; returns the exit code or -1. */
-    public int waitFor(long ms) throws InterruptedException {
-        return process.waitFor(ms, TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
-    }
-
-    public void kill() {
-        process.destroyForcibly();
+    /** The wait status, reaping the child the first time it is seen ended; -1 while it runs. */
+    private int reap() {
+        if (status < 0) {
+            status = Spawn.tryWait(pid);
+            if (status >= 0 && pidfd >= 0) {
+                Fd.close(pidfd);
+                pidfd = -1;
+            }
+        }
+        return status;
     }
 }

@@ -75,4 +75,35 @@ class ElfFileTest {
         assertThrows(ElfException.class, () -> ElfFile.of("cut", cut));
         assertArrayEquals(new byte[] {0x7f, 'E', 'L', 'F'}, Arrays.copyOf(good, 4));
     }
+
+    /** The recorder's read of a build-id (positional reads of the PT_NOTE segments) finds what the mapped file's does. */
+    @Test
+    void readBuildIdAgreesWithTheMappedFile(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        List<Path> files = new java.util.ArrayList<>(List.of(SRC.resolve("workload"),
+                Path.of(System.getProperty("java.home"), "lib", "server", "libjvm.so"),
+                Path.of(System.getProperty("java.home"), "bin", "java")));
+        for (String lib : List.of("/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/aarch64-linux-gnu/libc.so.6", "/bin/sh")) {
+            if (Files.isReadable(Path.of(lib))) {
+                files.add(Path.of(lib).toRealPath());
+            }
+        }
+        for (Path f : files) {
+            assertArrayEquals(ElfFile.open(f).buildId().orElseThrow(), ElfFile.readBuildId(f).orElseThrow(), f.toString());
+        }
+        assertEquals("5d58802dbd5059c8c6befdb67800af9942d1930c",
+                HexFormat.of().formatHex(ElfFile.readBuildId(SRC.resolve("workload")).orElseThrow()));
+        // not ELF, empty, cut inside the headers or the notes, a program header table pointing past the end
+        byte[] good = Files.readAllBytes(SRC.resolve("workload"));
+        Path x = tmp.resolve("x");
+        for (byte[] bad : List.of(new byte[0], "#!/bin/sh\n".getBytes(), Arrays.copyOf(good, 40), Arrays.copyOf(good, 64),
+                Arrays.copyOf(good, 0x300))) {
+            Files.write(x, bad);
+            assertTrue(ElfFile.readBuildId(x).isEmpty(), bad.length + " bytes");
+        }
+        byte[] far = good.clone();
+        far[32] = (byte) 0xf0; // e_phoff's low byte
+        far[37] = 0x7f;
+        Files.write(x, far);
+        assertTrue(ElfFile.readBuildId(x).isEmpty());
+    }
 }
