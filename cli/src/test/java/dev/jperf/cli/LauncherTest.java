@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LauncherTest {
     private static final String RECORD_LIST = "cli/src/main/resources/dev/jperf/cli/record-compile-commands.txt";
+    private static final String REPORT_LIST = "cli/src/main/resources/dev/jperf/cli/report-compile-commands.txt";
 
     @TempDir
     Path tree;
@@ -36,6 +37,8 @@ class LauncherTest {
         Path list = tree.resolve(RECORD_LIST);
         Files.createDirectories(list.getParent());
         Files.copy(root.resolve(RECORD_LIST), list);
+        Files.copy(root.resolve(REPORT_LIST), tree.resolve(REPORT_LIST));
+        Files.setLastModifiedTime(tree.resolve(REPORT_LIST), FileTime.fromMillis(System.currentTimeMillis() - 60_000));
         Files.writeString(tree.resolve("pom.xml"), "<project/>\n");
         Files.writeString(tree.resolve("cli/pom.xml"), "<project/>\n");
         Path jar = tree.resolve("cli/target/jperf.jar");
@@ -154,5 +157,17 @@ class LauncherTest {
         List<String> other = run(env, "record", "-q", "--", "true");
         assertTrue(String.join(" ", other).contains("record-25.0.1+8.classlist"), other.toString());
         assertTrue(other.contains("--enable-native-access=ALL-UNNAMED"), "JDK 24+ flags from the new JDK's release file");
+    }
+
+    /** The readers run C1 only (bench/README.md: C2's compiles cost more than they won back, script included). */
+    @Test
+    void readersRunC1OnlyWithTheirYoungGeneration() throws Exception {
+        Map<String, String> env = Map.of("JAVA_HOME", jdk.toString());
+        for (String cmd : List.of("report", "annotate", "flamegraph", "script")) {
+            List<String> argv = run(env, cmd, "-i", "x.data");
+            assertTrue(argv.contains("-XX:TieredStopAtLevel=1"), cmd + ": " + argv);
+            assertTrue(argv.contains(cmd.equals("script") ? "-Xmn32m" : "-Xmn16m"), cmd + ": " + argv);
+        }
+        assertTrue(!run(env, "inject", "-i", "x.data").contains("-XX:TieredStopAtLevel=1"), "inject keeps C2");
     }
 }
