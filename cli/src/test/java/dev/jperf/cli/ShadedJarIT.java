@@ -52,9 +52,13 @@ class ShadedJarIT {
         assertTrue(jnaRelocated, "JNA's Native takes its Logger from dev.jperf.cli.logging");
     }
 
-    /** A recording loads no class of the JDK's logging (JNA's Native initialised, its Logger ours). */
+    /**
+     * A recording loads no class of the JDK's logging (JNA's Native initialised, its Logger ours) and
+     * links no lambda or method handle, the JDK's own included (the workload by posix_spawn, build-ids
+     * by positional reads): each would cost the start milliseconds (bench/README.md).
+     */
     @Test
-    void recordStartsNoJdkLogging() throws Exception {
+    void recordStartsNoJdkLoggingNorMethodHandles() throws Exception {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "perf_event_open needs root here");
         Path log = tmp.resolve("classes.txt");
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -68,6 +72,10 @@ class ShadedJarIT {
         assertTrue(classes.contains(" com.sun.jna.Native "), "JNA was used");
         assertTrue(classes.contains(" dev.jperf.cli.logging.Logger "), "JNA took its Logger");
         assertFalse(classes.contains(" java.util.logging."), "a java.util.logging class was loaded");
+        assertTrue(classes.contains(" dev.jperf.nativeshim.Spawn "), "the workload was spawned");
+        assertTrue(classes.contains(" dev.jperf.recorder.BuildIdCache "), "the build-id pass ran");
+        assertFalse(classes.contains(" java.lang.invoke.LambdaMetafactory "), "a lambda was linked");
+        assertFalse(classes.contains(" java.lang.invoke.LambdaForm$MH/"), "a method handle was spun");
         assertEquals("", Files.readString(tmp.resolve("out.txt")));
     }
 }
