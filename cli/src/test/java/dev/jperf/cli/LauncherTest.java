@@ -58,9 +58,14 @@ class LauncherTest {
     }
 
     private List<String> run(Map<String, String> env, String... command) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("sh", tree.resolve("jperf").toString()));
+        return runAs(tree.resolve("jperf").toString(), tree, env, command);
+    }
+
+    /** The launcher run as {@code sh LAUNCHER COMMAND...} from {@code cwd}: what the fake java was given. */
+    private List<String> runAs(String launcher, Path cwd, Map<String, String> env, String... command) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("sh", launcher));
         cmd.addAll(List.of(command));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(cwd.toFile());
         pb.environment().remove("JAVA_HOME");
         pb.environment().remove("JPERF_JAVA_OPTS");
         pb.environment().remove("JPERF_RECORD_COMPILE_COMMANDS");
@@ -169,5 +174,28 @@ class LauncherTest {
             assertTrue(argv.contains(cmd.equals("script") ? "-Xmn32m" : "-Xmn16m"), cmd + ": " + argv);
         }
         assertTrue(!run(env, "inject", "-i", "x.data").contains("-XX:TieredStopAtLevel=1"), "inject keeps C2");
+    }
+
+    /** Run from its own directory ({@code sh jperf}) or through a symbolic link, the launcher finds its tree. */
+    @Test
+    void findsItsTreeFromARelativePathOrASymbolicLink(@TempDir Path elsewhere) throws Exception {
+        Map<String, String> env = Map.of("JAVA_HOME", jdk.toString());
+        String jar = tree.resolve("cli/target/jperf.jar").toString();
+        for (List<String> argv : List.of(runAs("jperf", tree, env, "report"), runAs("./jperf", tree, env, "report"))) {
+            assertEquals(jar, argv.get(argv.indexOf("-cp") + 1), argv.toString());
+        }
+        Path link = elsewhere.resolve("jp");
+        Files.createSymbolicLink(link, tree.resolve("jperf"));
+        List<String> viaLink = runAs(link.toString(), elsewhere, env, "report");
+        assertEquals(tree.toRealPath().resolve("cli/target/jperf.jar").toString(), viaLink.get(viaLink.indexOf("-cp") + 1));
+    }
+
+    /** A JDK whose version the launcher cannot read (no release file): -jar, so its manifest's attributes apply. */
+    @Test
+    void unknownJdkVersionRunsTheJarWithJar() throws Exception {
+        Files.delete(jdk.resolve("release"));
+        List<String> argv = run(Map.of("JAVA_HOME", jdk.toString()), "report");
+        assertEquals(List.of("-jar", tree.resolve("cli/target/jperf.jar").toString(), "report"),
+                argv.subList(argv.size() - 3, argv.size()));
     }
 }

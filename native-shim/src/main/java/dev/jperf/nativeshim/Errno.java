@@ -12,6 +12,7 @@ public final class Errno {
     public static final int ENXIO = 6;
     public static final int E2BIG = 7;
     public static final int EBADF = 9;
+    public static final int ECHILD = 10;
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;

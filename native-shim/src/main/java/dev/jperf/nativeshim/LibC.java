@@ -38,13 +38,12 @@ final class LibC {
     private static final Function SPAWNATTR_DESTROY = C.getFunction("posix_spawnattr_destroy");
     private static final Function SPAWNATTR_SETFLAGS = C.getFunction("posix_spawnattr_setflags");
     private static final Function SPAWNATTR_SETSIGMASK = C.getFunction("posix_spawnattr_setsigmask");
-    private static final Function SPAWNATTR_SETSIGDEFAULT = C.getFunction("posix_spawnattr_setsigdefault");
     private static final Function FILE_ACTIONS_INIT = C.getFunction("posix_spawn_file_actions_init");
     private static final Function FILE_ACTIONS_DESTROY = C.getFunction("posix_spawn_file_actions_destroy");
     /** glibc 2.34+ only: null before it. */
     private static final Function FILE_ACTIONS_CLOSEFROM = optional("posix_spawn_file_actions_addclosefrom_np");
     private static final Function SIGEMPTYSET = C.getFunction("sigemptyset");
-    private static final Function SIGFILLSET = C.getFunction("sigfillset");
+    private static final Function FCNTL = C.getFunction("fcntl");
     private static final Function WAITPID = C.getFunction("waitpid");
 
     private LibC() {}
@@ -125,10 +124,6 @@ final class LibC {
         return PrimitiveCall.invokeInt(SPAWNATTR_SETSIGMASK, new Object[] {attr, sigset});
     }
 
-    static int posixSpawnattrSetsigdefault(long attr, long sigset) {
-        return PrimitiveCall.invokeInt(SPAWNATTR_SETSIGDEFAULT, new Object[] {attr, sigset});
-    }
-
     static int posixSpawnFileActionsInit(long actions) {
         return PrimitiveCall.invokeInt(FILE_ACTIONS_INIT, new Object[] {actions});
     }
@@ -149,8 +144,8 @@ final class LibC {
         return PrimitiveCall.invokeInt(SIGEMPTYSET, new Object[] {set});
     }
 
-    static int sigfillset(long set) {
-        return PrimitiveCall.invokeInt(SIGFILLSET, new Object[] {set});
+    static int fcntl(int fd, int cmd, int arg) {
+        return PrimitiveCall.invokeInt(FCNTL, new Object[] {fd, cmd, arg});
     }
 
     static int waitpid(int pid, long status, int options) {

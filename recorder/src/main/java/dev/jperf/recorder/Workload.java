@@ -107,6 +107,7 @@ public final class Workload {
         return reap() < 0;
     }
 
+    /** SIGTERM, as perf does when recording stops before its workload ends. */
     public void terminate() {
         signal(Sched.SIGTERM);
     }

@@ -15,10 +15,6 @@ public final class Level {
         this.value = value;
     }
 
-    public String getName() {
-        return name;
-    }
-
     public int intValue() {
         return value;
     }

@@ -22,10 +22,6 @@ public final class Logger {
         return new Logger(name, System.err);
     }
 
-    public String getName() {
-        return name;
-    }
-
     public boolean isLoggable(Level level) {
         return level.intValue() >= Level.WARNING.intValue();
     }

@@ -51,7 +51,6 @@ class LoggerTest {
         assertEquals(java.util.logging.Level.INFO.intValue(), Level.INFO.intValue());
         assertEquals(java.util.logging.Level.WARNING.intValue(), Level.WARNING.intValue());
         assertEquals(java.util.logging.Level.SEVERE.intValue(), Level.SEVERE.intValue());
-        assertEquals("WARNING", Level.WARNING.getName());
-        assertEquals("com.sun.jna.Native", Logger.getLogger("com.sun.jna.Native").getName());
+        assertEquals("WARNING", Level.WARNING.toString());
     }
 }
