@@ -157,7 +157,8 @@ final class RecordCommand implements Subcommand {
                             + bpf.targets().size() + " attachment(s)");
                 }
                 Recorder.Result r = new Recorder(o, System.err).recordWithSignals();
-                return r.writeFailure() != null ? 1 : 0;
+                // as perf record: its workload's exit status (128 + the signal that ended it)
+                return r.writeFailure() != null ? 1 : Math.max(0, r.workloadExit());
             }
         } finally {
             // the compiled objects go whether clang, the load or the recording failed

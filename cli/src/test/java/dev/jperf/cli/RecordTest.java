@@ -152,6 +152,19 @@ class RecordTest {
         bothRead(out);
     }
 
+    /** As perf record: the workload's exit status is jperf's (128 + the signal when one ended it), the file complete. */
+    @Test
+    void exitsWithTheWorkloadsStatus() throws Exception {
+        Path exited = dir.resolve("exit3.data");
+        Process p = startRecord(exited, "-a", "--", "sh", "-c", "sleep 0.2; exit 3");
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "jperf record did not end");
+        assertEquals(3, p.exitValue(), Files.readString(dir.resolve("record.log")));
+        bothRead(exited);
+        Process k = startRecord(dir.resolve("killed.data"), "-a", "--", "sh", "-c", "kill -9 $$");
+        assertTrue(k.waitFor(60, TimeUnit.SECONDS), "jperf record did not end");
+        assertEquals(128 + 9, k.exitValue(), Files.readString(dir.resolve("record.log")));
+    }
+
     @Test
     void sigintLeavesACompleteFile() throws Exception {
         signalled("INT");
