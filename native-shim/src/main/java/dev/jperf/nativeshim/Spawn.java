@@ -2,6 +2,7 @@ package dev.jperf.nativeshim;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import com.sun.jna.StringArray;
 import java.io.File;
 import java.lang.ref.Reference;
 import java.nio.charset.Charset;
@@ -43,13 +44,8 @@ public final class Spawn {
         Memory signals = new Memory(SIGSET_SIZE);
         Memory pid = new Memory(4);
         Memory file = cString(path, cs);
-        Memory[] args = new Memory[argv.size()];
-        Memory vector = new Memory(8L * (argv.size() + 1));
-        for (int i = 0; i < args.length; i++) {
-            args[i] = cString(argv.get(i), cs);
-            vector.setPointer(8L * i, args[i]);
-        }
-        vector.setPointer(8L * args.length, null);
+        // char *argv[], NULL-terminated; it holds its strings
+        StringArray vector = new StringArray(argv.toArray(new String[0]), cs.name());
         attr.clear();
         actions.clear();
         check(LibC.posixSpawnattrInit(Pointer.nativeValue(attr)), "posix_spawnattr_init");
@@ -80,7 +76,6 @@ public final class Spawn {
             }
         } finally {
             LibC.posixSpawnattrDestroy(Pointer.nativeValue(attr));
-            Reference.reachabilityFence(args);
             Reference.reachabilityFence(file);
             Reference.reachabilityFence(vector);
             Reference.reachabilityFence(signals);

@@ -17,7 +17,6 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -142,28 +141,10 @@ final class BuildIdCache {
 
     /** The running kernel's GNU build-id from /sys/kernel/notes (ELF notes). */
     static Optional<byte[]> kernelBuildId(Path notes) {
-        byte[] n;
         try {
-            n = Files.readAllBytes(notes);
+            return ElfFile.buildIdInNotes(ByteBuffer.wrap(Files.readAllBytes(notes)).order(ByteOrder.LITTLE_ENDIAN));
         } catch (IOException e) {
             return Optional.empty();
         }
-        ByteBuffer b = ByteBuffer.wrap(n).order(ByteOrder.LITTLE_ENDIAN);
-        int p = 0;
-        while (p + 12 <= n.length) {
-            long namesz = Integer.toUnsignedLong(b.getInt(p));
-            long descsz = Integer.toUnsignedLong(b.getInt(p + 4));
-            int type = b.getInt(p + 8);
-            long desc = p + 12 + ((namesz + 3) & ~3L);
-            long next = desc + ((descsz + 3) & ~3L);
-            if (next > n.length) {
-                return Optional.empty();
-            }
-            if (type == ElfFile.NT_GNU_BUILD_ID && namesz == 4 && n[p + 12] == 'G' && n[p + 13] == 'N' && n[p + 14] == 'U') {
-                return Optional.of(Arrays.copyOfRange(n, (int) desc, (int) (desc + descsz)));
-            }
-            p = (int) next;
-        }
-        return Optional.empty();
     }
 }

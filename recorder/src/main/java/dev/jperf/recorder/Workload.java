@@ -147,9 +147,12 @@ public final class Workload {
         }
     }
 
-    /** The wait status, reaping the child the first time it is seen ended; -1 while it runs. */
+    /**
+     * The wait status, reaping the child the first time it is seen ended; -1 while it runs. The
+     * recording asks every pass: while the pidfd is not readable that is one poll, no waitpid.
+     */
     private int reap() {
-        if (status < 0) {
+        if (status < 0 && (ended == null || ended.poll(0) > 0)) {
             status = Spawn.tryWait(pid);
             if (status >= 0 && pidfd >= 0) {
                 Fd.close(pidfd);

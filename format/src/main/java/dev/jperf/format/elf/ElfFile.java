@@ -367,6 +367,14 @@ public final class ElfFile {
         return buildIdNote(buf, (int) offset, (int) (offset + size));
     }
 
+    /**
+     * The GNU build-id among ELF notes (a note section's or segment's bytes, or /sys/kernel/notes),
+     * from {@code notes}' position to its limit, in its byte order.
+     */
+    public static Optional<byte[]> buildIdInNotes(ByteBuffer notes) {
+        return Optional.ofNullable(buildIdNote(notes, notes.position(), notes.limit()));
+    }
+
     /** The NT_GNU_BUILD_ID note's descriptor among the notes in {@code b} from {@code p} to {@code end}, else null. */
     private static byte[] buildIdNote(ByteBuffer b, int p, int end) {
         while ((long) p + 12 <= end) {

@@ -106,4 +106,15 @@ class ElfFileTest {
         Files.write(x, far);
         assertTrue(ElfFile.readBuildId(x).isEmpty());
     }
+
+    /** Notes as /sys/kernel/notes holds them: the build-id after another note, none when cut short. */
+    @Test
+    void buildIdAmongNotes() {
+        java.nio.ByteBuffer n = java.nio.ByteBuffer.allocate(64).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        n.putInt(4).putInt(4).putInt(1).put("Xen\0".getBytes()).putInt(7); // another owner's note
+        n.putInt(4).putInt(8).putInt(ElfFile.NT_GNU_BUILD_ID).put("GNU\0".getBytes()).putLong(0x0807060504030201L);
+        n.flip();
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, ElfFile.buildIdInNotes(n.duplicate().order(n.order())).orElseThrow());
+        assertTrue(ElfFile.buildIdInNotes(n.duplicate().order(n.order()).limit(n.limit() - 1)).isEmpty());
+    }
 }
