@@ -1,14 +1,14 @@
-# Sourced by the bench scripts (not run alone): works from the repository root, finds ../shared
-# (SHARED), stops when Linux perf (every script's baseline) is missing, builds jperf outside the
+# Sourced by the bench scripts (not run alone): works from the repository root, finds the corpus
+# (CORPUS, testdata/corpus), stops when Linux perf (every script's baseline) is missing, builds jperf outside the
 # measurement, and gives the inputs and the timing the scripts share.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-SHARED=$(cd ../shared && pwd)
+CORPUS=$(pwd)/testdata/corpus
 command -v perf >/dev/null || { echo "bench: perf not installed (apt-get update && apt-get install -y linux-perf)"; exit 2; }
 ./jperf --version >/dev/null
 # the first run of a command family after a build lists its classes, the second dumps the
 # class-data sharing archive (./jperf): neither is measured
-for _ in 1 2; do ./jperf report -i "$SHARED/corpus/g-fixed-period/perf.data" --stdio >/dev/null 2>&1 || true; done
+for _ in 1 2; do ./jperf report -i "$CORPUS/g-fixed-period/perf.data" --stdio >/dev/null 2>&1 || true; done
 
 # big_file [PATH]: FILE = PATH or /tmp/corpus/big/perf.data, recorded with make-big.sh when absent
 # (needs root and perf)
@@ -16,7 +16,7 @@ big_file() {
 	FILE=${1:-/tmp/corpus/big/perf.data}
 	if [ ! -f "$FILE" ]; then
 		echo "bench: making $FILE with make-big.sh (30 s)"
-		"$SHARED/corpus/make-big.sh" "$FILE" >/dev/null
+		"$CORPUS/make-big.sh" "$FILE" >/dev/null
 	fi
 }
 
@@ -32,13 +32,13 @@ busy_file() {
 
 # the corpus programs where they ran from (/tmp/corpus/src): their symbols are looked up there
 corpus_binaries() {
-	mkdir -p /tmp/corpus/src && cp -n "$SHARED"/corpus/src/* /tmp/corpus/src/ 2>/dev/null || true
+	mkdir -p /tmp/corpus/src && cp -n "$CORPUS"/src/* /tmp/corpus/src/ 2>/dev/null || true
 }
 
 # K = the corpus kallsyms as a file (perf reads it from a file, not a pipe)
 corpus_kallsyms() {
 	K=/tmp/corpus-kallsyms.txt
-	[ -s $K ] || xzcat "$SHARED/corpus/kallsyms.txt.xz" > $K
+	[ -s $K ] || xzcat "$CORPUS/kallsyms.txt.xz" > $K
 }
 
 # run before each measured run; a script redefines it to clear what the last run left

@@ -6,7 +6,7 @@
 #
 # Usage: bench/decode.sh [FILE] [RUNS]
 #   FILE  a large perf.data (default /tmp/corpus/big/perf.data, made with
-#         ../shared/corpus/make-big.sh when absent: needs root and perf, `apt-get install linux-perf`)
+#         testdata/corpus/make-big.sh when absent: needs root and perf, `apt-get install linux-perf`)
 #   RUNS  runs per command; the fastest counts (default 3)
 # Wall time includes the JVM's start-up and JIT warm-up; CPU time (user+sys) is shown too, as it
 # is steadier on a shared machine. Not a unit test.

@@ -6,7 +6,7 @@
 #
 # Usage: bench/export.sh [FILE] [RUNS]
 #   FILE  a large -a -g perf.data (default /tmp/corpus/big/perf.data, made with
-#         ../shared/corpus/make-big.sh when absent: needs root and perf)
+#         testdata/corpus/make-big.sh when absent: needs root and perf)
 #   RUNS  runs per command, the best one counts (default 3)
 . "$(dirname "$0")/common.sh"
 big_file "${1:-}"

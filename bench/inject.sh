@@ -6,7 +6,7 @@
 #
 # Usage: bench/inject.sh [FILE] [RUNS]
 #   FILE  a large perf.data (default /tmp/corpus/big/perf.data, made with
-#         ../shared/corpus/make-big.sh when absent: needs root and perf)
+#         testdata/corpus/make-big.sh when absent: needs root and perf)
 #   RUNS  runs per command; the fastest counts (default 3)
 # Output goes to a temporary folder next to nothing else. Not a unit test.
 . "$(dirname "$0")/common.sh"

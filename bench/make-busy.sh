@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Records the busy-machine benchmark file: ../shared/corpus/make-big.sh (perf record -a -g -F 20000
+# Records the busy-machine benchmark file: testdata/corpus/make-big.sh (perf record -a -g -F 20000
 # while the corpus workload and a BPF program run) while a JVM service (BusyJvm.java), a build (javac
 # compiling jperf's format module over and over: short-lived JVMs, deep interpreted stacks) and
 # CPython interpreters (busy.py) run beside it, as on a machine that serves and builds something:
@@ -11,7 +11,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$(realpath -m "${1:?usage: make-busy.sh OUT.data [SECONDS]}")
 SECS=${2:-30}
-SHARED=$(cd "$HERE/../../shared" && pwd)
+CORPUS=$HERE/../testdata/corpus
 pids=()
 JAR=$HERE/../cli/target/jperf.jar # aircompressor, which format's sources import
 [ -f "$JAR" ] || "$HERE/../jperf" --version > /dev/null
@@ -23,4 +23,4 @@ python3 "$HERE/busy.py" $((SECS + 10)) 1 > /dev/null & pids+=($!)
 	javac -nowarn -proc:none -cp "$JAR" -d "$BUILD" $(find "$HERE/../format/src/main/java" -name '*.java') > /dev/null 2>&1
 done) & pids+=($!)
 sleep 3 # the JVM compiles BusyJvm.java and starts running it
-"$SHARED/corpus/make-big.sh" "$OUT" /tmp/corpus/src "$SECS"
+"$CORPUS/make-big.sh" "$OUT" /tmp/corpus/src "$SECS"

@@ -3,7 +3,7 @@
 # callchains, 20 kHz (`-a -g -F 20000`), and prints the ratios (jperf / perf) of the recorders'
 # own CPU time (user + sys, workload excluded), lost samples and file size.
 #
-# Usage: bench/record.sh [SECONDS] [RUNS]      (as root; needs perf and ../shared/corpus/src)
+# Usage: bench/record.sh [SECONDS] [RUNS]      (as root; needs perf)
 #   SECONDS  length of each recording (default 10)
 #   RUNS     recordings per recorder, alternating; the medians count (default 3)
 # Targets: CPU time ratio <= 1.0, zero lost samples, size within 5 % of perf's.

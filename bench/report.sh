@@ -4,7 +4,7 @@
 #
 # Usage: bench/report.sh [FILE] [RUNS]
 #   FILE  a large -a -g perf.data; by default two: /tmp/corpus/big/perf.data (the quiet machine,
-#         ../shared/corpus/make-big.sh) and /tmp/corpus/busy/perf.data (JVMs and CPython running
+#         testdata/corpus/make-big.sh) and /tmp/corpus/busy/perf.data (JVMs and CPython running
 #         beside it, bench/make-busy.sh), each made when absent (needs root and perf)
 #   RUNS  runs per command, the best one counts (default 3)
 # Targets (issue 3): first row <= 1.0, second and third <= 0.33, script <= 0.5, RSS <= 1.0.

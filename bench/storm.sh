@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks what jperf record exists for: catching BPF programs that live microseconds. A storm
-# of COUNT programs, each loaded and unloaded at once (../shared/corpus/scripts/scenario.sh storm,
+# of COUNT programs, each loaded and unloaded at once (testdata/corpus/scripts/scenario.sh storm,
 # the workload busy on every CPU), recorded system-wide by perf record and by jperf record in
 # turn; prints how many of the storm's programs each file holds a bpf_prog_info of (perf's own
 # `report --header-only` counts both) and the ratio (jperf / perf: 1 or more is the target).
 #
-# Usage: bench/storm.sh [COUNT] [RUNS]    (as root; needs perf and ../shared/corpus/src)
+# Usage: bench/storm.sh [COUNT] [RUNS]    (as root; needs perf)
 #   COUNT  programs in a storm (default 200)
 #   RUNS   storms per recorder, alternating; the medians count (default 3)
 # JPERF_RECORD_COMPILE_COMMANDS=FILE runs jperf with another JIT list (bench/README.md measures
@@ -22,7 +22,7 @@ for _ in 1 2; do ./jperf record -q -a -o "$OUT/warm-up.data" -- sleep 0.1 > /dev
 # one storm recorded by "$@": prints how many of its programs the file describes
 one() {
 	local file=$OUT/storm.data
-	"$@" -a -o "$file" -- "$SHARED/corpus/scripts/scenario.sh" storm "$COUNT" 0 "" busy > /dev/null 2>&1
+	"$@" -a -o "$file" -- "$CORPUS/scripts/scenario.sh" storm "$COUNT" 0 "" busy > /dev/null 2>&1
 	perf report -i "$file" --header-only 2>/dev/null | grep -c '^# bpf_prog_info .*_storm_tiny' || true
 	rm -f "$file"
 }

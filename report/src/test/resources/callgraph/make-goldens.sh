@@ -6,8 +6,8 @@
 # /tmp/corpus/src as the corpus README says. Run from this directory: ./make-goldens.sh [NAME...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-shared=${JPERF_SHARED:-$here/../../../../../../shared}
-corpus=$(cd "$shared/corpus" && pwd)
+testdata=${JPERF_TESTDATA:-$here/../../../../../testdata}
+corpus=$(cd "$testdata/corpus" && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 xz -dc "$corpus/kallsyms.txt.xz" > "$tmp/kallsyms.txt"
 mkdir -p /tmp/corpus/src && cp -u "$corpus"/src/* /tmp/corpus/src/

@@ -17,16 +17,16 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The shared corpus and external vectors as the tests use them: where ../shared is, its files, the
+ * The corpus and external vectors as the tests use them: where testdata/ is, its files, the
  * corpus kallsyms as a file, the corpus binaries where they ran from, perf's golden outputs (some
  * xz-compressed) as lines and its --stats goldens parsed. In format's test-jar: report's
  * CorpusFixture builds on it.
  */
 public final class Corpus {
-    /** ../shared: the parent pom sets jperf.shared; the default is where it lies seen from a module. */
-    public static final Path SHARED = Path.of(System.getProperty("jperf.shared", "../../shared"));
-    public static final Path CORPUS = SHARED.resolve("corpus");
-    public static final Path EXTERNAL = SHARED.resolve("external");
+    /** The checkout's testdata/: the parent pom sets jperf.testdata; the default is where it lies seen from a module. */
+    public static final Path TESTDATA = Path.of(System.getProperty("jperf.testdata", "../testdata"));
+    public static final Path CORPUS = TESTDATA.resolve("corpus");
+    public static final Path EXTERNAL = TESTDATA.resolve("external");
     /** Where the corpus programs ran from (corpus/README.md): their symbols are looked up there. */
     public static final Path INSTALLED = Path.of("/tmp/corpus");
 

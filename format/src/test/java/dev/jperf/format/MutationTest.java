@@ -54,7 +54,7 @@ class MutationTest {
     @MethodSource("files")
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void randomDamageNeverEscapes(String name) throws IOException {
-        byte[] orig = Files.readAllBytes(Corpus.SHARED.resolve(name));
+        byte[] orig = Files.readAllBytes(Corpus.TESTDATA.resolve(name));
         Random rnd = new Random(name.hashCode());
         for (int round = 0; round < ROUNDS; round++) {
             byte[] b = orig.clone();

@@ -2,24 +2,23 @@ package dev.jperf.recorder;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jperf.format.Corpus;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * What the recording tests need from the machine: root, Linux perf as the oracle (found via PATH),
  * and the corpus binaries at /tmp/corpus/src where the corpus README says they run from.
  */
 final class Oracle {
-    static final Path CORPUS_BIN = Path.of("/tmp/corpus/src");
-    static final Path SCENARIO = Path.of("/tmp/corpus/scripts/scenario.sh");
+    static final Path CORPUS_BIN = Corpus.INSTALLED.resolve("src");
+    static final Path SCENARIO = Corpus.INSTALLED.resolve("scripts/scenario.sh");
 
     private Oracle() {}
 
@@ -48,25 +47,9 @@ final class Oracle {
         return null;
     }
 
-    /** Copies the corpus binaries and scripts to /tmp/corpus, as the corpus README says. */
-    static void corpus() throws IOException {
-        Path shared = Path.of(System.getProperty("jperf.shared", "../shared"));
-        Path src = shared.resolve("corpus/src");
-        assumeTrue(Files.isDirectory(src), "corpus not found at " + src);
-        copyTree(src, CORPUS_BIN);
-        copyTree(shared.resolve("corpus/scripts"), SCENARIO.getParent());
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        Files.createDirectories(to);
-        try (Stream<Path> s = Files.list(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path t = to.resolve(p.getFileName().toString());
-                if (!Files.exists(t) || Files.size(t) != Files.size(p)) {
-                    Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+    /** The corpus binaries and scripts at /tmp/corpus, as the corpus README says: format's {@link Corpus} copies them. */
+    static void corpus() {
+        Corpus.installBinaries();
     }
 
     /** Runs a command, returns stdout+stderr; fails the test on a timeout. */

@@ -5,12 +5,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The shared corpus as the report and cli tests use it, built on format's {@link Corpus}: where
- * ../shared is, the corpus kallsyms as a file, the corpus binaries where they ran from, and perf's
+ * The corpus as the report and cli tests use it, built on format's {@link Corpus}: where
+ * testdata/ is, the corpus kallsyms as a file, the corpus binaries where they ran from, and perf's
  * golden outputs (some xz-compressed) as lines. cli uses it through report's test-jar.
  */
 public final class CorpusFixture {
-    public static final Path SHARED = Corpus.SHARED;
+    public static final Path TESTDATA = Corpus.TESTDATA;
     public static final Path CORPUS = Corpus.CORPUS;
     public static final Path EXTERNAL = Corpus.EXTERNAL;
     /** Where the corpus programs ran from (corpus/README.md): their symbols are looked up there. */

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every file of shared/external that perf 6.1 reports (other machines, kernels and perf versions:
+ * Every file of testdata/external that perf 6.1 reports (other machines, kernels and perf versions:
  * event groups, branch stacks, modules and binaries that are not here), reported by jperf and by
  * perf run live: {@code --stdio --sort sym} and {@code --sort comm,dso,sym} (whole output, the tip
  * line aside) and {@code --stats}. perf's defaults decide the mode as jperf's do: group view on

@@ -1,6 +1,6 @@
 package dev.jperf.report.header;
 
-import static dev.jperf.report.CorpusFixture.SHARED;
+import static dev.jperf.report.CorpusFixture.TESTDATA;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.jperf.format.PerfDataFile;
@@ -60,14 +60,14 @@ class HeaderReportTest {
 
     static Stream<Arguments> goldens() throws IOException {
         List<Arguments> out = new ArrayList<>();
-        try (Stream<Path> dirs = Files.list(SHARED.resolve("corpus"))) {
+        try (Stream<Path> dirs = Files.list(TESTDATA.resolve("corpus"))) {
             for (Path d : dirs.sorted().toList()) {
                 if (Files.exists(d.resolve("header.txt")) && Files.exists(d.resolve("perf.data"))) {
                     out.add(Arguments.of(d.getFileName().toString(), d.resolve("perf.data"), d.resolve("header.txt")));
                 }
             }
         }
-        try (Stream<Path> files = Files.list(SHARED.resolve("corpus/h-damaged"))) {
+        try (Stream<Path> files = Files.list(TESTDATA.resolve("corpus/h-damaged"))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".header.txt")).sorted().toList()) {
                 String base = f.getFileName().toString().replace(".header.txt", "");
                 if (Files.readString(f.resolveSibling(base + ".header.rc")).trim().equals("0")) {
@@ -75,9 +75,9 @@ class HeaderReportTest {
                 }
             }
         }
-        Path golden = SHARED.resolve("external/golden");
+        Path golden = TESTDATA.resolve("external/golden");
         for (String dir : List.of("perf_data_converter", "linux-perf-data")) {
-            try (Stream<Path> files = Files.list(SHARED.resolve("external").resolve(dir))) {
+            try (Stream<Path> files = Files.list(TESTDATA.resolve("external").resolve(dir))) {
                 for (Path f : files.sorted().toList()) {
                     Path g = golden.resolve(f.getFileName() + ".header.txt");
                     // two goldens start with perf's stderr (an Intel PT warning, "bad event header size"): compared from "# ========" on

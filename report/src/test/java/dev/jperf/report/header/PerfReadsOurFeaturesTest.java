@@ -1,6 +1,6 @@
 package dev.jperf.report.header;
 
-import static dev.jperf.report.CorpusFixture.SHARED;
+import static dev.jperf.report.CorpusFixture.TESTDATA;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -49,7 +49,7 @@ class PerfReadsOurFeaturesTest {
     @Test
     void perfPrintsOurEncodingAsWeDo(@TempDir Path tmp) throws Exception {
         PerfOracle.assumeInstalled();
-        Path src = SHARED.resolve("corpus/a-system-wide-bpf/perf.data");
+        Path src = TESTDATA.resolve("corpus/a-system-wide-bpf/perf.data");
         byte[] orig = Files.readAllBytes(src);
         ByteBuffer h = ByteBuffer.wrap(orig).order(ByteOrder.LITTLE_ENDIAN);
         long dataEnd = h.getLong(40) + h.getLong(48);

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code jperf script -F pid,tid,time,ip} against perf 6.1's {@code perf script} of the files
- * other tools and machines wrote (shared/external: perf 3.2 to 6.12, four architectures, file
+ * other tools and machines wrote (testdata/external: perf 3.2 to 6.12, four architectures, file
  * and pipe mode, callchains of 255 entries, branch stacks, compressed streams). The goldens keep
  * perf's first 5000 lines and need no symbols, so they hold here.
  *
