@@ -9,7 +9,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$(realpath -m "${1:-$HERE/golden}")
 mkdir -p "$OUT"
 # a home of its own: perf must not read or fill the user's ~/.debug and config
-export HOME=$(mktemp -d) PERF_BUILDID_DIR=/dev/null
+HOME=$(mktemp -d)
+export HOME PERF_BUILDID_DIR=$HOME/.debug
 trap 'rm -rf "$HOME"' EXIT
 for f in "$HERE"/perf_data_converter/* "$HERE"/linux-perf-data/*; do
 	n=$(basename "$f")
