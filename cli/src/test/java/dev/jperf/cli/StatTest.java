@@ -126,21 +126,31 @@ class StatTest {
 
     /**
      * A fixed amount of work (not a fixed time: the machine is shared) takes about the same CPU
-     * time however busy the machine is: jperf's task-clock for it within the spread of two perf
-     * runs (at least 25 %); elapsed and CPUs utilized agree with each other.
+     * time however busy the machine is: jperf's task-clock for it within the spread of the two perf
+     * runs around it (at least 25 %); a burst of load from elsewhere can still land on one run, so up
+     * to three rounds are measured and one must agree. Elapsed and CPUs utilized agree with each other.
      */
     @Test
     void timesAreWithinTheNoise() throws Exception {
         String[] work = {"sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"};
-        double first = perfTaskClock(work);
-        Run ours = Run.of(concat(new String[] {"stat", "-e", "task-clock", "--"}, work));
-        double second = perfTaskClock(work);
-        Matcher m = Pattern.compile("([0-9.]+) msec task-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
-        assertTrue(m.find(), ours.err());
-        double taskClock = Double.parseDouble(m.group(1));
-        double mean = (first + second) / 2;
-        double tolerance = Math.max(0.25 * mean, 2 * Math.abs(first - second));
-        assertEquals(mean, taskClock, tolerance, "perf " + first + " and " + second + " msec, jperf " + taskClock);
+        List<String> rounds = new ArrayList<>();
+        Run ours = null;
+        Matcher m = null;
+        double taskClock = 0;
+        boolean agreed = false;
+        for (int round = 0; round < 3 && !agreed; round++) {
+            double first = perfTaskClock(work);
+            ours = Run.of(concat(new String[] {"stat", "-e", "task-clock", "--"}, work));
+            double second = perfTaskClock(work);
+            m = Pattern.compile("([0-9.]+) msec task-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
+            assertTrue(m.find(), ours.err());
+            taskClock = Double.parseDouble(m.group(1));
+            double mean = (first + second) / 2;
+            double tolerance = Math.max(0.25 * mean, 2 * Math.abs(first - second));
+            rounds.add("perf " + first + " and " + second + " msec, jperf " + taskClock);
+            agreed = Math.abs(taskClock - mean) <= tolerance;
+        }
+        assertTrue(agreed, String.join("; ", rounds));
         Matcher e = Pattern.compile(" ([0-9.]+) seconds time elapsed").matcher(ours.err());
         assertTrue(e.find(), ours.err());
         double elapsed = Double.parseDouble(e.group(1));
