@@ -49,6 +49,7 @@ public final class Report {
         private final boolean json;
         private final boolean demangle;
         private final boolean showSamples;
+        private final boolean quiet;
         private final boolean callchainsAsked;
         private final Boolean group;
 
@@ -68,6 +69,7 @@ public final class Report {
             json = b.json;
             demangle = b.demangle;
             showSamples = b.showSamples;
+            quiet = b.quiet;
             callchainsAsked = b.callchainsAsked;
             group = b.group;
         }
@@ -99,6 +101,7 @@ public final class Report {
             b.json = json;
             b.demangle = demangle;
             b.showSamples = showSamples;
+            b.quiet = quiet;
             b.callchainsAsked = callchainsAsked;
             b.group = group;
             return b;
@@ -121,6 +124,7 @@ public final class Report {
             private boolean json;
             private boolean demangle = true;
             private boolean showSamples;
+            private boolean quiet;
             private boolean callchainsAsked;
             private Boolean group;
 
@@ -194,6 +198,12 @@ public final class Report {
             /** -n/--show-nr-samples: the stdio table's Samples column. */
             public Builder showSamples(boolean showSamples) {
                 this.showSamples = showSamples;
+                return this;
+            }
+
+            /** -q/--quiet: the stdio table's rows without its comment lines. */
+            public Builder quiet(boolean quiet) {
+                this.quiet = quiet;
                 return this;
             }
 
@@ -295,6 +305,10 @@ public final class Report {
 
         public boolean showSamples() {
             return showSamples;
+        }
+
+        public boolean quiet() {
+            return quiet;
         }
 
         public boolean callchainsAsked() {
@@ -484,7 +498,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
-                    .elide(o.filter()).showSamples(o.showSamples())
+                    .elide(o.filter()).showSamples(o.showSamples()).quiet(o.quiet())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();

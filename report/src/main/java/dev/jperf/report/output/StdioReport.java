@@ -32,6 +32,8 @@ public final class StdioReport {
     private static final int ROWS_BLOCK = 1 << 15;
     /** -n/--show-nr-samples. */
     private boolean showSamples;
+    /** -q/--quiet. */
+    private boolean quiet;
     /** Filters of one value: perf prints that value once ("# dso: x") and leaves its column out. */
     private SampleFilter elide = SampleFilter.NONE;
 
@@ -60,6 +62,19 @@ public final class StdioReport {
         return this;
     }
 
+    /** perf's -q/--quiet: the rows alone, none of the comment lines around them but a filter's value. */
+    public StdioReport quiet(boolean quiet) {
+        this.quiet = quiet;
+        return this;
+    }
+
+    /** A comment line of the report ("# ..."), left out with -q. */
+    private void comment(CharSequence line) {
+        if (!quiet) {
+            out.println(line);
+        }
+    }
+
     /** perf's -n/--show-nr-samples: a Samples column after the percentages. */
     public StdioReport showSamples(boolean show) {
         this.showSamples = show;
@@ -73,19 +88,20 @@ public final class StdioReport {
 
     /** The report of these sections (events, or groups of events in perf's group view). */
     public void printSections(List<GroupHists> sections, long totalLostSamples) {
-        out.println("# To display the perf.data header info, please use --header/--header-only options.");
-        out.println("#");
+        comment("# To display the perf.data header info, please use --header/--header-only options.");
+        comment("#");
         if (!sections.isEmpty()) {
             for (SortKey k : sections.get(0).leader().keys()) {
                 String v = elided(k);
                 if (v != null) {
+                    // perf prints it with -q too
                     out.println("# " + (k == SortKey.SYM ? "symbol" : k == SortKey.DSO ? "dso" : "comm") + ": " + v);
                 }
             }
         }
-        out.println("#");
-        out.println("# Total Lost Samples: " + totalLostSamples);
-        out.println("#");
+        comment("#");
+        comment("# Total Lost Samples: " + totalLostSamples);
+        comment("#");
         for (GroupHists g : sections) {
             // perf's skip_empty looks at the leader's samples alone
             if (g.leader().samples() == 0) {
@@ -95,9 +111,9 @@ public final class StdioReport {
             out.println();
             out.println();
         }
-        out.println("#");
-        out.println("# (Tip: jperf report --json prints the same rows for scripts)");
-        out.println("#");
+        comment("#");
+        comment("# (Tip: jperf report --json prints the same rows for scripts)");
+        comment("#");
     }
 
     /** perf's convert_unit: 22655 -> "22K". */
@@ -127,10 +143,10 @@ public final class StdioReport {
         for (int i = 0; i < columns; i++) {
             totals[i] = relative ? g.hists(i).nonFilteredPeriod() : g.hists(i).totalPeriod();
         }
-        out.println("# Samples: " + samplesText(g.samples(relative)) + " of event" + (g.plural() ? "s" : "")
+        comment("# Samples: " + samplesText(g.samples(relative)) + " of event" + (g.plural() ? "s" : "")
                 + " '" + g.title() + "'" + (elide.timeRange() == null ? "" : " (time slices: " + elide.timeRange() + ")"));
-        out.println("# Event count (approx.): " + Long.toUnsignedString(g.totalPeriod(relative)));
-        out.println("#");
+        comment("# Event count (approx.): " + Long.toUnsignedString(g.totalPeriod(relative)));
+        comment("#");
         List<SortKey> keys = shownKeys(h.keys());
         Set<SortKey> elided = EnumSet.noneOf(SortKey.class);
         elided.addAll(h.keys());
@@ -169,9 +185,9 @@ public final class StdioReport {
             hdr.append("  ").append(pad(keys.get(i).header(), width[i]));
             dots.append("  ").append(".".repeat(width[i]));
         }
-        out.println(hdr);
-        out.println(dots);
-        out.println("#");
+        comment(hdr);
+        comment(dots);
+        comment("#");
         // the rows go out in blocks of lines: one PrintStream call per line (its lock, its
         // encoder's layers) was half of printing 94k rows
         StringBuilder b = new StringBuilder(ROWS_BLOCK + 256);
