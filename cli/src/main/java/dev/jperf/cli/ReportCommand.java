@@ -59,6 +59,7 @@ final class ReportCommand implements Subcommand {
     private boolean showInfo;
     private boolean showSamples;
     private boolean quiet;
+    private String separator;
     private String pprof;
     private String flamegraph;
 
@@ -114,6 +115,7 @@ final class ReportCommand implements Subcommand {
                 .flag('I', "show-info", "display extended information about perf.data file")
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
                 .flag('q', "quiet", "Do not show any warnings or messages")
+                .value('t', "field-separator", "separator", "separator for columns, no spaces will be added between columns '.' is reserved.")
                 .valueOrDefault('\0', "pprof", "file", "write the profile as pprof's profile.proto, gzipped"
                         + " (default profile.pb.gz; - for stdout): per event samples and period, BPF lines", PPROF_FILE)
                 .valueOrDefault('\0', "flamegraph", "file", "write an interactive flame graph, one self-contained HTML"
@@ -165,6 +167,7 @@ final class ReportCommand implements Subcommand {
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
             case "quiet" -> quiet = v.on();
+            case "field-separator" -> separator = v.text();
             case "pprof" -> pprof = v.text();
             case "flamegraph" -> flamegraph = v.text();
             case "group" -> group = v.on();
@@ -221,7 +224,7 @@ final class ReportCommand implements Subcommand {
                 .withTime(time);
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
-                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).quiet(quiet)
+                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).quiet(quiet).separator(separator)
                 .group(group).branchStack(branchStack)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);

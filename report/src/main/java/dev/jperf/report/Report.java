@@ -50,6 +50,7 @@ public final class Report {
         private final boolean demangle;
         private final boolean showSamples;
         private final boolean quiet;
+        private final String separator;
         private final boolean callchainsAsked;
         private final Boolean group;
 
@@ -70,6 +71,7 @@ public final class Report {
             demangle = b.demangle;
             showSamples = b.showSamples;
             quiet = b.quiet;
+            separator = b.separator;
             callchainsAsked = b.callchainsAsked;
             group = b.group;
         }
@@ -102,6 +104,7 @@ public final class Report {
             b.demangle = demangle;
             b.showSamples = showSamples;
             b.quiet = quiet;
+            b.separator = separator;
             b.callchainsAsked = callchainsAsked;
             b.group = group;
             return b;
@@ -125,6 +128,7 @@ public final class Report {
             private boolean demangle = true;
             private boolean showSamples;
             private boolean quiet;
+            private String separator;
             private boolean callchainsAsked;
             private Boolean group;
 
@@ -198,6 +202,12 @@ public final class Report {
             /** -n/--show-nr-samples: the stdio table's Samples column. */
             public Builder showSamples(boolean showSamples) {
                 this.showSamples = showSamples;
+                return this;
+            }
+
+            /** -t/--field-separator: the stdio table's columns joined by {@code sep}; null for perf's aligned columns. */
+            public Builder separator(String sep) {
+                this.separator = sep;
                 return this;
             }
 
@@ -309,6 +319,10 @@ public final class Report {
 
         public boolean quiet() {
             return quiet;
+        }
+
+        public String separator() {
+            return separator;
         }
 
         public boolean callchainsAsked() {
@@ -498,7 +512,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
-                    .elide(o.filter()).showSamples(o.showSamples()).quiet(o.quiet())
+                    .elide(o.filter()).showSamples(o.showSamples()).quiet(o.quiet()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();
