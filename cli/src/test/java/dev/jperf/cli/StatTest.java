@@ -125,6 +125,26 @@ class StatTest {
     }
 
     /**
+     * --interval-count N: N interval lines, then none (no partial last one), while the workload is
+     * still waited for, as perf; without -I it is perf's usage error.
+     */
+    @Test
+    void intervalCountPrintsThatManyAndWaits() throws Exception {
+        Result perf = exec("perf", "stat", "--interval-count", "2", "-I", "100", "-x,", "-e", "task-clock", "--", "sleep", "0.5");
+        long t0 = System.nanoTime();
+        Run ours = Run.of("stat", "--interval-count", "2", "-I", "100", "-x,", "-e", "task-clock", "--", "sleep", "0.5");
+        long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(2, perf.err.lines().count(), perf.err);
+        assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+        assertTrue(elapsedMs >= 450, "the workload was waited for: " + elapsedMs + " ms");
+        Result perfUsage = exec("perf", "stat", "--interval-count", "2", "-e", "task-clock", "--", "true");
+        Run usage = Run.of("stat", "--interval-count", "2", "-e", "task-clock", "--", "true");
+        assertEquals(perfUsage.rc, usage.rc());
+        assertTrue(usage.err().contains("interval-count option should be used together with interval-print."), usage.err());
+    }
+
+    /**
      * A fixed amount of work (not a fixed time: the machine is shared) takes about the same CPU
      * time however busy the machine is: jperf's task-clock for it within the spread of the two perf
      * runs around it (at least 25 %); a burst of load from elsewhere can still land on one run, so up
