@@ -4,11 +4,16 @@ import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.format.writer.PerfDataCopier;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 
 /**
- * {@code jperf inject [-i IN] -o OUT}: perf inject without options, rewriting a perf.data (file
- * or pipe mode, or a pipe-mode stream on stdin) as a file-mode perf.data that perf 6.1 reads; a
+ * {@code jperf inject [-i IN] [-o OUT]}: perf inject without options, rewriting a perf.data (file
+ * or pipe mode, or a pipe-mode stream on stdin) as a file-mode perf.data that perf 6.1 reads, or
+ * without {@code -o} (or {@code -o -}) as a pipe-mode stream on stdout, as perf inject writes; a
  * damaged input's readable part becomes a sound file.
  */
 final class InjectCommand implements Subcommand {
@@ -29,7 +34,7 @@ final class InjectCommand implements Subcommand {
     public Options options() {
         return new Options("jperf inject [<options>]")
                 .value('i', "input", "file", "input file name, or - for a pipe-mode stream on stdin (the default)")
-                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old");
+                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old (default: a pipe-mode stream on stdout)");
     }
 
     @Override
@@ -43,15 +48,43 @@ final class InjectCommand implements Subcommand {
 
     @Override
     public int call() throws IOException {
+        PerfDataCopier.Result r;
         if (output.equals("-")) {
-            throw new IllegalArgumentException("a file-mode perf.data cannot be written to a pipe: give -o <file>");
-        }
-        PerfDataCopier.Result r = input.equals("-")
+            r = PerfDataCopier.copyToStream(input.equals("-") ? null : Path.of(input), System.in, stdout(), "stdout");
+        } else {
+            r = input.equals("-")
                 ? PerfDataCopier.copy("stdin", System.in, Path.of(output))
                 : PerfDataCopier.copy(Path.of(input), Path.of(output));
+        }
         for (String w : r.warnings()) {
             System.err.println("warning: " + w);
         }
         return 0;
+    }
+
+    /** stdout as a channel the writer may close: closing flushes it and leaves it open. */
+    private static WritableByteChannel stdout() {
+        PrintStream out = System.out;
+        return Channels.newChannel(new OutputStream() {
+            @Override
+            public void write(int b) {
+                out.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void flush() {
+                out.flush();
+            }
+
+            @Override
+            public void close() {
+                out.flush();
+            }
+        });
     }
 }

@@ -17,7 +17,8 @@ public final class Main {
     private static final String BUILDID_DIR = "--buildid-dir";
 
     /** The subcommands, in the order help lists them. */
-    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject");
+    private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject",
+            "evlist", "buildid-list");
 
     private Main() {
     }
@@ -169,6 +170,10 @@ public final class Main {
                 return new DumpCommand();
             case "inject":
                 return new InjectCommand();
+            case "evlist":
+                return new EvlistCommand();
+            case "buildid-list":
+                return new BuildidListCommand();
             default:
                 return null;
         }

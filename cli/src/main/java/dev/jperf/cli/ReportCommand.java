@@ -12,6 +12,7 @@ import dev.jperf.report.export.Exports;
 import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.stats.EventStats;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,8 @@ final class ReportCommand implements Subcommand {
     private boolean header;
     private boolean showInfo;
     private boolean showSamples;
+    private boolean quiet;
+    private String separator;
     private String pprof;
     private String flamegraph;
 
@@ -111,6 +114,8 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "header", "show data header (all of it with -I), then the report")
                 .flag('I', "show-info", "display extended information about perf.data file")
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
+                .flag('q', "quiet", "Do not show any warnings or messages")
+                .value('t', "field-separator", "separator", "separator for columns, no spaces will be added between columns '.' is reserved.")
                 .valueOrDefault('\0', "pprof", "file", "write the profile as pprof's profile.proto, gzipped"
                         + " (default profile.pb.gz; - for stdout): per event samples and period, BPF lines", PPROF_FILE)
                 .valueOrDefault('\0', "flamegraph", "file", "write an interactive flame graph, one self-contained HTML"
@@ -161,6 +166,8 @@ final class ReportCommand implements Subcommand {
             case "header" -> header = v.on();
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
+            case "quiet" -> quiet = v.on();
+            case "field-separator" -> separator = v.text();
             case "pprof" -> pprof = v.text();
             case "flamegraph" -> flamegraph = v.text();
             case "group" -> group = v.on();
@@ -217,7 +224,7 @@ final class ReportCommand implements Subcommand {
                 .withTime(time);
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
-                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples)
+                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).quiet(quiet).separator(separator)
                 .group(group).branchStack(branchStack)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
@@ -225,14 +232,16 @@ final class ReportCommand implements Subcommand {
             b.sort(SortKey.parse(sort));
         }
         Report.Options o = b.build();
+        // perf's -q: no warnings either
+        PrintStream warnings = quiet ? new PrintStream(OutputStream.nullOutputStream()) : System.err;
         if (pprof != null || flamegraph != null) {
             try (PerfDataFile f = Input.open(this.input)) {
                 if (pprof != null) {
-                    Exports.pprof(f, o, pprof, System.out, System.err);
+                    Exports.pprof(f, o, pprof, System.out, warnings);
                 } else {
-                    Exports.flamegraph(f, o, flamegraph, System.out, System.err);
+                    Exports.flamegraph(f, o, flamegraph, System.out, warnings);
                 }
-                Input.printWarnings(f, System.err);
+                Input.printWarnings(f, warnings);
             }
             return 0;
         }
@@ -242,16 +251,16 @@ final class ReportCommand implements Subcommand {
                 HeaderReport.print(f, showInfo, System.out);
                 // perf then prints the report without its "use --header" hint and the line after it
                 PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
-                Report.run(f, o, rest, System.err);
+                Report.run(f, o, rest, warnings);
                 rest.flush();
-                Input.printWarnings(f, System.err);
+                Input.printWarnings(f, warnings);
             }
             return 0;
         }
         try (PerfDataFile f = Input.open(this.input)) {
-            Report.run(f, o, System.out, System.err);
+            Report.run(f, o, System.out, warnings);
             // damage is said after the report, once the records were read (where reading stopped)
-            Input.printWarnings(f, System.err);
+            Input.printWarnings(f, warnings);
         }
         return 0;
     }

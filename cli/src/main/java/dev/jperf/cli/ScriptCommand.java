@@ -27,6 +27,9 @@ final class ScriptCommand implements Subcommand {
     private boolean demangle = true;
     private boolean json;
     private boolean folded;
+    private boolean reltime;
+    private boolean deltatime;
+    private boolean nanoseconds;
 
     @Override
     public String name() {
@@ -58,6 +61,9 @@ final class ScriptCommand implements Subcommand {
                 .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
                 .flag('\0', "json", "one JSON object per line instead of text")
+                .flag('\0', "reltime", "Show time stamps relative to start")
+                .flag('\0', "deltatime", "Show time stamps relative to previous event")
+                .flag('\0', "ns", "Use 9 decimal places when displaying time")
                 .flag('\0', "folded", "collapsed stacks instead: one line per distinct stack, comm;caller;...;leaf"
                         + " count (perf's stackcollapse script, stackcollapse-perf.pl)")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
@@ -88,12 +94,20 @@ final class ScriptCommand implements Subcommand {
             case "demangle" -> demangle = v.on();
             case "json" -> json = v.on();
             case "folded" -> folded = v.on();
+            case "reltime" -> reltime = v.on();
+            case "deltatime" -> deltatime = v.on();
+            case "ns" -> nanoseconds = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
 
     @Override
     public int call() {
+        if (reltime && deltatime) {
+            // perf's words and exit code (-1)
+            System.err.println("reltime and deltatime - the two don't get along well. Please limit to --reltime or --deltatime.");
+            return 255;
+        }
         try (PerfDataFile file = Input.open(input)) {
             if (folded) {
                 Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle),
@@ -105,6 +119,8 @@ final class ScriptCommand implements Subcommand {
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
             Script.run(file, Script.Options.defaults().withBuildIdDir(buildIdDir).withSymbols(kallsyms, symfs).withFields(fields)
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle)
+                    .withTime(reltime ? Script.TimeBase.FIRST : deltatime ? Script.TimeBase.PREVIOUS : Script.TimeBase.BOOT)
+                    .withNanoseconds(nanoseconds)
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
                     .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)
                     .withShow(Script.Show.SWITCH, showSwitchEvents).withShow(Script.Show.NAMESPACE, showNamespaceEvents)

@@ -18,6 +18,7 @@ final class StatCommand implements Subcommand {
     private String tids;
     private String bpfIds;
     private long intervalMs;
+    private long intervalCount;
     private int repeat = 1;
     private String separator;
     private boolean json;
@@ -54,6 +55,7 @@ final class StatCommand implements Subcommand {
                 .value('\0', "bpf-attr-map", "path", "path to the perf_event_attr map of --bpf-counters (default"
                         + " /sys/fs/bpf/perf_attr_map)")
                 .value('I', "interval-print", "n", "print counts at regular interval in ms (>= 10)")
+                .value('\0', "interval-count", "n", "print counts for fixed number of times")
                 .value('r', "repeat", "n", "repeat command and print average + stddev")
                 .value('x', "field-separator", "separator", "print counts with custom separator")
                 .flag('j', "json-output", "print counts in JSON format")
@@ -71,6 +73,7 @@ final class StatCommand implements Subcommand {
             case "tid" -> tids = v.text();
             case "bpf-prog" -> bpfIds = v.text();
             case "interval-print" -> intervalMs = v.integer();
+            case "interval-count" -> intervalCount = v.integer();
             case "repeat" -> repeat = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "field-separator" -> separator = v.text();
             case "json-output" -> json = v.on();
@@ -89,6 +92,11 @@ final class StatCommand implements Subcommand {
 
     @Override
     public int call() throws Exception {
+        if (intervalCount > 0 && intervalMs == 0) {
+            // perf's words and exit code (-EINVAL)
+            System.err.println("interval-count option should be used together with interval-print.");
+            return 234;
+        }
         StatOptions o;
         try {
             // an unknown event is a bad command line (perf: "event syntax error", exit 129)
@@ -96,7 +104,7 @@ final class StatCommand implements Subcommand {
             checkIds("-b", bpfIds);
             checkIds("-p", pids);
             checkIds("-t", tids);
-            o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, repeat, separator, json,
+            o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
                     output, timeoutMs, bpfCounters, bpfAttrMap);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());

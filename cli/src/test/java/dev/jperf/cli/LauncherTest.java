@@ -198,4 +198,44 @@ class LauncherTest {
         assertEquals(List.of("-jar", tree.resolve("cli/target/jperf.jar").toString(), "report"),
                 argv.subList(argv.size() - 3, argv.size()));
     }
+    /**
+     * A source newer than the jar: the launcher builds with Maven (here a fake {@code mvn} on PATH that
+     * writes colour escapes as Maven's console does) and says one line; a failed build shows Maven's
+     * output without escapes, then one line of its own, and exits 1.
+     */
+    @Test
+    void buildSaysOneLineAndShowsMavensErrorsWithoutEscapes() throws Exception {
+        Path source = tree.resolve("cli/src/main/java/dev/jperf/cli/Main.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "class Main {}\n");
+        Path bin = tree.resolve("mvn-bin");
+        Files.createDirectories(bin);
+        Path mvn = bin.resolve("mvn");
+        Path jar = tree.resolve("cli/target/jperf.jar");
+        Files.writeString(mvn, "#!/bin/sh\nprintf '\\033[0m\\033[0m[INFO] quiet\\033[0m\\n'\n"
+                + "if [ -f fail ]; then printf '\\033[1;31m[ERROR] COMPILATION ERROR\\033[m\\n' >&2; exit 1; fi\n"
+                + "touch '" + jar + "'\n");
+        Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> env = Map.of("JAVA_HOME", jdk.toString(), "PATH", bin + ":/usr/bin:/bin");
+
+        Files.writeString(tree.resolve("fail"), "");
+        ProcessBuilder pb = new ProcessBuilder("sh", tree.resolve("jperf").toString(), "report")
+                .redirectErrorStream(true).directory(tree.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(1, p.exitValue(), out);
+        assertEquals("jperf: building (mvn package)...\n[INFO] quiet\n[ERROR] COMPILATION ERROR\njperf: build failed\n", out);
+
+        Files.delete(tree.resolve("fail"));
+        pb = new ProcessBuilder("sh", tree.resolve("jperf").toString(), "report").redirectErrorStream(true).directory(tree.toFile());
+        pb.environment().putAll(env);
+        p = pb.start();
+        out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("jperf: building (mvn package)...\n", out);
+        assertTrue(Files.readAllLines(args).contains("report"), "the built jar runs");
+    }
 }

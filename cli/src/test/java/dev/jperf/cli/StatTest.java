@@ -125,22 +125,52 @@ class StatTest {
     }
 
     /**
+     * --interval-count N: N interval lines, then none (no partial last one), while the workload is
+     * still waited for, as perf; without -I it is perf's usage error.
+     */
+    @Test
+    void intervalCountPrintsThatManyAndWaits() throws Exception {
+        Result perf = exec("perf", "stat", "--interval-count", "2", "-I", "100", "-x,", "-e", "task-clock", "--", "sleep", "0.5");
+        long t0 = System.nanoTime();
+        Run ours = Run.of("stat", "--interval-count", "2", "-I", "100", "-x,", "-e", "task-clock", "--", "sleep", "0.5");
+        long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(2, perf.err.lines().count(), perf.err);
+        assertEquals(csvShape(perf.err, ","), csvShape(ours.err(), ","));
+        assertTrue(elapsedMs >= 450, "the workload was waited for: " + elapsedMs + " ms");
+        Result perfUsage = exec("perf", "stat", "--interval-count", "2", "-e", "task-clock", "--", "true");
+        Run usage = Run.of("stat", "--interval-count", "2", "-e", "task-clock", "--", "true");
+        assertEquals(perfUsage.rc, usage.rc());
+        assertTrue(usage.err().contains("interval-count option should be used together with interval-print."), usage.err());
+    }
+
+    /**
      * A fixed amount of work (not a fixed time: the machine is shared) takes about the same CPU
-     * time however busy the machine is: jperf's task-clock for it within the spread of two perf
-     * runs (at least 25 %); elapsed and CPUs utilized agree with each other.
+     * time however busy the machine is: jperf's task-clock for it within the spread of the two perf
+     * runs around it (at least 25 %); a burst of load from elsewhere can still land on one run, so up
+     * to three rounds are measured and one must agree. Elapsed and CPUs utilized agree with each other.
      */
     @Test
     void timesAreWithinTheNoise() throws Exception {
         String[] work = {"sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"};
-        double first = perfTaskClock(work);
-        Run ours = Run.of(concat(new String[] {"stat", "-e", "task-clock", "--"}, work));
-        double second = perfTaskClock(work);
-        Matcher m = Pattern.compile("([0-9.]+) msec task-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
-        assertTrue(m.find(), ours.err());
-        double taskClock = Double.parseDouble(m.group(1));
-        double mean = (first + second) / 2;
-        double tolerance = Math.max(0.25 * mean, 2 * Math.abs(first - second));
-        assertEquals(mean, taskClock, tolerance, "perf " + first + " and " + second + " msec, jperf " + taskClock);
+        List<String> rounds = new ArrayList<>();
+        Run ours = null;
+        Matcher m = null;
+        double taskClock = 0;
+        boolean agreed = false;
+        for (int round = 0; round < 3 && !agreed; round++) {
+            double first = perfTaskClock(work);
+            ours = Run.of(concat(new String[] {"stat", "-e", "task-clock", "--"}, work));
+            double second = perfTaskClock(work);
+            m = Pattern.compile("([0-9.]+) msec task-clock +# +([0-9.]+) CPUs utilized").matcher(ours.err());
+            assertTrue(m.find(), ours.err());
+            taskClock = Double.parseDouble(m.group(1));
+            double mean = (first + second) / 2;
+            double tolerance = Math.max(0.25 * mean, 2 * Math.abs(first - second));
+            rounds.add("perf " + first + " and " + second + " msec, jperf " + taskClock);
+            agreed = Math.abs(taskClock - mean) <= tolerance;
+        }
+        assertTrue(agreed, String.join("; ", rounds));
         Matcher e = Pattern.compile(" ([0-9.]+) seconds time elapsed").matcher(ours.err());
         assertTrue(e.find(), ours.err());
         double elapsed = Double.parseDouble(e.group(1));

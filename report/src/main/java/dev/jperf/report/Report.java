@@ -49,6 +49,8 @@ public final class Report {
         private final boolean json;
         private final boolean demangle;
         private final boolean showSamples;
+        private final boolean quiet;
+        private final String separator;
         private final boolean callchainsAsked;
         private final Boolean group;
 
@@ -68,6 +70,8 @@ public final class Report {
             json = b.json;
             demangle = b.demangle;
             showSamples = b.showSamples;
+            quiet = b.quiet;
+            separator = b.separator;
             callchainsAsked = b.callchainsAsked;
             group = b.group;
         }
@@ -99,6 +103,8 @@ public final class Report {
             b.json = json;
             b.demangle = demangle;
             b.showSamples = showSamples;
+            b.quiet = quiet;
+            b.separator = separator;
             b.callchainsAsked = callchainsAsked;
             b.group = group;
             return b;
@@ -121,6 +127,8 @@ public final class Report {
             private boolean json;
             private boolean demangle = true;
             private boolean showSamples;
+            private boolean quiet;
+            private String separator;
             private boolean callchainsAsked;
             private Boolean group;
 
@@ -194,6 +202,18 @@ public final class Report {
             /** -n/--show-nr-samples: the stdio table's Samples column. */
             public Builder showSamples(boolean showSamples) {
                 this.showSamples = showSamples;
+                return this;
+            }
+
+            /** -t/--field-separator: the stdio table's columns joined by {@code sep}; null for perf's aligned columns. */
+            public Builder separator(String sep) {
+                this.separator = sep;
+                return this;
+            }
+
+            /** -q/--quiet: the stdio table's rows without its comment lines. */
+            public Builder quiet(boolean quiet) {
+                this.quiet = quiet;
                 return this;
             }
 
@@ -295,6 +315,14 @@ public final class Report {
 
         public boolean showSamples() {
             return showSamples;
+        }
+
+        public boolean quiet() {
+            return quiet;
+        }
+
+        public String separator() {
+            return separator;
         }
 
         public boolean callchainsAsked() {
@@ -484,7 +512,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
-                    .elide(o.filter()).showSamples(o.showSamples())
+                    .elide(o.filter()).showSamples(o.showSamples()).quiet(o.quiet()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();

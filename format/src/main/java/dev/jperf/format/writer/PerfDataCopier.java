@@ -5,6 +5,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.RecordStream;
 import dev.jperf.format.feature.Feature;
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.FileHeader;
 import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.AuxtraceRecord;
 import dev.jperf.format.record.CompressedRecord;
@@ -15,7 +16,9 @@ import dev.jperf.format.record.RecordType;
 import dev.jperf.format.record.TracingDataRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -38,7 +41,9 @@ import java.util.TreeMap;
  *
  * <p>The output is written through {@link PerfDataWriter}, checkpointed every second, so a
  * long-running copy from a pipe ({@code perf record -o - | jperf inject -o perf.data}) is a
- * readable file at every moment.
+ * readable file at every moment. Or it is a pipe-mode stream ({@link PerfPipeWriter}, {@code perf
+ * inject} without {@code -o}): the same, with the feature sections as HEADER_FEATURE records, those
+ * of a pipe-mode input passed on where they come in the stream.
  */
 public final class PerfDataCopier {
     /** Records are handed to the writer in runs of about this many bytes. */
@@ -57,7 +62,9 @@ public final class PerfDataCopier {
     }
 
     private final PerfDataFile in;
-    private final PerfDataWriter out;
+    private final PerfDataOutput out;
+    /** The output when it is a stream: feature records of a stream input are passed on as they come. */
+    private final PerfPipeWriter pipe;
     private final List<String> warnings = new ArrayList<>();
     /** Records left out because perf 6.1 does not know their type, by type. */
     private final Map<Integer, Long> newer = new TreeMap<>();
@@ -68,9 +75,10 @@ public final class PerfDataCopier {
     private long records;
     private boolean decompressed;
 
-    private PerfDataCopier(PerfDataFile in, PerfDataWriter out) {
+    private PerfDataCopier(PerfDataFile in, PerfDataOutput out) {
         this.in = in;
         this.out = out;
+        this.pipe = out instanceof PerfPipeWriter p ? p : null;
     }
 
     /**
@@ -93,7 +101,30 @@ public final class PerfDataCopier {
         }
     }
 
-    private static Result copy(PerfDataFile f, Path out) throws IOException {
+    /**
+     * Copies the perf.data file {@code in}, or a pipe-mode stream when {@code in} is null (read from
+     * {@code stdin}), to {@code out} as a pipe-mode stream named {@code name}, as perf inject writes
+     * one to its stdout.
+     */
+    public static Result copyToStream(Path in, InputStream stdin, WritableByteChannel out, String name) throws IOException {
+        try (PerfDataFile f = in != null ? PerfDataFile.open(in) : PerfDataFile.open("stdin", stdin)) {
+            List<PerfDataWriter.EventAttr> events = events(f);
+            try (PerfPipeWriter w = PerfPipeWriter.create(out, name, events)) {
+                PerfDataCopier c = new PerfDataCopier(f, w);
+                // the records come decompressed: the stream does not say COMPRESSED
+                c.rejected.add(Feature.COMPRESSED.bit());
+                if (!f.isPipe()) {
+                    c.setFeatures();
+                }
+                c.copyRecords();
+                w.close();
+                return new Result(c.records, w.written(), c.warnings());
+            }
+        }
+    }
+
+    /** The input's events as the writers take them. */
+    private static List<PerfDataWriter.EventAttr> events(PerfDataFile f) {
         if (f.header().order() != ByteOrder.LITTLE_ENDIAN) {
             throw new PerfDataException(f.name() + ": a big-endian perf.data cannot be rewritten (only little-endian is written)");
         }
@@ -104,6 +135,11 @@ public final class PerfDataCopier {
         if (events.isEmpty()) {
             throw new PerfDataException(f.name() + ": defines no events: nothing a perf.data file could describe");
         }
+        return events;
+    }
+
+    private static Result copy(PerfDataFile f, Path out) throws IOException {
+        List<PerfDataWriter.EventAttr> events = events(f);
         PerfDataWriter.backupExisting(out);
         try (PerfDataWriter w = PerfDataWriter.create(out, events)) {
             PerfDataCopier c = new PerfDataCopier(f, w);
@@ -118,7 +154,7 @@ public final class PerfDataCopier {
 
     private void setFeatures() {
         for (int bit : in.featureBits()) {
-            if (bit == Feature.COMPRESSED.bit() && decompressed) {
+            if (bit == Feature.COMPRESSED.bit() && (decompressed || pipe != null)) {
                 out.setFeature(bit, null);
                 continue;
             }
@@ -145,6 +181,9 @@ public final class PerfDataCopier {
                     if (in.events().size() > nEvents) {
                         throw new PerfDataException(in.name() + ": HEADER_ATTR record at offset 0x" + Long.toHexString(r.offset())
                                 + " defines an event after the start of the stream; rewriting such a stream is not supported");
+                    }
+                    if (pipe != null && r instanceof HeaderFeatureRecord f) {
+                        passFeature(f);
                     }
                     continue; // they are the attrs and feature sections now
                 }
@@ -176,6 +215,27 @@ public final class PerfDataCopier {
             }
         }
         flushChunk();
+    }
+
+    /**
+     * A stream input's HEADER_FEATURE record, to a stream output where it came: its end mark and
+     * COMPRESSED left out (the output makes its own mark; its records are decompressed).
+     */
+    private void passFeature(HeaderFeatureRecord f) throws IOException {
+        if (f.featId() < 0 || f.featId() >= FileHeader.HEADER_FEAT_BITS || f.body().size() == 0 || rejected.contains(f.featId())) {
+            return;
+        }
+        flushChunk();
+        try {
+            byte[] body = PerfDataWriter.featureBody(f.featId(), f.body().bytes(0, (int) f.body().size()));
+            if (!pipe.appendFeature(f.featId(), body)) {
+                warnings.add(in.name() + ": feature " + Feature.name(f.featId()) + " does not fit one HEADER_FEATURE record: left out");
+            }
+        } catch (IllegalArgumentException e) {
+            if (rejected.add(f.featId())) {
+                warnings.add(in.name() + ": " + e.getMessage() + ": feature left out");
+            }
+        }
     }
 
     /** Kernel types 1..21 and user types 64..82: what perf 6.1 processes (it fails on the others). */
@@ -210,7 +270,7 @@ public final class PerfDataCopier {
 
     private void flushChunk() throws IOException {
         if (used > 0) {
-            out.append(chunk, 0, used);
+            out.append(ByteBuffer.wrap(chunk), 0, used);
             used = 0;
             if (chunk.length > CHUNK) {
                 chunk = new byte[CHUNK];

@@ -252,6 +252,9 @@ final class ProgramStat {
             long t1 = System.nanoTime();
             Reading end = read(fds, profilers);
             if (options.intervalMs() > 0) {
+                if (session.intervalsDone()) {
+                    return exit;
+                }
                 printer.intervalHeader();
                 String prefix = printer.intervalPrefix(t1 - t0);
                 for (Row r : rows(programs, profilers, last[0], end, options.intervalMs() * 1_000_000L)) {

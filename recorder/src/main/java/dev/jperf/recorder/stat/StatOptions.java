@@ -14,6 +14,7 @@ import java.util.List;
  * @param bpfIds     {@code -b} as given (null: not given): count BPF programs instead of events
  * @param command    the workload after {@code --}
  * @param intervalMs {@code -I}: print counts every so many milliseconds (0: only at the end)
+ * @param intervalCount {@code --interval-count}: print that many intervals, then no more (0: until the end)
  * @param repeat     {@code -r}: run the command this many times, print means and their spread
  * @param csvSeparator {@code -x} (null: not given)
  * @param json       {@code -j} / {@code --json}
@@ -23,7 +24,7 @@ import java.util.List;
  * @param bpfAttrMap {@code --bpf-attr-map}: the attr map's path (null: /sys/fs/bpf/perf_attr_map)
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
-        List<String> command, long intervalMs, int repeat, String csvSeparator, boolean json, Path output,
+        List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
         long timeoutMs, boolean bpfCounters, Path bpfAttrMap) {
 
     public StatOptions {
@@ -34,6 +35,12 @@ public record StatOptions(List<String> events, boolean allCpus, String cpus, Str
         }
         if (intervalMs < 0 || (intervalMs > 0 && intervalMs < 10)) {
             throw new IllegalArgumentException("-I " + intervalMs + ": the print interval must be >= 10 ms");
+        }
+        if (intervalCount < 0) {
+            throw new IllegalArgumentException("--interval-count " + intervalCount + ": expected a count");
+        }
+        if (intervalCount > 0 && intervalMs == 0) {
+            throw new IllegalArgumentException("interval-count option should be used together with interval-print.");
         }
         if (timeoutMs < 0 || (timeoutMs > 0 && timeoutMs < 10)) {
             throw new IllegalArgumentException("--timeout " + timeoutMs + ": the timeout must be >= 10 ms");

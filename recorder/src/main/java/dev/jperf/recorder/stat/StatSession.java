@@ -31,6 +31,8 @@ public final class StatSession implements StopSignals.Stoppable {
     private final StatOptions options;
     private final PrintStream err;
     private volatile boolean stopRequested;
+    /** The last waitLoop printed every --interval-count interval. */
+    private boolean intervalsDone;
 
     /** @param err where perf stat prints (stderr), unless {@code -o} names a file */
     public StatSession(StatOptions options, PrintStream err) {
@@ -242,7 +244,7 @@ public final class StatSession implements StopSignals.Stoppable {
                     ev.disable();
                 }
                 CounterValues[] totals = ev.read();
-                if (options.intervalMs() > 0) {
+                if (options.intervalMs() > 0 && !intervalsDone) {
                     printInterval(printer, t1 - t0, ev.events(), delta(totals, last[0]));
                 }
                 return new RunResult(ev.events(), totals, t1 - t0, ResourceUsage.children().since(before), exit);
@@ -313,6 +315,11 @@ public final class StatSession implements StopSignals.Stoppable {
         return d;
     }
 
+    /** Whether the last {@link #waitLoop} printed all {@code --interval-count} intervals: no partial one follows. */
+    boolean intervalsDone() {
+        return intervalsDone;
+    }
+
     /** What happens at each {@code -I} tick. */
     interface Ticker {
         void at(long now);
@@ -327,6 +334,8 @@ public final class StatSession implements StopSignals.Stoppable {
         long intervalNs = options.intervalMs() * 1_000_000L;
         long deadline = options.timeoutMs() > 0 ? t0 + options.timeoutMs() * 1_000_000L : Long.MAX_VALUE;
         long next = intervalNs > 0 ? t0 + intervalNs : Long.MAX_VALUE;
+        long ticks = 0;
+        intervalsDone = false;
         boolean watchTargets = workload == null && (options.pids() != null || options.tids() != null);
         while (!stopRequested) {
             long now = System.nanoTime();
@@ -336,6 +345,14 @@ public final class StatSession implements StopSignals.Stoppable {
             if (now >= next) {
                 tick.at(now);
                 next += intervalNs;
+                if (options.intervalCount() > 0 && ++ticks >= options.intervalCount()) {
+                    // --interval-count: no more lines; a workload is still waited for, as perf waits for its child
+                    intervalsDone = true;
+                    next = Long.MAX_VALUE;
+                    if (workload == null) {
+                        return 0;
+                    }
+                }
                 continue;
             }
             if (watchTargets && !anyAlive(threads)) {

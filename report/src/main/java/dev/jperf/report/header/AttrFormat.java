@@ -2,11 +2,14 @@ package dev.jperf.report.header;
 
 import static dev.jperf.format.header.PerfEventAttr.*;
 
+import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.io.ByteSource;
 
 /**
- * perf_event_attr__fprintf of perf 6.1 (util/perf_event_attr_fprintf.c): every non-zero field as
- * {@code , name = value}, in struct order, with perf's names for the bit masks.
+ * perf_event_attr__fprintf of perf 6.1 (util/perf_event_attr_fprintf.c): every non-zero field in
+ * struct order, with perf's names for the bit masks, written in the caller's style: the header's
+ * {@code , name = value} or evlist's {@code : name: value, name: value}.
  */
 final class AttrFormat {
     private AttrFormat() {
@@ -37,9 +40,27 @@ final class AttrFormat {
         "context_switch", "write_backward", "namespaces", "ksymbol", "bpf_event", "aux_output", "cgroup",
         "text_poke", "build_id", "inherit_thread", "remove_on_exec", "sigtrap"};
 
-    /** The attribute list, each item as {@code ", name = value"}; {@code size} is the attr's own size field. */
+    /** How the items are joined: what precedes the first and the others, and what joins a name to its value. */
+    record Style(String first, String next, String assign) {
+        /** The header's event lines (print_event_desc): {@code , name = value} each. */
+        static final Style HEADER = new Style(", ", ", ", " = ");
+        /** perf evlist -v (__print_attr__fprintf through comma_fprintf): {@code : name: value, name: value}. */
+        static final Style EVLIST = new Style(": ", ", ", ": ");
+    }
+
+    /** The attr's own size field, which perf prints (it may differ from the file's attr size). */
+    static long ownSize(PerfDataFile file, PerfEventAttr a) {
+        return ByteSource.wrap(file.name(), a.raw()).withOrder(file.header().order()).u32(4);
+    }
+
+    /** The attribute list in the header's style; {@code size} is the attr's own size field. */
     static String format(PerfEventAttr a, long size) {
-        StringBuilder sb = new StringBuilder();
+        return format(a, size, Style.HEADER);
+    }
+
+    /** The attribute list in {@code style}; {@code size} is the attr's own size field. */
+    static String format(PerfEventAttr a, long size, Style style) {
+        Items sb = new Items(style);
         unsigned(sb, "type", Integer.toUnsignedLong(a.type()));
         unsigned(sb, "size", size);
         hex(sb, "config", a.config());
@@ -75,20 +96,30 @@ final class AttrFormat {
         unsigned(sb, "sample_max_stack", a.sampleMaxStack());
         unsigned(sb, "aux_sample_size", Integer.toUnsignedLong(a.auxSampleSize()));
         unsigned(sb, "sig_data", a.sigData());
-        return sb.toString();
+        return sb.out.toString();
     }
 
-    private static void item(StringBuilder sb, String name, String value) {
-        sb.append(", ").append(name).append(" = ").append(value);
+    /** The items written so far, in a style. */
+    private static final class Items {
+        final Style style;
+        final StringBuilder out = new StringBuilder();
+
+        Items(Style style) {
+            this.style = style;
+        }
     }
 
-    private static void unsigned(StringBuilder sb, String name, long v) {
+    private static void item(Items sb, String name, String value) {
+        sb.out.append(sb.out.length() == 0 ? sb.style.first() : sb.style.next()).append(name).append(sb.style.assign()).append(value);
+    }
+
+    private static void unsigned(Items sb, String name, long v) {
         if (v != 0) {
             item(sb, name, Long.toUnsignedString(v));
         }
     }
 
-    private static void hex(StringBuilder sb, String name, long v) {
+    private static void hex(Items sb, String name, long v) {
         if (v != 0) {
             item(sb, name, "0x" + Long.toHexString(v));
         }

@@ -27,7 +27,6 @@ import dev.jperf.format.feature.SampleTime;
 import dev.jperf.format.feature.StringFeature;
 import dev.jperf.format.header.FileHeader;
 import dev.jperf.format.header.PerfEventAttr;
-import dev.jperf.format.io.ByteSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -267,9 +266,7 @@ public final class HeaderReport {
             }
             try {
                 PerfEventAttr attr = e.perfEventAttr(file.header().order());
-                // perf prints the attr's own size field, which may differ from EVENT_DESC's attr_size
-                long size = ByteSource.wrap(file.name(), attr.raw()).withOrder(file.header().order()).u32(4);
-                sb.append(AttrFormat.format(attr, size));
+                sb.append(AttrFormat.format(attr, AttrFormat.ownSize(file, attr)));
             } catch (PerfDataException ex) {
                 // an attr we cannot decode: the name and ids are still worth printing
             }

@@ -32,6 +32,10 @@ public final class StdioReport {
     private static final int ROWS_BLOCK = 1 << 15;
     /** -n/--show-nr-samples. */
     private boolean showSamples;
+    /** -q/--quiet. */
+    private boolean quiet;
+    /** -t/--field-separator: between the columns instead of two spaces; null for none. */
+    private String separator;
     /** Filters of one value: perf prints that value once ("# dso: x") and leaves its column out. */
     private SampleFilter elide = SampleFilter.NONE;
 
@@ -60,6 +64,28 @@ public final class StdioReport {
         return this;
     }
 
+    /** perf's -q/--quiet: the rows alone, none of the comment lines around them but a filter's value. */
+    public StdioReport quiet(boolean quiet) {
+        this.quiet = quiet;
+        return this;
+    }
+
+    /**
+     * perf's -t/--field-separator: the columns joined by {@code sep}, each value printed unaligned
+     * with a space before it and padded to its column (hpp's field_sep printing), and no dotted line.
+     */
+    public StdioReport separator(String sep) {
+        this.separator = sep;
+        return this;
+    }
+
+    /** A comment line of the report ("# ..."), left out with -q. */
+    private void comment(CharSequence line) {
+        if (!quiet) {
+            out.println(line);
+        }
+    }
+
     /** perf's -n/--show-nr-samples: a Samples column after the percentages. */
     public StdioReport showSamples(boolean show) {
         this.showSamples = show;
@@ -73,19 +99,20 @@ public final class StdioReport {
 
     /** The report of these sections (events, or groups of events in perf's group view). */
     public void printSections(List<GroupHists> sections, long totalLostSamples) {
-        out.println("# To display the perf.data header info, please use --header/--header-only options.");
-        out.println("#");
+        comment("# To display the perf.data header info, please use --header/--header-only options.");
+        comment("#");
         if (!sections.isEmpty()) {
             for (SortKey k : sections.get(0).leader().keys()) {
                 String v = elided(k);
                 if (v != null) {
+                    // perf prints it with -q too
                     out.println("# " + (k == SortKey.SYM ? "symbol" : k == SortKey.DSO ? "dso" : "comm") + ": " + v);
                 }
             }
         }
-        out.println("#");
-        out.println("# Total Lost Samples: " + totalLostSamples);
-        out.println("#");
+        comment("#");
+        comment("# Total Lost Samples: " + totalLostSamples);
+        comment("#");
         for (GroupHists g : sections) {
             // perf's skip_empty looks at the leader's samples alone
             if (g.leader().samples() == 0) {
@@ -95,9 +122,9 @@ public final class StdioReport {
             out.println();
             out.println();
         }
-        out.println("#");
-        out.println("# (Tip: jperf report --json prints the same rows for scripts)");
-        out.println("#");
+        comment("#");
+        comment("# (Tip: jperf report --json prints the same rows for scripts)");
+        comment("#");
     }
 
     /** perf's convert_unit: 22655 -> "22K". */
@@ -127,10 +154,10 @@ public final class StdioReport {
         for (int i = 0; i < columns; i++) {
             totals[i] = relative ? g.hists(i).nonFilteredPeriod() : g.hists(i).totalPeriod();
         }
-        out.println("# Samples: " + samplesText(g.samples(relative)) + " of event" + (g.plural() ? "s" : "")
+        comment("# Samples: " + samplesText(g.samples(relative)) + " of event" + (g.plural() ? "s" : "")
                 + " '" + g.title() + "'" + (elide.timeRange() == null ? "" : " (time slices: " + elide.timeRange() + ")"));
-        out.println("# Event count (approx.): " + Long.toUnsignedString(g.totalPeriod(relative)));
-        out.println("#");
+        comment("# Event count (approx.): " + Long.toUnsignedString(g.totalPeriod(relative)));
+        comment("#");
         List<SortKey> keys = shownKeys(h.keys());
         Set<SortKey> elided = EnumSet.noneOf(SortKey.class);
         elided.addAll(h.keys());
@@ -152,26 +179,29 @@ public final class StdioReport {
         int[] width = widths(keys, shown);
         StringBuilder hdr = new StringBuilder("# ");
         StringBuilder dots = new StringBuilder("# ");
+        String sep = separator == null ? "  " : separator;
         // hpp__width_fn: in group view a column per member, each as wide as the one of an event
         int pctWidth = PERCENT_WIDTH * columns;
         if (h.children()) {
-            hdr.append(padLeft("Children", pctWidth, ' ')).append("  ");
+            hdr.append(padLeft("Children", pctWidth, ' ')).append(sep);
             dots.append(".".repeat(pctWidth)).append("  ");
         }
         hdr.append(padLeft(h.children() ? "Self" : "Overhead", pctWidth, ' '));
         dots.append(".".repeat(pctWidth));
         if (showSamples) {
             // perf's "Samples" column: the entry's own samples (he->stat.nr_events), 12 wide
-            hdr.append("  ").append(padLeft("Samples", SAMPLES_WIDTH * columns, ' '));
+            hdr.append(sep).append(padLeft("Samples", SAMPLES_WIDTH * columns, ' '));
             dots.append("  ").append(".".repeat(SAMPLES_WIDTH * columns));
         }
         for (int i = 0; i < keys.size(); i++) {
-            hdr.append("  ").append(pad(keys.get(i).header(), width[i]));
+            hdr.append(sep).append(pad(keys.get(i).header(), width[i]));
             dots.append("  ").append(".".repeat(width[i]));
         }
-        out.println(hdr);
-        out.println(dots);
-        out.println("#");
+        comment(hdr);
+        if (separator == null) {
+            comment(dots);
+            comment("#");
+        }
         // the rows go out in blocks of lines: one PrintStream call per line (its lock, its
         // encoder's layers) was half of printing 94k rows
         StringBuilder b = new StringBuilder(ROWS_BLOCK + 256);
@@ -186,30 +216,34 @@ public final class StdioReport {
                 out.append(b);
                 b.setLength(0);
             }
-            b.append("  ");
-            if (h.children()) {
+            if (separator != null) {
+                separatedRow(b, g, e, totals, keys, width, h.keys());
+            } else {
+                b.append("  ");
+                if (h.children()) {
+                    for (int i = 0; i < columns; i++) {
+                        HistEntry p = g.pair(e, i);
+                        Percent.appendColumn(b, percent(p == null ? 0 : p.periodAcc(), totals[i]));
+                    }
+                    b.append("  ");
+                }
                 for (int i = 0; i < columns; i++) {
                     HistEntry p = g.pair(e, i);
-                    Percent.appendColumn(b, percent(p == null ? 0 : p.periodAcc(), totals[i]));
+                    Percent.appendColumn(b, percent(p == null ? 0 : p.period(), totals[i]));
                 }
-                b.append("  ");
-            }
-            for (int i = 0; i < columns; i++) {
-                HistEntry p = g.pair(e, i);
-                Percent.appendColumn(b, percent(p == null ? 0 : p.period(), totals[i]));
-            }
-            if (showSamples) {
-                b.append("  ");
-                for (int i = 0; i < columns; i++) {
-                    HistEntry p = g.pair(e, i);
-                    b.append(padLeft(Long.toString(p == null ? 0 : p.samples()), SAMPLES_WIDTH, ' '));
+                if (showSamples) {
+                    b.append("  ");
+                    for (int i = 0; i < columns; i++) {
+                        HistEntry p = g.pair(e, i);
+                        b.append(padLeft(Long.toString(p == null ? 0 : p.samples()), SAMPLES_WIDTH, ' '));
+                    }
                 }
-            }
-            for (int i = 0; i < keys.size(); i++) {
-                b.append("  ");
-                // perf's last field is the sort list's last, printed or elided
-                boolean last = keys.get(i) == h.keys().get(h.keys().size() - 1);
-                cell(b, keys.get(i), e, width[i], last);
+                for (int i = 0; i < keys.size(); i++) {
+                    b.append("  ");
+                    // perf's last field is the sort list's last, printed or elided
+                    boolean last = keys.get(i) == h.keys().get(h.keys().size() - 1);
+                    cell(b, keys.get(i), e, width[i], last);
+                }
             }
             b.append(newline);
             if (graph) {
@@ -223,6 +257,59 @@ public final class StdioReport {
             }
         }
         out.append(b);
+    }
+
+    /**
+     * A row with -t: each value as " %.2f%%" or " %d" (a group's members one after another) padded
+     * to its column, the columns joined by the separator.
+     */
+    private void separatedRow(StringBuilder b, GroupHists g, HistEntry e, long[] totals, List<SortKey> keys, int[] width,
+            List<SortKey> sortKeys) {
+        int columns = g.columns();
+        Hists h = g.leader();
+        if (h.children()) {
+            int at = b.length();
+            for (int i = 0; i < columns; i++) {
+                HistEntry p = g.pair(e, i);
+                Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.periodAcc(), totals[i])).append('%');
+            }
+            padTo(b, at, PERCENT_WIDTH * columns);
+            b.append(separator);
+        }
+        int at = b.length();
+        for (int i = 0; i < columns; i++) {
+            HistEntry p = g.pair(e, i);
+            Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.period(), totals[i])).append('%');
+        }
+        padTo(b, at, PERCENT_WIDTH * columns);
+        if (showSamples) {
+            b.append(separator);
+            at = b.length();
+            for (int i = 0; i < columns; i++) {
+                HistEntry p = g.pair(e, i);
+                b.append(' ').append(p == null ? 0 : p.samples());
+            }
+            padTo(b, at, SAMPLES_WIDTH * columns);
+        }
+        char reserved = separator.isEmpty() ? 0 : separator.charAt(0);
+        for (int i = 0; i < keys.size(); i++) {
+            b.append(separator);
+            int from = b.length();
+            cell(b, keys.get(i), e, width[i], keys.get(i) == sortKeys.get(sortKeys.size() - 1));
+            // repsep_snprintf: the separator's first character inside a value becomes '.'
+            for (int c = from; c < b.length(); c++) {
+                if (b.charAt(c) == reserved) {
+                    b.setCharAt(c, '.');
+                }
+            }
+        }
+    }
+
+    /** Spaces after what was appended since {@code at}, up to {@code width} characters. */
+    private static void padTo(StringBuilder b, int at, int width) {
+        for (int pad = width - (b.length() - at); pad > 0; pad--) {
+            b.append(' ');
+        }
     }
 
     /** The single value a filter keeps for {@code k}'s column, or null. */

@@ -42,42 +42,45 @@ public final class Script {
      * @param json one JSON object per line instead of text
      * @param demangle user-space names demangled (perf script's default)
      * @param shown the --show-*-events given
+     * @param time the time field: since boot (perf's default), since the first line (--reltime) or
+     *     since the line before (--deltatime)
+     * @param nanoseconds --ns: the time field in nanoseconds
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
-            boolean json, boolean demangle, Set<Show> shown) {
+            boolean json, boolean demangle, Set<Show> shown, TimeBase time, boolean nanoseconds) {
         public Options {
             shown = Set.copyOf(shown);
         }
 
         /** perf script without options. */
         public static Options defaults() {
-            return new Options(null, null, null, null, false, false, true, Set.of());
+            return new Options(null, null, null, null, false, false, true, Set.of(), TimeBase.BOOT, false);
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
         }
 
         /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
         public Options withBuildIdDir(Path buildIdDir) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -89,12 +92,27 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, s);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, s, time, nanoseconds);
+        }
+
+        /** --reltime / --deltatime. */
+        public Options withTime(TimeBase time) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+        }
+
+        /** --ns. */
+        public Options withNanoseconds(boolean nanoseconds) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
         }
 
         public boolean shows(Show kind) {
             return shown.contains(kind);
         }
+    }
+
+    /** What the time field counts from: boot (the sample's time), the first line printed, or the line before. */
+    public enum TimeBase {
+        BOOT, FIRST, PREVIOUS
     }
 
     private Script() {

@@ -316,20 +316,41 @@ final class ScriptPrinter implements SampleConsumer {
 
     private long lastSecs = -1;
     private byte[] lastSecsText;
+    /** --reltime's first time and --deltatime's previous one (perf's initial_time, previous_time; 0: none yet). */
+    private long firstTime;
+    private long previousTime;
 
-    /** {@code %12s: } of timestamp__scnprintf_usec ("secs.usecs"); the seconds part is reused. */
+    /**
+     * {@code %12s: } of timestamp__scnprintf_usec ("secs.usecs"), or {@code %5lu.%09llu: } with --ns;
+     * the seconds part is reused. With --reltime the time since the first line's, with --deltatime
+     * since the line before's (0 on the first), as perf_sample__fprintf_start counts them.
+     */
     private void time(OutputFields f, long time) {
         if (!f.has(Field.TIME)) {
             return;
         }
-        long secs = Long.divideUnsigned(time, 1_000_000_000L);
-        long usecs = Long.remainderUnsigned(time, 1_000_000_000L) / 1000;
+        long t = time;
+        if (options.time() == Script.TimeBase.FIRST) {
+            if (firstTime == 0) {
+                firstTime = time;
+            }
+            t = time - firstTime;
+        } else if (options.time() == Script.TimeBase.PREVIOUS) {
+            t = previousTime == 0 ? 0 : time - previousTime;
+            previousTime = time;
+        }
+        long secs = Long.divideUnsigned(t, 1_000_000_000L);
+        long nsecs = Long.remainderUnsigned(t, 1_000_000_000L);
+        if (options.nanoseconds()) {
+            w.decRight(secs, 5).ch('.').decZero(nsecs, 9).ch(':').ch(' ');
+            return;
+        }
         if (secs != lastSecs || lastSecsText == null) {
-            String t = Long.toUnsignedString(secs);
-            lastSecsText = (" ".repeat(Math.max(0, 12 - t.length() - 7)) + t + ".").getBytes(StandardCharsets.US_ASCII);
+            String text = Long.toUnsignedString(secs);
+            lastSecsText = (" ".repeat(Math.max(0, 12 - text.length() - 7)) + text + ".").getBytes(StandardCharsets.US_ASCII);
             lastSecs = secs;
         }
-        w.bytes(lastSecsText).decZero(usecs, 6).ch(':').ch(' ');
+        w.bytes(lastSecsText).decZero(nsecs / 1000, 6).ch(':').ch(' ');
     }
 
     /** perf_sample__fprintf_start: comm, pid/tid, cpu, time. */
