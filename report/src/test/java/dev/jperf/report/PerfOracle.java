@@ -59,20 +59,32 @@ public final class PerfOracle {
     }
 
     /**
-     * {@code perf record -q -o DIR/NAME ARGS} (output dropped): the recording, made here; skipped
-     * unless root, as perf_event_paranoid keeps kernel samples and system-wide recording from others.
+     * {@code perf record -q -o DIR/NAME ARGS} (stdout dropped): the recording, made here. As a user
+     * the kernel may refuse it (perf_event_paranoid keeps kernel samples and system-wide recording
+     * from others): the test is then skipped with perf's account of the refusal; root's must succeed.
      */
     public static Path record(Path dir, String name, String... args) throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-                "perf record of kernel samples and -a need root (perf_event_paranoid)");
         Path data = dir.resolve(name);
         List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", dir.resolve("buildid").toString(),
                 "record", "-q", "-o", data.toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf record timed out");
-        assertEquals(0, p.exitValue(), String.join(" ", cmd));
+        java.io.File err = java.io.File.createTempFile("jperf-perf", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(err).start();
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf record timed out");
+            if (p.exitValue() != 0 && !"root".equals(System.getProperty("user.name"))) {
+                // perf's first lines after "Error:" say what the kernel refused, and the paranoid level
+                List<String> why = java.nio.file.Files.readAllLines(err.toPath()).stream()
+                        .filter(l -> !l.isBlank() && !l.equals("Error:"))
+                        .filter(l -> l.contains("limited") || l.contains("paranoid setting") || l.contains("denied")).toList();
+                Assumptions.abort("perf record " + String.join(" ", args) + " refused to this user: "
+                        + (why.isEmpty() ? "exit " + p.exitValue() : String.join(" ", why)));
+            }
+            assertEquals(0, p.exitValue(), String.join(" ", cmd) + ": " + java.nio.file.Files.readString(err.toPath()));
+        } finally {
+            err.delete();
+        }
         return data;
     }
 }
