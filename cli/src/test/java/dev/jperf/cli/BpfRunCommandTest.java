@@ -3,7 +3,6 @@ package dev.jperf.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -13,7 +12,6 @@ import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,15 +22,9 @@ import org.junit.jupiter.api.Test;
 class BpfRunCommandTest {
     static final Path SAMPLES = Path.of(System.getProperty("jperf.root", ".."), "samples", "bpf", "obj");
 
-    @BeforeEach
-    void machine() throws IOException {
-        boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
-                .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"));
-        assumeTrue(root, "loading BPF programs needs root");
-    }
-
     @Test
     void runsThenDumpsTheMapsTypedAndUnloads() throws IOException {
+        Privilege.assumeBpf();
         Path obj = SAMPLES.resolve("legacy_maps.bpf.o");
         Thread opener = new Thread(() -> {
             for (int i = 0; i < 200; i++) {

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,11 +25,6 @@ import org.junit.jupiter.api.Test;
  * while it runs, and the live view in a real terminal (tmux).
  */
 class BpfTopTest {
-    @BeforeEach
-    void root() throws Exception {
-        assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"), "needs root for bpf(2)");
-    }
-
     /** Makes syscalls (each one runs the sys_enter program) until stopped. */
     private static Thread syscalls(AtomicBoolean stop) {
         Thread t = new Thread(() -> {
@@ -45,6 +39,7 @@ class BpfTopTest {
 
     @Test
     void onceJsonListsEveryProgramWithWhatItCost() throws Exception {
+        Privilege.assumeBpf();
         AtomicBoolean stop = new AtomicBoolean();
         try (RunCounter c = RunCounter.attach()) {
             Thread load = syscalls(stop);
@@ -98,6 +93,7 @@ class BpfTopTest {
 
     @Test
     void programsThatLoadAndUnloadComeAndGo() throws Exception {
+        Privilege.assumeBpf();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         BpfTop top = new BpfTop(new BpfTop.Options(300_000_000L, BpfTop.Sort.ID, true, 5, false),
                 new PrintStream(buf, true, StandardCharsets.UTF_8));
@@ -146,6 +142,7 @@ class BpfTopTest {
 
     @Test
     void liveViewInATerminal() throws Exception {
+        Privilege.assumeBpf();
         socket = socketDir.resolve("tmux.sock");
         assumeTrue(StatTest.exec("sh", "-c", "command -v tmux").rc() == 0, "tmux is not installed (apt-get install tmux)");
         String session = "jperf-top-" + ProcessHandle.current().pid();

@@ -34,7 +34,7 @@ class GroupReportTest {
     @BeforeAll
     static void record() throws Exception {
         PerfOracle.assumeInstalled();
-        String work = "for i in $(seq 1 2000); do echo $i > /dev/null; done; ls -R /usr/lib > /dev/null";
+        String work = "for i in $(seq 1 2000); do echo $i > /dev/null; done; ls -R /usr/lib > /dev/null 2>&1; true";
         // -N: perf record adds nothing to a build-id cache
         // user space only: the kernel's addresses of the moment (BPF programs other tests load and
         // unload) are not what this test is about

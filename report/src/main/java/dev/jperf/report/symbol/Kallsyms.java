@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * A kallsyms file ({@code /proc/kallsyms} format: {@code ADDR TYPE NAME [\tMODULE]}), kept as perf
  * keeps it: text, weak, data and bss symbols (types T, W, D, B in either case); kernel symbols and
- * each module's symbols apart.
+ * each module's symbols apart. A file whose every address is 0 is refused: that is /proc/kallsyms as
+ * the kernel shows it to a user it hides addresses from (kptr_restrict, perf_event_paranoid), and
+ * perf ignores it then (symbol__restricted_filename); its names would all sit at 0.
  */
 public final class Kallsyms {
     /** The names perf's kernel MMAP can refer to ("[kernel.kallsyms]_text"): kept for KASLR. */
@@ -29,6 +31,10 @@ public final class Kallsyms {
         this.refs = refs;
     }
 
+    /**
+     * @throws IOException on a line that is not kallsyms, or when no address is known (all zero),
+     *     in one line naming the file
+     */
     public static Kallsyms parse(Path file) throws IOException {
         Map<String, Table> tables = new LinkedHashMap<>();
         Map<String, Long> refs = new HashMap<>();
@@ -41,6 +47,8 @@ public final class Kallsyms {
         String mod = null;
         Table modTable = null;
         KallsymsParser p = KallsymsParser.of(b);
+        boolean anyLine = false;
+        boolean anyAddress = false;
         while (p.next()) {
             if (p.blank()) {
                 continue;
@@ -52,6 +60,8 @@ public final class Kallsyms {
                 throw new IOException(file + ":" + p.lineNumber() + ": not a kallsyms line");
             }
             long addr = p.address();
+            anyLine = true;
+            anyAddress |= addr != 0;
             char type = p.type();
             // ASCII case: only t, w, d, b and their capitals pass (Character's tables cost a call per line)
             char up = type >= 'a' && type <= 'z' ? (char) (type - ('a' - 'A')) : type;
@@ -81,6 +91,10 @@ public final class Kallsyms {
                 t = modTable;
             }
             t.add(addr, nameAt, tab - nameAt, stype, binding);
+        }
+        if (anyLine && !anyAddress) {
+            throw new IOException(file + ": every address is 0 (as the kernel shows them to a user it hides them from:"
+                    + " kptr_restrict, perf_event_paranoid): kernel symbols unresolved");
         }
         Map<String, SymbolTable> modTables = new LinkedHashMap<>();
         tables.forEach((m, t) -> modTables.put(m, t.build(b)));

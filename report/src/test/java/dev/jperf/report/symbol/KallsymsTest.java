@@ -114,4 +114,26 @@ class KallsymsTest {
         e = assertThrows(IOException.class, () -> parse("1ffffffff81000000 T toolong\n"));
         assertTrue(e.getMessage().endsWith(":1: bad address"), e.getMessage());
     }
+
+    /**
+     * Every address 0 (/proc/kallsyms as a user reads it) names nothing; one symbol at 0 among
+     * others (an old kernel's per-CPU data) is a symbol like any.
+     */
+    @Test
+    void allAddressesZeroIsRefusedOneZeroIsKept() throws IOException {
+        IOException e = assertThrows(IOException.class, () -> parse("""
+                0000000000000000 T _text
+                0000000000000000 T startup_64
+                0000000000000000 t mod_fn	[ext4]
+                """));
+        assertTrue(e.getMessage().endsWith(": every address is 0 (as the kernel shows them to a user it hides them from:"
+                + " kptr_restrict, perf_event_paranoid): kernel symbols unresolved"), e.getMessage());
+        Kallsyms k = parse("""
+                0000000000000000 D __per_cpu_start
+                ffffffff81000000 T _text
+                """);
+        assertEquals("__per_cpu_start", k.kernel().find(0x10).name());
+        assertEquals(0xffffffff81000000L, k.refSymbol("_text"));
+        assertEquals(0, parse("\n").kernel().size());
+    }
 }
