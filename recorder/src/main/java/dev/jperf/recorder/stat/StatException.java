@@ -2,9 +2,7 @@ package dev.jperf.recorder.stat;
 
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.NativeException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.jperf.recorder.Privileges;
 
 /** A counting problem the user must act on; the message is the one line to print. */
 public final class StatException extends RuntimeException {
@@ -17,11 +15,10 @@ public final class StatException extends RuntimeException {
     }
 
     /** An event that could not be opened, in words a user can act on. */
-    static StatException of(NativeException e, String event) {
+    static StatException of(NativeException e, String event, int firstThread, int threads) {
         int errno = e.errno();
         if (errno == Errno.EACCES || errno == Errno.EPERM) {
-            return new StatException("no permission to open event '" + event + "' (kernel.perf_event_paranoid = "
-                    + paranoid() + "): run as root, grant CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid", e);
+            return new StatException(Privileges.noPermission(event, firstThread, threads), e);
         }
         if (errno == Errno.EMFILE) {
             return new StatException("too many open files for the events: raise the limit with 'ulimit -n' ("
@@ -31,14 +28,5 @@ public final class StatException extends RuntimeException {
             return new StatException("no such process or thread (" + e.getMessage() + ")", e);
         }
         return new StatException(e.getMessage(), e);
-    }
-
-    /** kernel.perf_event_paranoid as the file says it, or "unknown". */
-    static String paranoid() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 }
