@@ -1,6 +1,7 @@
 package dev.jperf.cli;
 
 import dev.jperf.recorder.RecordException;
+import dev.jperf.recorder.stat.StatException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -15,7 +16,7 @@ final class Failure {
 
     /**
      * Prints {@code jperf <command>: <what went wrong>} and returns the exit code: 1, or perf's for
-     * the same failure where a {@link RecordException} carries it.
+     * the same failure where a {@link RecordException} or {@link StatException} carries it.
      */
     static int report(String command, Exception ex, PrintStream err) {
         if (System.getenv("JPERF_DEBUG") != null) {
@@ -23,7 +24,7 @@ final class Failure {
         }
         err.println("jperf " + command + ": " + describe(ex));
         err.flush();
-        return ex instanceof RecordException r ? r.exitCode() : 1;
+        return ex instanceof RecordException r ? r.exitCode() : ex instanceof StatException s ? s.exitCode() : 1;
     }
 
     static String describe(Throwable ex) {
