@@ -39,10 +39,15 @@ public final class Privileges {
 
     /** Whether capability {@code cap} is effective (CapEff of /proc/self/status); true if that cannot be read. */
     public static boolean capable(int cap) {
+        return anyCapable(1L << cap);
+    }
+
+    /** Whether any capability of {@code mask} (1 << CAP_*) is effective; true if that cannot be read. */
+    private static boolean anyCapable(long mask) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("CapEff:")) {
-                    return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 1L << cap) != 0;
+                    return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & mask) != 0;
                 }
             }
         } catch (IOException | NumberFormatException e) {
@@ -53,7 +58,7 @@ public final class Privileges {
 
     /** perf_event_paranoid_check(1) (perf_event_can_profile_kernel): CAP_PERFMON or CAP_SYS_ADMIN, or paranoid at most 1. */
     public static boolean canProfileKernel() {
-        return paranoid() <= 1 || capable(CAP_PERFMON) || capable(CAP_SYS_ADMIN);
+        return anyCapable(1L << CAP_PERFMON | 1L << CAP_SYS_ADMIN) || paranoid() <= 1;
     }
 
     /**
