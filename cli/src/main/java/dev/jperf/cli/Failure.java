@@ -1,5 +1,7 @@
 package dev.jperf.cli;
 
+import dev.jperf.recorder.RecordException;
+import dev.jperf.recorder.stat.StatException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -12,14 +14,17 @@ final class Failure {
     private Failure() {
     }
 
-    /** Prints {@code jperf <command>: <what went wrong>} and returns the exit code, 1. */
+    /**
+     * Prints {@code jperf <command>: <what went wrong>} and returns the exit code: 1, or perf's for
+     * the same failure where a {@link RecordException} or {@link StatException} carries it.
+     */
     static int report(String command, Exception ex, PrintStream err) {
         if (System.getenv("JPERF_DEBUG") != null) {
             ex.printStackTrace(err);
         }
         err.println("jperf " + command + ": " + describe(ex));
         err.flush();
-        return 1;
+        return ex instanceof RecordException r ? r.exitCode() : ex instanceof StatException s ? s.exitCode() : 1;
     }
 
     static String describe(Throwable ex) {

@@ -7,17 +7,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.NativeException;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,10 +93,8 @@ class BpfCommandTest {
     /** A user the kernel refuses bpf(2): the test's own user, or root's run as user nobody. */
     @Test
     void listWithoutPermissionIsOneLine(@TempDir Path dir) throws IOException, InterruptedException {
-        String[][] commands = {{"prog", "list"}, {"map", "list", "-j"}};
-        if ("root".equals(System.getProperty("user.name"))) {
-            refusedToNobody(dir, commands);
-        } else {
+        AsUser user = AsUser.in(dir);
+        if (!user.switched()) {
             int errno = 0;
             try {
                 new Bpf().progGetNextId(0);
@@ -111,70 +102,15 @@ class BpfCommandTest {
                 errno = e.errno();
             }
             assumeTrue(errno == Errno.EPERM, "bpf(2) answers this user: " + (errno == 0 ? "no error" : Errno.describe(errno)));
-            for (String[] c : commands) {
-                List<String> args = new ArrayList<>(List.of("bpf"));
-                args.addAll(List.of(c));
-                Run r = Run.of(args.toArray(new String[0]));
-                assertRefused(c, r.rc(), r.out(), r.err());
-            }
         }
-    }
-
-    private static void refusedToNobody(Path dir, String[][] commands) throws IOException, InterruptedException {
-        Path setpriv = Path.of("/usr/bin/setpriv");
-        assumeTrue(Files.isExecutable(setpriv), "setpriv (util-linux) is not installed");
-        // jperf's classes where user nobody can read them
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        List<String> cp = new ArrayList<>();
-        int n = 0;
-        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path src = Path.of(e);
-            if (!Files.exists(src)) {
-                continue;
-            }
-            Path dst = dir.resolve("cp" + n++ + (Files.isDirectory(src) ? "" : ".jar"));
-            copy(src, dst);
-            cp.add(dst.toString());
-        }
-        Path home = Files.createDirectory(dir.resolve("home")); // nobody's, for JNA's native library
-        Files.setAttribute(home, "unix:uid", 65534);
-        for (String[] c : commands) {
-            List<String> cmd = new ArrayList<>(List.of(setpriv.toString(), "--reuid=65534", "--regid=65534",
-                    "--clear-groups", "env", "HOME=" + home, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Djna.tmpdir=" + home, "-cp", String.join(File.pathSeparator, cp), "dev.jperf.cli.Main", "bpf"));
-            cmd.addAll(List.of(c));
-            Process p = new ProcessBuilder(cmd).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-            assertRefused(c, p.exitValue(), out, err);
-        }
-    }
-
-    private static void assertRefused(String[] c, int rc, String out, String err) {
-        assertEquals(1, rc, err);
-        String what = c[0].equals("prog") ? "program" : "map";
-        assertEquals("jperf bpf " + c[0] + ": can't get next " + what + ": Operation not permitted\n", err);
-        assertEquals(c.length == 3 ? "[{\"error\":\"can't get next map: Operation not permitted\"}]\n" : "", out);
-    }
-
-    private static void copy(Path src, Path dst) throws IOException {
-        if (!Files.isDirectory(src)) {
-            Files.copy(src, dst, StandardCopyOption.COPY_ATTRIBUTES);
-            Files.setPosixFilePermissions(dst, PosixFilePermissions.fromString("rw-r--r--"));
-            return;
-        }
-        try (Stream<Path> files = Files.walk(src)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                Path t = dst.resolve(src.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(t);
-                    Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rwxr-xr-x"));
-                } else {
-                    Files.copy(f, t);
-                    Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rw-r--r--"));
-                }
-            }
+        for (String[] c : new String[][] {{"prog", "list"}, {"map", "list", "-j"}}) {
+            List<String> args = new ArrayList<>(List.of("bpf"));
+            args.addAll(List.of(c));
+            AsUser.Result r = user.run(user.jperf(args.toArray(new String[0])));
+            assertEquals(1, r.rc(), r.err());
+            String what = c[0].equals("prog") ? "program" : "map";
+            assertEquals("jperf bpf " + c[0] + ": can't get next " + what + ": Operation not permitted\n", r.err());
+            assertEquals(c.length == 3 ? "[{\"error\":\"can't get next map: Operation not permitted\"}]\n" : "", r.out());
         }
     }
 }

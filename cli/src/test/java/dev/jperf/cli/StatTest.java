@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.jperf.format.Corpus;
 import dev.jperf.format.PerfOracle;
+import dev.jperf.recorder.Privileges;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -228,30 +229,31 @@ class StatTest {
         assertTrue(System.nanoTime() - start < 2_000_000_000L, "stat outlived its target by far");
     }
 
-    /** Without privilege (no capabilities left), as perf: user space only where paranoia allows it, else one line. */
+    /**
+     * As an ordinary user ({@link AsUser}), as perf: user space only ({@code :u}) where paranoia
+     * allows it, else one line and perf's exit code.
+     */
     @Test
     void unprivilegedCountsUserSpaceOrSaysWhy() throws Exception {
-        // root drops its capabilities; a user has none to drop
-        List<String> noCaps = root() ? List.of("setpriv", "--bounding-set=-all", "--inh-caps=-all") : List.of();
-        assumeTrue(noCaps.isEmpty() || exec("sh", "-c", "command -v setpriv").rc == 0, "setpriv (util-linux) is not installed");
         assumeTrue(Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip()) > 1,
                 "kernel.perf_event_paranoid allows the kernel to everyone here");
-        List<String> perfCmd = new ArrayList<>(noCaps);
-        perfCmd.addAll(List.of("perf", "stat", "--", workload, "0.01", "cpu"));
-        Result perf = exec(perfCmd);
-        Result ours = exec(jperf(noCaps, "stat", "--", workload, "0.01", "cpu"));
-        assertEquals(0, ours.rc, ours.err);
-        assertEquals(shapes(table(perf.err)), shapes(table(ours.err)));
-        assertTrue(ours.err.contains(" msec task-clock:u "), ours.err);
-        ours = exec(jperf(noCaps, "stat", "-a", "--timeout", "100"));
-        assertEquals(1, ours.rc);
-        assertEquals("jperf stat: no permission to open event 'cpu-clock' (kernel.perf_event_paranoid = "
-                + Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip() + "): run as root, grant "
-                + "CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid\n", ours.err);
-        ours = exec(jperf(noCaps, "stat", "-b", "1"));
-        assertEquals(1, ours.rc);
-        assertEquals(1, ours.err.lines().count(), ours.err);
-        assertTrue(ours.err.contains("(EPERM)"), ours.err);
+        AsUser user = AsUser.in(tmp);
+        String mine = user.executable(Path.of(workload)).toString();
+        AsUser.Result perf = user.run(user.command("perf", "stat", "--", mine, "0.01", "cpu"));
+        assertEquals(0, perf.rc(), perf.err());
+        AsUser.Result ours = user.run(user.jperf("stat", "--", mine, "0.01", "cpu"));
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(shapes(table(perf.err())), shapes(table(ours.err())));
+        assertTrue(ours.err().contains(" msec task-clock:u "), ours.err());
+        perf = user.run(user.command("perf", "stat", "-a", "--timeout", "100"));
+        ours = user.run(user.jperf("stat", "-a", "--timeout", "100"));
+        assertEquals(perf.rc(), ours.rc(), perf.err());
+        assertEquals(255, ours.rc());
+        assertEquals("jperf stat: " + Privileges.noPermission("cpu-clock", -1, 1) + "\n", ours.err());
+        ours = user.run(user.jperf("stat", "-b", "1"));
+        assertEquals(1, ours.rc());
+        assertEquals(1, ours.err().lines().count(), ours.err());
+        assertTrue(ours.err().contains("(EPERM)"), ours.err());
     }
 
     @Test

@@ -114,6 +114,19 @@ final class BpfCapture {
         }
     }
 
+    /**
+     * Why BPF programs cannot be read by id here (the kernel's answer to BPF_PROG_GET_NEXT_ID, which
+     * needs CAP_SYS_ADMIN), or null when they can. Called before the fetcher starts.
+     */
+    String unavailable() {
+        try {
+            fetchBpf.progGetNextId(0);
+            return null;
+        } catch (NativeException e) {
+            return e.getMessage();
+        }
+    }
+
     /** Whether program {@code id} has been pinned or captured already. */
     boolean seen(int id) {
         return seen.contains(id);

@@ -80,8 +80,14 @@ final class BuildIdCache {
         return out;
     }
 
-    /** The kernel's symbols, read again only when this kernel's are not cached yet. */
+    /**
+     * The kernel's symbols, read again only when this kernel's are not cached yet; hidden ones
+     * (all zeros) are not cached, as perf does not cache a kptr_restrict'ed kallsyms.
+     */
     private void cacheKallsyms(byte[] bid, Kallsyms kallsyms) {
+        if (kallsyms.hidden()) {
+            return;
+        }
         try {
             Path dir = dir(KERNEL, bid);
             Path target = dir.resolve("kallsyms");

@@ -2,9 +2,6 @@ package dev.jperf.recorder;
 
 import static dev.jperf.format.header.PerfEventAttr.*;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 
@@ -50,8 +47,6 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
 
     /** The AMD CPUs of perf 6.1's arch_evsel__fixup_new_cycles (cpuid "AuthenticAMD,..."). */
     private static final String AMD = "AuthenticAMD";
-    private static final int CAP_SYS_ADMIN = 21;
-    private static final int CAP_PERFMON = 38;
 
     /**
      * perf's default event (evsel__new_cycles): {@code cycles} at the highest precise_ip the PMU
@@ -59,7 +54,7 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
      * cannot filter guests), user space only when the kernel cannot be profiled.
      */
     public static EventSpec defaultEvent() {
-        boolean kernel = canProfileKernel();
+        boolean kernel = Privileges.canProfileKernel();
         long exclude = (isAmd() ? 0 : FLAG_EXCLUDE_GUEST) | (kernel ? 0 : FLAG_EXCLUDE_KERNEL);
         return new EventSpec(kernel ? "cycles" : "cycles:u", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, exclude, 3,
                 true);
@@ -124,6 +119,21 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
                 excludeFlags, preciseIp, preciseMax);
     }
 
+    /**
+     * What perf 6.1 opens instead when the kernel refuses this event with EACCES under
+     * perf_event_paranoid above 1 (evsel__fallback): the same event without kernel and hypervisor
+     * samples, named with {@code u} appended ({@code cpu-clock:u}, {@code dummy:HGu}); null when it
+     * already excludes the kernel or excludes user space (nothing is left to fall back to).
+     */
+    public EventSpec userOnlyFallback() {
+        if ((excludeFlags & (FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_USER)) != 0) {
+            return null;
+        }
+        String sep = name.indexOf('/') >= 0 || name.indexOf(':') >= 0 ? "" : ":";
+        return new EventSpec(name + sep + "u", type, config, excludeFlags | FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV,
+                preciseIp, preciseMax);
+    }
+
     /** This event with another precise_ip (perf lowers it one by one for precise_max). */
     public EventSpec withPreciseIp(int precise) {
         return new EventSpec(name, type, config, excludeFlags, precise, preciseMax);
@@ -163,22 +173,5 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
 
     private static boolean isAmd() {
         return AMD.equals(HeaderFeatures.cpuinfo().get("vendor_id"));
-    }
-
-    /** perf_event_paranoid_check(1): CAP_PERFMON or CAP_SYS_ADMIN, or perf_event_paranoid at most 1. */
-    private static boolean canProfileKernel() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("CapEff:")) {
-                    long caps = Long.parseUnsignedLong(line.substring(7).strip(), 16);
-                    if ((caps & (1L << CAP_PERFMON | 1L << CAP_SYS_ADMIN)) != 0) {
-                        return true;
-                    }
-                }
-            }
-            return Integer.parseInt(PerfEvents.paranoid()) <= 1;
-        } catch (IOException | NumberFormatException e) {
-            return true; // let the open say what is not allowed
-        }
     }
 }

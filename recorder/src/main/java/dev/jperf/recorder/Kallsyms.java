@@ -53,17 +53,26 @@ final class Kallsyms {
      * {@link #complete}.
      */
     static Kallsyms kernelRange(Path path, Path iomem) throws IOException {
-        long codeLength = "amd64".equals(System.getProperty("os.arch")) ? kernelCodeLength(iomem) : 0;
-        if (codeLength <= 0) {
-            return read(path);
-        }
         Kallsyms k = new Kallsyms(path, false);
         k.scan(HEAD_CHUNK, true);
-        if (!k.textFound || k.text == 0) {
-            return read(path); // hidden addresses (kptr_restrict) or no _text: as a full read has it
+        if (k.hidden()) {
+            return k; // a full read shows zeros too: no range, no images
+        }
+        long codeLength = "amd64".equals(System.getProperty("os.arch")) ? kernelCodeLength(iomem) : 0;
+        if (!k.textFound || codeLength <= 0) {
+            return read(path);
         }
         k.etext = k.text + codeLength;
         return k;
+    }
+
+    /**
+     * Whether the addresses are hidden from this process (kptr_restrict, or perf_event_paranoid
+     * above 1 without CAP_SYSLOG: every address reads 0): perf's symbol_conf.kptr_restrict. Then no
+     * kernel symbol is real, and none is written or cached.
+     */
+    boolean hidden() {
+        return textFound && text == 0;
     }
 
     /** Whether the whole file was read (the images are known). */
@@ -73,7 +82,7 @@ final class Kallsyms {
 
     /** This, if the whole file was read; else the whole file read now. */
     Kallsyms complete() throws IOException {
-        return whole ? this : read(path);
+        return whole || hidden() ? this : read(path);
     }
 
     /**

@@ -8,11 +8,8 @@ import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Ioctl;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.PerfEventOpen;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,6 +63,7 @@ final class PerfEvents implements AutoCloseable {
     private final List<RingBuffer> sideBandRings = new ArrayList<>();
     /** The side-band events' fds: not in the file, not sampled, read by the side-band threads only. */
     private final List<Integer> sideBandFds = new ArrayList<>();
+    private String sideBandFailure;
     private final List<Integer> cpus;
     private final long sampleType;
 
@@ -76,9 +74,11 @@ final class PerfEvents implements AutoCloseable {
 
     /**
      * Opens everything. {@code threads} is [-1] for system-wide recording; {@code enableOnExec}
-     * defers sampling and tracking to the workload's exec.
+     * defers sampling and tracking to the workload's exec; without {@code sideBand} (no BPF
+     * metadata can be read) no side-band event is opened.
      */
-    static PerfEvents open(RecordOptions o, List<Integer> cpus, List<Integer> threads, boolean enableOnExec) {
+    static PerfEvents open(RecordOptions o, List<Integer> cpus, List<Integer> threads, boolean enableOnExec,
+            boolean sideBand) {
         List<EventSpec> specs = new ArrayList<>();
         if (o.events().isEmpty()) {
             specs.add(EventSpec.defaultEvent());
@@ -99,14 +99,29 @@ final class PerfEvents implements AutoCloseable {
                 ev.openSampling(o, spec, cpus, threads, enableOnExec, samplingRingFd);
             }
             // perf's tracking dummy (its flags, none added): its records go into the sampling rings
-            byte[] tracking = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 1, TRACKING_SAMPLE_TYPE,
-                    FLAG_FREQ | FLAG_INHERIT | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
-                            | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
-                            | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0), 0);
-            List<Long> ids = ev.openAll(tracking, "dummy", cpus, threads, samplingRingFd, ev.samplingRings,
-                    o.mmapPages(), false);
-            ev.evsels.add(new Evsel("dummy:HG", tracking, ids));
-            ev.openSideBand(cpus, threads, enableOnExec);
+            long trackingFlags = FLAG_FREQ | FLAG_INHERIT | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
+                    | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
+                    | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
+            EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false);
+            while (true) {
+                byte[] tracking = attr(dummy.type(), dummy.config(), 1, TRACKING_SAMPLE_TYPE,
+                        trackingFlags | dummy.excludeFlags(), 0);
+                try {
+                    List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
+                            ev.samplingRings, o.mmapPages(), false);
+                    ev.evsels.add(new Evsel(dummy.name(), tracking, ids));
+                    break;
+                } catch (NativeException e) {
+                    EventSpec next = fallback(dummy, e);
+                    if (next == null) {
+                        throw explain(e, dummy.name(), threads);
+                    }
+                    dummy = next;
+                }
+            }
+            if (sideBand) {
+                ev.openSideBand(cpus, threads, enableOnExec);
+            }
             return ev;
         } catch (RuntimeException e) {
             ev.close();
@@ -117,7 +132,9 @@ final class PerfEvents implements AutoCloseable {
     /**
      * perf's side-band event (evlist__add_bpf_sb_event): a dummy with bpf_event only, sample_type
      * 0 (so it adds nothing to the records other events receive) and read_format 0, waking its
-     * reader on every record. Opened for the same CPUs and threads as the tracking dummy.
+     * reader on every record. Opened for the same CPUs and threads as the tracking dummy. As for
+     * perf, a side-band event the kernel refuses is no error: the recording goes on without it
+     * ({@link #sideBandFailure}).
      */
     private void openSideBand(List<Integer> cpus, List<Integer> threads, boolean enableOnExec) {
         byte[] a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0,
@@ -135,7 +152,16 @@ final class PerfEvents implements AutoCloseable {
                     if (e.errno() == Errno.ESRCH && tid != -1) {
                         continue; // the thread exited meanwhile
                     }
-                    throw explain(e, "dummy (side-band)");
+                    sideBandFailure = e.getMessage();
+                    for (RingBuffer r : sideBandRings) {
+                        r.close();
+                    }
+                    sideBandRings.clear();
+                    for (int open : sideBandFds) {
+                        Fd.close(open);
+                    }
+                    sideBandFds.clear();
+                    return;
                 }
                 sideBandFds.add(fd);
                 Integer target = ringFd.get(cpu);
@@ -155,30 +181,56 @@ final class PerfEvents implements AutoCloseable {
         long period = freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
         long flags = FLAG_DISABLED | FLAG_INHERIT | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
                 | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
+        // perf's record__open: each failure's evsel__fallback tried until none is left
+        for (EventSpec current = spec; ; ) {
+            NativeException failure = openSamplingPrecise(current, flags, period, cpus, threads, ringFd,
+                    o.mmapPages());
+            if (failure == null) {
+                return;
+            }
+            EventSpec next = fallback(current, failure);
+            if (next == null) {
+                throw explain(failure, current.name(), threads);
+            }
+            current = next;
+        }
+    }
+
+    /** Opens {@code spec}, lowering precise_ip as perf's evsel__precise_ip_fallback does; the last failure, or null. */
+    private NativeException openSamplingPrecise(EventSpec spec, long flags, long period, List<Integer> cpus,
+            List<Integer> threads, Map<Integer, Integer> ringFd, int pages) {
         NativeException failure;
         try {
-            openSampling(spec, flags, period, cpus, threads, ringFd, o.mmapPages());
-            return;
+            openSampling(spec, flags, period, cpus, threads, ringFd, pages);
+            return null;
         } catch (NativeException e) {
             failure = e;
         }
-        // perf's evsel__precise_ip_fallback: one level lower at a time, down to 0
         for (int p = spec.preciseMax() ? spec.preciseIp() - 1 : -1; p >= 0; p--) {
             try {
-                openSampling(spec.withPreciseIp(p), flags, period, cpus, threads, ringFd, o.mmapPages());
-                return;
+                openSampling(spec.withPreciseIp(p), flags, period, cpus, threads, ringFd, pages);
+                return null;
             } catch (NativeException e) {
                 failure = e;
             }
         }
-        EventSpec fallback = spec.softwareFallback();
+        return failure;
+    }
+
+    /**
+     * perf 6.1's evsel__fallback for an event the kernel refused: {@code cycles} without a PMU
+     * becomes cpu-clock; under perf_event_paranoid above 1 an EACCES (kernel profiling not allowed)
+     * becomes the same event for user space only. Null when neither applies.
+     */
+    static EventSpec fallback(EventSpec spec, NativeException failure) {
         int errno = failure.errno();
-        boolean unsupported = errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV
-                || errno == Errno.EINVAL;
-        if (fallback == null || !unsupported) {
-            throw explain(failure, spec.name());
+        if (errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV || errno == Errno.EINVAL) {
+            return spec.softwareFallback();
         }
-        openSampling(fallback, flags, period, cpus, threads, ringFd, o.mmapPages());
+        if (errno == Errno.EACCES && Privileges.paranoid() > 1) {
+            return spec.userOnlyFallback();
+        }
+        return null;
     }
 
     private void openSampling(EventSpec spec, long flags, long period, List<Integer> cpus, List<Integer> threads,
@@ -230,7 +282,7 @@ final class PerfEvents implements AutoCloseable {
                     if (e.errno() == Errno.ESRCH && tid != -1) {
                         continue; // the thread exited meanwhile
                     }
-                    throw sampling ? e : explain(e, name);
+                    throw e;
                 }
                 allFds.add(fd);
                 if (sampling) {
@@ -288,34 +340,34 @@ final class PerfEvents implements AutoCloseable {
         return a.array();
     }
 
-    /** Turns an open failure into the one line a user can act on. */
-    static RecordException explain(NativeException e, String event) {
+    /**
+     * Turns an open failure into the one line a user can act on; a refused event exits 255, as
+     * perf record does when it cannot open its events.
+     */
+    static RecordException explain(NativeException e, String event, List<Integer> threads) {
         int errno = e.errno();
         if (errno == Errno.EACCES || errno == Errno.EPERM) {
-            return new RecordException("no permission to open event '" + event + "' (kernel.perf_event_paranoid = "
-                    + paranoid() + "): run as root, grant CAP_PERFMON (and CAP_BPF for BPF metadata), "
-                    + "or lower /proc/sys/kernel/perf_event_paranoid", e);
+            return new RecordException(Privileges.noPermission(event, threads.get(0), threads.size()), e,
+                    RecordException.OPEN_FAILED);
         }
         if (errno == Errno.ENOENT || errno == Errno.EOPNOTSUPP || errno == Errno.ENODEV) {
             return new RecordException("event '" + event + "' is not supported by this machine's PMU ("
-                    + e.getMessage() + ")", e);
+                    + e.getMessage() + ")", e, RecordException.OPEN_FAILED);
         }
         if (errno == Errno.EMFILE) {
             return new RecordException("too many open files for the events: raise the limit with 'ulimit -n' ("
-                    + e.getMessage() + ")", e);
+                    + e.getMessage() + ")", e, RecordException.OPEN_FAILED);
         }
         if (errno == Errno.ESRCH) {
-            return new RecordException("no such process or thread (" + e.getMessage() + ")", e);
+            return new RecordException("no such process or thread (" + e.getMessage() + ")", e,
+                    RecordException.OPEN_FAILED);
         }
-        return new RecordException(e.getMessage(), e);
+        return new RecordException(e.getMessage(), e, RecordException.OPEN_FAILED);
     }
 
-    static String paranoid() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
-        } catch (IOException e) {
-            return "unknown";
-        }
+    /** Why the side-band event could not be opened (the kernel's answer), or null. */
+    String sideBandFailure() {
+        return sideBandFailure;
     }
 
     List<Evsel> evsels() {

@@ -76,21 +76,37 @@ public final class Recorder implements StopSignals.Stoppable {
     private Result record(List<Integer> cpus, Workload workload) throws IOException, InterruptedException {
         List<Integer> threads = Targets.threads(options, workload);
         boolean enableOnExec = workload != null && !options.systemWide();
+        String noCapture = capture.unavailable();
         PerfEvents events;
         try {
-            events = PerfEvents.open(options, cpus, threads, enableOnExec);
+            events = PerfEvents.open(options, cpus, threads, enableOnExec, noCapture == null);
         } catch (IllegalArgumentException e) {
             throw new RecordException(e.getMessage(), e);
         }
+        if (!options.quiet()) {
+            String warning = noCapture != null ? noCapture(noCapture) : events.sideBandFailure() == null ? null
+                    : "BPF programs loaded while recording are not captured: the kernel refused the side-band event ("
+                            + events.sideBandFailure() + ")";
+            if (warning != null) {
+                err.println("jperf record: warning: " + warning);
+            }
+        }
         try {
-            return record(events, cpus, threads, workload, enableOnExec);
+            return record(events, cpus, threads, workload, enableOnExec, noCapture == null);
         } finally {
             events.close();
         }
     }
 
+    /** The warning that BPF metadata cannot be captured: what is missing, and the kernel's answer. */
+    private static String noCapture(String kernelAnswer) {
+        String missing = Privileges.capable(Privileges.CAP_SYS_ADMIN) ? "" : ", which needs CAP_SYS_ADMIN";
+        return "no BPF metadata in this recording (bpf_prog_info, BTF, program loads): the kernel does not let jperf"
+                + " read BPF programs by id" + missing + " (" + kernelAnswer + ")";
+    }
+
     private Result record(PerfEvents events, List<Integer> cpus, List<Integer> threads, Workload workload,
-            boolean enableOnExec) throws IOException, InterruptedException {
+            boolean enableOnExec, boolean captureBpf) throws IOException, InterruptedException {
         PerfDataOutput writer = RecordOutput.open(options, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize();
@@ -119,7 +135,7 @@ public final class Recorder implements StopSignals.Stoppable {
             for (SideBand sb : sideBands) {
                 sb.start();
             }
-            StartupRecords.write(options, events, cpus, threads, copier, capture, images, trailer);
+            StartupRecords.write(options, events, cpus, threads, copier, capture, images, trailer, captureBpf);
             if (!enableOnExec) {
                 events.enableSampling();
             }

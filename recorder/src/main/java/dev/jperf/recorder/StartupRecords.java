@@ -14,9 +14,13 @@ final class StartupRecords {
     private StartupRecords() {
     }
 
-    /** Appends them through {@code copier}; {@code images} reads kallsyms and writes the BPF images. */
+    /**
+     * Appends them through {@code copier}; {@code images} reads kallsyms and writes the BPF images;
+     * the loaded programs only when {@code captureBpf} (they can be read by id).
+     */
     static void write(RecordOptions options, PerfEvents events, List<Integer> cpus, List<Integer> threads,
-            RecordCopier copier, BpfCapture capture, BpfImages images, int trailer) throws IOException {
+            RecordCopier copier, BpfCapture capture, BpfImages images, int trailer, boolean captureBpf)
+            throws IOException {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
         Kallsyms kallsyms = images.readKernelRange();
@@ -36,7 +40,9 @@ final class StartupRecords {
         s.threadMap(tids, comms);
         s.cpuMap(Cpus.toArray(cpus));
         BpfSynthesizer bpf = new BpfSynthesizer(capture, s);
-        bpf.loadedPrograms();
+        if (captureBpf) {
+            bpf.loadedPrograms();
+        }
         images.atStart(bpf);
         if (options.systemWide()) {
             proc.allProcesses();

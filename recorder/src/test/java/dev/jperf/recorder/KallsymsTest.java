@@ -1,6 +1,7 @@
 package dev.jperf.recorder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -102,6 +103,34 @@ class KallsymsTest {
         assertEquals(0, Kallsyms.kernelCodeLength(iomem));
         assertSame(byLines(f), Kallsyms.kernelRange(f, iomem));
         assertEquals(0, Kallsyms.kernelCodeLength(dir.resolve("missing")));
+    }
+
+    /**
+     * Addresses hidden from this process (perf_event_paranoid above 1 without CAP_SYSLOG, or
+     * kptr_restrict): every line reads 0, so neither the kernel's range nor an image is real. The
+     * head tells, and the rest (~40 ms of the kernel's CPU) is not read, not even for the images.
+     */
+    @Test
+    void hiddenAddressesAreNoRangeAndNoImages() throws IOException {
+        StringBuilder s = new StringBuilder("0000000000000000 T srso_alias_untrain_ret\n0000000000000000 T _stext\n"
+                + "0000000000000000 T _text\n");
+        for (int i = 0; i < 20000; i++) {
+            s.append(String.format("0000000000000000 t some_function_%d\n", i));
+        }
+        s.append("0000000000000000 T _etext\n0000000000000000 t bpf_dispatcher_xdp\t[bpf]\n");
+        Path f = dir.resolve("kallsyms");
+        Files.writeString(f, s, StandardCharsets.ISO_8859_1);
+        Path iomem = dir.resolve("iomem");
+        Files.writeString(iomem, "00000000-00000000 : Reserved\n  00000000-00000000 : Kernel code\n");
+        Kallsyms k = Kallsyms.kernelRange(f, iomem);
+        assertTrue(k.hidden());
+        assertEquals(0, k.text());
+        assertEquals(0, k.etext());
+        assertFalse(k.whole(), "only the head was read");
+        assertTrue(k.complete() == k, "nothing more to learn from a full read");
+        assertEquals(List.of(), k.complete().images());
+        assertTrue(Kallsyms.read(f).hidden());
+        assertEquals(List.of(), Kallsyms.read(f).images(), "zero-address images are none");
     }
 
     @Test

@@ -1,9 +1,11 @@
 package dev.jperf.recorder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.Fd;
@@ -293,6 +295,29 @@ class RecorderTest {
     void unknownEventIsOneClearLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EventSpec.parse("cyclez"));
         assertTrue(e.getMessage().startsWith("unknown event 'cyclez'"), e.getMessage());
+    }
+
+    /**
+     * perf 6.1's evsel__fallback for EACCES (kernel profiling refused): the same event without
+     * kernel and hypervisor, {@code u} appended to its name (after a colon unless it has one);
+     * nothing to fall back to once the kernel is excluded or user space is.
+     */
+    @Test
+    void userOnlyFallbackAsPerfNamesIt() {
+        EventSpec clock = EventSpec.parse("cpu-clock").userOnlyFallback();
+        assertEquals("cpu-clock:u", clock.name());
+        assertEquals(PerfEventAttr.FLAG_EXCLUDE_KERNEL | PerfEventAttr.FLAG_EXCLUDE_HV | PerfEventAttr.FLAG_EXCLUDE_GUEST,
+                clock.excludeFlags());
+        EventSpec dummy = new EventSpec("dummy:HG", PerfEventAttr.PERF_TYPE_SOFTWARE, PerfEventAttr.PERF_COUNT_SW_DUMMY,
+                0, 0, false).userOnlyFallback();
+        assertEquals("dummy:HGu", dummy.name());
+        assertEquals(PerfEventAttr.FLAG_EXCLUDE_KERNEL | PerfEventAttr.FLAG_EXCLUDE_HV, dummy.excludeFlags());
+        EventSpec precise = EventSpec.parse("task-clock:ppp").userOnlyFallback();
+        assertEquals("task-clock:pppu", precise.name());
+        assertEquals(3, precise.preciseIp());
+        assertNull(EventSpec.parse("cpu-clock:k").userOnlyFallback(), "user space excluded: nothing left");
+        assertNull(EventSpec.parse("cpu-clock:u").userOnlyFallback(), "the kernel is excluded already");
+        assertNull(clock.userOnlyFallback());
     }
 
     @Test

@@ -150,7 +150,7 @@ final class BperfLeader implements AutoCloseable {
                 fd = PerfEventOpen.open(ByteBuffer.wrap(attr.clone()).order(ByteOrder.LITTLE_ENDIAN), -1, cpu, -1,
                         PerfEventAttr.PERF_FLAG_FD_CLOEXEC, event);
             } catch (NativeException x) {
-                throw StatException.of(x, event);
+                throw StatException.of(x, event, -1, 1);
             }
             try {
                 int err = bpf.mapUpdateElem(events.fd(), u32(cpu), u32(fd));

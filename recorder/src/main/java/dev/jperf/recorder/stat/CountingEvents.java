@@ -8,6 +8,7 @@ import dev.jperf.nativeshim.Ioctl;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.PerfEventOpen;
 import dev.jperf.recorder.EventSpec;
+import dev.jperf.recorder.Privileges;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -77,27 +78,12 @@ final class CountingEvents implements Counters {
         }
     }
 
-    /**
-     * perf's evsel__fallback for EACCES: with kernel.perf_event_paranoid above 1 an unprivileged
-     * user may still count user space, so the event is retried without kernel and hypervisor and
-     * named with {@code u} appended, as perf names it. Null when that does not apply.
-     */
+    /** perf's evsel__fallback for EACCES ({@link EventSpec#userOnlyFallback}); null when it does not apply. */
     private static EventSpec userOnly(EventSpec spec, StatException e) {
-        if (!(e.getCause() instanceof NativeException n) || n.errno() != Errno.EACCES
-                || (spec.excludeFlags() & (FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_USER)) != 0 || paranoid() <= 1) {
+        if (!(e.getCause() instanceof NativeException n) || n.errno() != Errno.EACCES || Privileges.paranoid() <= 1) {
             return null;
         }
-        String name = spec.name() + (spec.name().contains(":") || spec.name().contains("/") ? "u" : ":u");
-        return new EventSpec(name, spec.type(), spec.config(), spec.excludeFlags() | FLAG_EXCLUDE_KERNEL | FLAG_EXCLUDE_HV,
-                spec.preciseIp(), spec.preciseMax());
-    }
-
-    private static int paranoid() {
-        try {
-            return Integer.parseInt(StatException.paranoid());
-        } catch (NumberFormatException e) {
-            return 2;
-        }
+        return spec.userOnlyFallback();
     }
 
     private void openEvery(EventSpec spec, int[] cpus, int[] threads, boolean enableOnExec) {
@@ -128,7 +114,7 @@ final class CountingEvents implements Counters {
                 Fd.close(fd);
             }
             if (!unsupported(e.errno())) {
-                throw StatException.of(e, spec.name());
+                throw StatException.of(e, spec.name(), threads[0], threads.length);
             }
             events.add(StatEvent.of(spec, false));
             fds.add(new int[0]);

@@ -2,43 +2,44 @@ package dev.jperf.recorder.stat;
 
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.NativeException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.jperf.recorder.Privileges;
+import dev.jperf.recorder.RecordException;
 
 /** A counting problem the user must act on; the message is the one line to print. */
 public final class StatException extends RuntimeException {
+    private final int exitCode;
+
     public StatException(String message) {
-        super(message);
+        this(message, null, 1);
     }
 
     public StatException(String message, Throwable cause) {
+        this(message, cause, 1);
+    }
+
+    private StatException(String message, Throwable cause, int exitCode) {
         super(message, cause);
+        this.exitCode = exitCode;
     }
 
-    /** An event that could not be opened, in words a user can act on. */
-    static StatException of(NativeException e, String event) {
+    /** The exit code jperf stat ends with: perf stat's 255 for an event it cannot open, else 1. */
+    public int exitCode() {
+        return exitCode;
+    }
+
+    /** An event that could not be opened, in words a user can act on; exit code 255, as perf stat's. */
+    static StatException of(NativeException e, String event, int firstThread, int threads) {
         int errno = e.errno();
+        String message;
         if (errno == Errno.EACCES || errno == Errno.EPERM) {
-            return new StatException("no permission to open event '" + event + "' (kernel.perf_event_paranoid = "
-                    + paranoid() + "): run as root, grant CAP_PERFMON, or lower /proc/sys/kernel/perf_event_paranoid", e);
+            message = Privileges.noPermission(event, firstThread, threads);
+        } else if (errno == Errno.EMFILE) {
+            message = "too many open files for the events: raise the limit with 'ulimit -n' (" + e.getMessage() + ")";
+        } else if (errno == Errno.ESRCH) {
+            message = "no such process or thread (" + e.getMessage() + ")";
+        } else {
+            message = e.getMessage();
         }
-        if (errno == Errno.EMFILE) {
-            return new StatException("too many open files for the events: raise the limit with 'ulimit -n' ("
-                    + e.getMessage() + ")", e);
-        }
-        if (errno == Errno.ESRCH) {
-            return new StatException("no such process or thread (" + e.getMessage() + ")", e);
-        }
-        return new StatException(e.getMessage(), e);
-    }
-
-    /** kernel.perf_event_paranoid as the file says it, or "unknown". */
-    static String paranoid() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
-        } catch (IOException e) {
-            return "unknown";
-        }
+        return new StatException(message, e, RecordException.OPEN_FAILED);
     }
 }
