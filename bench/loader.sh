@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # Loader benchmark: `jperf bpf load OBJ` (jperf's own loader: open, BTF, maps, CO-RE, PROG_LOAD,
 # close) against bench/bpf-load.c doing the same with libbpf, on the largest external object
-# (../shared/external/bpf-objects, every program of it loads here). Prints the fastest wall and
+# (testdata/bpf-objects, every program of it loads here). Prints the fastest wall and
 # CPU time of RUNS runs each and the ratio jperf / libbpf (> 1: jperf is slower; JVM start-up
 # included). Needs root, libbpf-dev and gcc (for bpf-load). Not a unit test.
 #
 # Usage: bench/loader.sh [OBJ] [RUNS]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-SHARED=$(cd ../shared && pwd)
-OBJ=${1:-$SHARED/external/bpf-objects/obj/execsnoop.bpf.o}
+OBJ=${1:-testdata/bpf-objects/obj/execsnoop.bpf.o}
 RUNS=${2:-5}
 [ -f /usr/include/bpf/libbpf.h ] || { echo "bench: libbpf-dev not installed (apt-get install -y libbpf-dev)"; exit 2; }
 TMP=$(mktemp -d)
