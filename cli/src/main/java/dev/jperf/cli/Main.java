@@ -18,7 +18,7 @@ public final class Main {
 
     /** The subcommands, in the order help lists them. */
     private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject",
-            "evlist", "buildid-list");
+            "evlist", "buildid-list", "buildid-cache");
 
     private Main() {
     }
@@ -174,6 +174,8 @@ public final class Main {
                 return new EvlistCommand();
             case "buildid-list":
                 return new BuildidListCommand();
+            case "buildid-cache":
+                return new BuildidCacheCommand();
             default:
                 return null;
         }

@@ -28,9 +28,10 @@ import java.util.Set;
  * {@code ~/.debug/PATH/BUILD_ID/elf} (a hard link, else a copy), the kernel's symbols as
  * {@code ~/.debug/[kernel.kallsyms]/BUILD_ID/kallsyms}, and the index
  * {@code ~/.debug/.build-id/XX/REST -> ../../PATH/BUILD_ID}. A DSO that cannot be read or cached
- * is left out, as perf leaves it out.
+ * is left out, as perf leaves it out. {@code jperf buildid-cache} adds, lists and removes entries
+ * (builtin-buildid-cache.c's operations on the same layout).
  */
-final class BuildIdCache {
+public final class BuildIdCache {
     static final String KERNEL = "[kernel.kallsyms]";
 
     private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY_DIR =
@@ -43,7 +44,7 @@ final class BuildIdCache {
     }
 
     /** The cache at {@code root} (resolved by {@link dev.jperf.format.BuildIdDir}). */
-    static BuildIdCache at(Path root) {
+    public static BuildIdCache at(Path root) {
         return new BuildIdCache(root);
     }
 
@@ -151,6 +152,143 @@ final class BuildIdCache {
             return ElfFile.buildIdInNotes(ByteBuffer.wrap(Files.readAllBytes(notes)).order(ByteOrder.LITTLE_ENDIAN));
         } catch (IOException e) {
             return Optional.empty();
+        }
+    }
+
+    /** One cached file: its build-id (hex) and the name it is cached under. */
+    public record Cached(String buildId, String name) {
+    }
+
+    /**
+     * Adds {@code file} (by its real path, as perf's build_id_cache__add_s) under its build-id; an
+     * existing entry is kept unless {@code update}. Returns the build-id, empty when the file has none.
+     *
+     * @throws IOException when the file cannot be read or the cache written
+     */
+    public Optional<String> add(Path file, boolean update) throws IOException {
+        Path real = file.toRealPath();
+        Optional<byte[]> bid = ElfFile.readBuildId(real);
+        if (bid.isEmpty()) {
+            return Optional.empty();
+        }
+        String name = real.toString();
+        if (update) {
+            Path elf = dir(name, bid.get()).resolve("elf");
+            Files.deleteIfExists(elf);
+        }
+        Path dir = dir(name, bid.get());
+        Path target = dir.resolve("elf");
+        if (!Files.exists(target)) {
+            mkdirs(dir);
+            try {
+                Files.createLink(target, real);
+            } catch (IOException | UnsupportedOperationException e) {
+                Path tmp = Files.createTempFile(dir, "elf", ".tmp");
+                try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
+                    Files.copy(real, out);
+                }
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        link(name, bid.get());
+        return Optional.of(HexFormat.of().formatHex(bid.get()));
+    }
+
+    /** The build-id of {@code file}, empty when it has none. */
+    public static Optional<String> buildIdOf(Path file) throws IOException {
+        return ElfFile.readBuildId(file).map(HexFormat.of()::formatHex);
+    }
+
+    /**
+     * Every entry of the index whose cached file is there (perf's build_id_cache__list_all with
+     * validonly), in the index's order: by build-id.
+     */
+    public List<Cached> list() throws IOException {
+        List<Cached> out = new ArrayList<>();
+        Path index = root.resolve(".build-id");
+        if (!Files.isDirectory(index)) {
+            return out;
+        }
+        List<Path> heads;
+        try (java.util.stream.Stream<Path> s = Files.list(index)) {
+            heads = s.sorted().toList();
+        }
+        for (Path head : heads) {
+            List<Path> links;
+            try (java.util.stream.Stream<Path> s = Files.list(head)) {
+                links = s.sorted().toList();
+            } catch (IOException e) {
+                continue;
+            }
+            for (Path link : links) {
+                String bid = head.getFileName().toString() + link.getFileName();
+                if (!Files.isSymbolicLink(link) || !Files.isDirectory(link)) {
+                    continue;
+                }
+                Path target = Files.readSymbolicLink(link);
+                // ../../NAME/BUILD_ID: the name between the two
+                String t = target.toString();
+                if (!t.startsWith("../../") || !t.endsWith("/" + bid)) {
+                    continue;
+                }
+                String name = t.substring("../..".length(), t.length() - bid.length() - 1);
+                if (name.startsWith("/[")) {
+                    name = name.substring(1);
+                }
+                if (!valid(link, name)) {
+                    continue;
+                }
+                out.add(new Cached(bid, name));
+            }
+        }
+        return out;
+    }
+
+    /** perf's build_id_cache__valid_id: the entry's file is there (elf, kallsyms or vdso). */
+    private static boolean valid(Path entry, String name) {
+        String file = name.equals(KERNEL) ? "kallsyms" : name.equals("[vdso]") ? "vdso" : "elf";
+        return Files.exists(entry.resolve(file));
+    }
+
+    /** Whether {@code buildId} (hex) is in the index, as perf's build_id_cache__cached. */
+    public boolean cached(String buildId) {
+        return buildId.length() > 2 && Files.exists(root.resolve(".build-id").resolve(buildId.substring(0, 2)).resolve(buildId.substring(2)));
+    }
+
+    /**
+     * Removes the entry of {@code buildId}: its directory and its index link (perf's
+     * build_id_cache__remove_s); false when it was not cached.
+     */
+    public boolean remove(String buildId) throws IOException {
+        Path link = root.resolve(".build-id").resolve(buildId.substring(0, 2)).resolve(buildId.substring(2));
+        if (!Files.isSymbolicLink(link)) {
+            return false;
+        }
+        Path dir = link.getParent().resolve(Files.readSymbolicLink(link)).normalize();
+        deleteTree(dir);
+        Files.delete(link);
+        return true;
+    }
+
+    /** The build-ids cached for {@code name} (a real path or [kernel.kallsyms]), sorted. */
+    public List<String> buildIdsOf(String name) throws IOException {
+        Path dir = root.resolve(name.startsWith("/") ? name.substring(1) : name);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.matches("[0-9a-f]{2,}")).sorted().toList();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 }

@@ -11,7 +11,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -40,21 +42,31 @@ public final class BuildIdList {
     }
 
     /**
-     * The recording's HEADER_BUILD_ID entries in file order. perf finds the DSOs of a recording
-     * without that section, or of a pipe-mode stream, by reading its samples ({@code --with-hits}
-     * too), which this does not: such a file is refused with one line.
+     * The recording's HEADER_BUILD_ID entries as perf lists them, printed as {@link #line}. perf
+     * finds the DSOs of a recording without that section, or of a pipe-mode stream, by reading its
+     * samples ({@code --with-hits} too), which this does not: such a file is refused with one line.
      */
     public static void print(PerfDataFile file, PrintStream out) {
+        for (BuildIds.Entry e : entries(file)) {
+            out.println(line(e));
+        }
+        out.flush();
+    }
+
+    /**
+     * The DSOs of the recording's HEADER_BUILD_ID in perf's order (perf_header__read_build_ids): an
+     * entry goes to the machine of its pid (-1 the host, any other a machine of its own), into the
+     * DSO of its file name, which the first entry of that name creates and each later one gives its
+     * build-id; entries of another cpumode are dropped. The host's DSOs come first, then each other
+     * machine's by pid.
+     */
+    public static List<BuildIds.Entry> entries(PerfDataFile file) {
         if (file.isPipe()) {
             throw new PerfDataException(file.name() + ": a pipe-mode stream carries its build-ids among its records;"
-                    + " jperf buildid-list reads them only from a file's HEADER_BUILD_ID");
+                    + " jperf reads them only from a file's HEADER_BUILD_ID");
         }
         BuildIds ids = file.features().buildIds().orElseThrow(() -> new PerfDataException(file.name()
-                + ": no HEADER_BUILD_ID: perf would list the DSOs with samples, which jperf buildid-list does not yet"));
-        // perf_header__read_build_ids: an entry goes to the machine of its pid (-1 the host, any other a
-        // machine of its own), into the DSO of its file name, which the first entry of that name creates
-        // and each later one gives its build-id; entries of another cpumode are dropped. The host's DSOs
-        // are listed first, then each other machine's by pid.
+                + ": no HEADER_BUILD_ID: perf would list the DSOs with samples, which jperf does not yet"));
         Map<Integer, Map<String, BuildIds.Entry>> machines = new TreeMap<>();
         for (BuildIds.Entry e : ids.entries()) {
             int cpumode = e.cpumode();
@@ -64,17 +76,17 @@ public final class BuildIdList {
                         .put(e.filename(), e);
             }
         }
-        StringBuilder sb = new StringBuilder();
-        for (Map<String, BuildIds.Entry> dsos : machines.values()) {
-            for (BuildIds.Entry e : dsos.values()) {
-                sb.setLength(0);
-                sb.append(e.buildIdHex());
-                while (sb.length() < 40) {
-                    sb.append(' ');
-                }
-                out.println(sb.append(' ').append(e.filename()));
-            }
+        List<BuildIds.Entry> out = new ArrayList<>();
+        machines.values().forEach(dsos -> out.addAll(dsos.values()));
+        return out;
+    }
+
+    /** One DSO as perf's __dsos__fprintf_buildid prints it: {@code %-40s %s}, build-id and name. */
+    public static String line(BuildIds.Entry e) {
+        StringBuilder sb = new StringBuilder(e.buildIdHex());
+        while (sb.length() < 40) {
+            sb.append(' ');
         }
-        out.flush();
+        return sb.append(' ').append(e.filename()).toString();
     }
 }
