@@ -117,6 +117,19 @@ public final class Main {
             case "bpf" -> {
                 return bpf(Arrays.asList(args).subList(1, args.length), out, err);
             }
+            case "data" -> {
+                if (args.length < 2 || !args[1].equals("convert")) {
+                    err.println("jperf data: " + (args.length < 2 ? "a subcommand is needed" : "'" + args[1] + "' is not a data subcommand")
+                            + "; usage: jperf data convert [<options>]");
+                    err.flush();
+                    return USAGE_ERROR;
+                }
+                DataConvertCommand c = new DataConvertCommand();
+                if (buildIdDir != null) {
+                    c.buildIdDir(buildIdDir);
+                }
+                return run(c, Arrays.asList(args).subList(2, args.length), out, err);
+            }
             default -> {
                 Subcommand c = find(first);
                 if (c == null) {
