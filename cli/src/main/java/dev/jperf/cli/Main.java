@@ -18,7 +18,7 @@ public final class Main {
 
     /** The subcommands, in the order help lists them. */
     private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject",
-            "evlist", "buildid-list", "buildid-cache");
+            "evlist", "buildid-list", "buildid-cache", "list");
 
     private Main() {
     }
@@ -189,6 +189,8 @@ public final class Main {
                 return new BuildidListCommand();
             case "buildid-cache":
                 return new BuildidCacheCommand();
+            case "list":
+                return new ListCommand();
             default:
                 return null;
         }
