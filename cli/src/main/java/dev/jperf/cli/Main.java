@@ -18,7 +18,7 @@ public final class Main {
 
     /** The subcommands, in the order help lists them. */
     private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject",
-            "evlist", "buildid-list", "buildid-cache", "list");
+            "evlist", "buildid-list", "buildid-cache", "list", "diff");
 
     private Main() {
     }
@@ -191,6 +191,8 @@ public final class Main {
                 return new BuildidCacheCommand();
             case "list":
                 return new ListCommand();
+            case "diff":
+                return new DiffCommand();
             default:
                 return null;
         }

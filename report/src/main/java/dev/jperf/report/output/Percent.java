@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /** Percentages as perf prints them. */
-final class Percent {
+public final class Percent {
     private Percent() {
     }
 
@@ -12,7 +12,7 @@ final class Percent {
      * printf("%.2f"): the exact binary value rounded half-even, as glibc does (Java's "%.2f"
      * rounds the shortest decimal form half-up: 1/800 = 0.125 prints 0.13 there, 0.12 in perf).
      */
-    static String f2(double v) {
+    public static String f2(double v) {
         return appendF2(new StringBuilder(12), v).toString();
     }
 
