@@ -20,6 +20,8 @@ final class DiffCommand implements Subcommand {
     private Path buildIdDir;
     private String older = "perf.data.old";
     private String newer = "perf.data";
+    private DiffReport.Compute compute = DiffReport.Compute.DELTA_ABS;
+    private boolean periods;
 
     @Override
     public String name() {
@@ -35,6 +37,8 @@ final class DiffCommand implements Subcommand {
     public Options options() {
         return new Options("jperf diff [<options>] [old_file] [new_file]")
                 .flag('f', "force", "don't complain, do it")
+                .value('c', "compute", "delta,delta-abs", "Entries differential computation selection (default delta-abs)")
+                .flag('p', "period", "Show period values.")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
                 .value('\0', "symfs", "directory", "Look for files with symbols relative to this directory")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
@@ -49,6 +53,13 @@ final class DiffCommand implements Subcommand {
     public void set(String name, OptionValue v) {
         switch (name) {
             case "kallsyms" -> kallsyms = Path.of(v.text());
+            case "compute" -> compute = switch (v.text()) {
+                case "delta" -> DiffReport.Compute.DELTA;
+                case "delta-abs" -> DiffReport.Compute.DELTA_ABS;
+                default -> throw new UsageException("-c " + v.text() + ": jperf computes delta and delta-abs"
+                        + " (ratio, wdiff and cycles are not done yet)");
+            };
+            case "period" -> periods = v.on();
             case "symfs" -> symfs = Path.of(v.text());
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "force" -> {
@@ -78,7 +89,7 @@ final class DiffCommand implements Subcommand {
         try (PerfDataFile base = PerfDataFile.open(Path.of(older)); PerfDataFile other = PerfDataFile.open(Path.of(newer))) {
             Report.Options bo = Report.Options.builder(Path.of(older)).symbols(kallsyms, symfs).buildIdDir(buildIdDir).build();
             Report.Options no = Report.Options.builder(Path.of(newer)).symbols(kallsyms, symfs).buildIdDir(buildIdDir).build();
-            DiffReport.print(base, other, bo, no, out);
+            DiffReport.print(base, other, bo, no, new DiffReport.View(compute, periods), out);
             Input.printWarnings(base, System.err);
             Input.printWarnings(other, System.err);
         }

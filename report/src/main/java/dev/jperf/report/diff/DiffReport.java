@@ -26,6 +26,25 @@ import java.util.Objects;
 public final class DiffReport {
     private static final List<SortKey> SORT = SortKey.parse("dso,sym");
 
+    /** -c/--compute: what the change column shows and orders the rows by. */
+    public enum Compute {
+        /** The new share minus the baseline's, by its absolute value (perf's default). */
+        DELTA_ABS("Delta Abs"),
+        /** The same, by its signed value. */
+        DELTA("Delta");
+
+        final String header;
+
+        Compute(String header) {
+            this.header = header;
+        }
+    }
+
+    /** How the difference is shown: -c and -p/--period. */
+    public record View(Compute compute, boolean periods) {
+        public static final View DEFAULT = new View(Compute.DELTA_ABS, false);
+    }
+
     private DiffReport() {
     }
 
@@ -73,7 +92,7 @@ public final class DiffReport {
 
     /** Prints the difference of {@code newer} against {@code baseline}; {@code template} gives symbol options. */
     public static void print(PerfDataFile baseline, PerfDataFile newer, Report.Options template, Report.Options newerOptions,
-            PrintStream out) {
+            View view, PrintStream out) {
         List<Hists> base = aggregate(baseline, template);
         List<Hists> other = aggregate(newer, newerOptions);
         boolean firstSection = true;
@@ -89,7 +108,7 @@ public final class DiffReport {
                 out.println();
             }
             firstSection = false;
-            section(b, o, out);
+            section(b, o, view, out);
         }
         out.flush();
     }
@@ -112,7 +131,7 @@ public final class DiffReport {
         return out;
     }
 
-    private static void section(Hists base, Hists other, PrintStream out) {
+    private static void section(Hists base, Hists other, View view, PrintStream out) {
         long baseTotal = base.totalPeriod();
         long otherTotal = other == null ? 0 : other.totalPeriod();
         java.util.LinkedHashMap<Key, Merged> others = collapse(other);
@@ -133,7 +152,7 @@ public final class DiffReport {
                 rows.add(new Row(null, e.getValue(), 0, percent(e.getValue().period, otherTotal)));
             }
         }
-        rows.sort(ORDER);
+        rows.sort(view.compute() == Compute.DELTA ? BY_DELTA : ORDER);
         int dsoWidth = "Shared Object".length();
         int symWidth = "Symbol".length();
         for (Row r : rows) {
@@ -146,8 +165,23 @@ public final class DiffReport {
         }
         out.println("# Event '" + base.event().name() + "'");
         out.println("#");
-        out.println("# Baseline  Delta Abs  " + pad("Shared Object", dsoWidth) + "  " + pad("Symbol", symWidth));
-        out.println("# ........  .........  " + ".".repeat(dsoWidth) + "  " + ".".repeat(symWidth));
+        String change = view.compute().header;
+        // the change column is as wide as its header, at least "+100.00%" wide
+        int changeWidth = Math.max(change.length(), 7);
+        StringBuilder hdr = new StringBuilder("# Baseline  ");
+        StringBuilder dots = new StringBuilder("# ........  ");
+        if (view.periods()) {
+            hdr.append(padLeft("Base period", PERIOD_WIDTH)).append("  ");
+            dots.append(".".repeat(PERIOD_WIDTH)).append("  ");
+        }
+        hdr.append(padLeft(change, changeWidth)).append("  ");
+        dots.append(".".repeat(changeWidth)).append("  ");
+        if (view.periods()) {
+            hdr.append(padLeft("Period", PERIOD_WIDTH)).append("  ");
+            dots.append(".".repeat(PERIOD_WIDTH)).append("  ");
+        }
+        out.println(hdr.append(pad("Shared Object", dsoWidth)).append("  ").append(pad("Symbol", symWidth)));
+        out.println(dots.append(".".repeat(dsoWidth)).append("  ").append(".".repeat(symWidth)));
         out.println("#");
         StringBuilder b = new StringBuilder();
         for (Row r : rows) {
@@ -155,8 +189,15 @@ public final class DiffReport {
             b.append("  ");
             b.append(r.base == null ? " ".repeat(8) : padLeft(Percent.f2(r.baseShare) + "%", 8));
             b.append("  ");
-            b.append(r.pair == null ? " ".repeat(9) : padLeft(delta(r.delta), 9));
+            if (view.periods()) {
+                b.append(padLeft(Long.toUnsignedString(r.base == null ? 0 : r.base.period), PERIOD_WIDTH)).append("  ");
+            }
+            b.append(r.pair == null ? " ".repeat(changeWidth) : padLeft(delta(r.delta), changeWidth));
             b.append("  ");
+            if (view.periods()) {
+                b.append(r.pair == null ? " ".repeat(PERIOD_WIDTH) : padLeft(Long.toUnsignedString(r.pair.period), PERIOD_WIDTH));
+                b.append("  ");
+            }
             HistEntry e = r.any();
             b.append(pad(e.dsoText(), dsoWidth)).append("  ");
             e.appendSymbolText(b, symWidth);
@@ -200,6 +241,25 @@ public final class DiffReport {
         }
         return x.any().symbol().name().compareTo(y.any().symbol().name());
     };
+
+    /** -c delta: by the signed delta, largest gain first; then as {@link #ORDER}. */
+    private static final Comparator<Row> BY_DELTA = (x, y) -> {
+        boolean px = x.pair != null;
+        boolean py = y.pair != null;
+        if (px != py) {
+            return px ? -1 : 1;
+        }
+        if (px) {
+            int c = Double.compare(y.delta, x.delta);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return ORDER.compare(x, y);
+    };
+
+    /** The period columns of -p: "%*lu" in 14. */
+    private static final int PERIOD_WIDTH = 14;
 
     private static double percent(long period, long total) {
         return total == 0 ? 0 : period * 100.0 / total;
