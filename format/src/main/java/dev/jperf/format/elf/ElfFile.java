@@ -98,6 +98,11 @@ public final class ElfFile {
         return name;
     }
 
+    /** The byte order of the file's data (EI_DATA). */
+    public java.nio.ByteOrder order() {
+        return buf.order();
+    }
+
     public boolean is64() {
         return is64;
     }

@@ -1,0 +1,3 @@
+static inline int helper(int x) {
+    return x ^ (x >> 3);
+}
