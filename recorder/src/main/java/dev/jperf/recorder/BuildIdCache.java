@@ -107,25 +107,30 @@ public final class BuildIdCache {
 
     private void cacheFile(String name, byte[] bid, Path file) {
         try {
-            Path dir = dir(name, bid);
-            Path target = dir.resolve("elf");
-            if (!Files.exists(target)) {
-                mkdirs(dir);
-                try {
-                    Files.createLink(target, file);
-                } catch (IOException | UnsupportedOperationException e) {
-                    Path tmp = Files.createTempFile(dir, "elf", ".tmp");
-                    // into the 0600 temporary file itself: a copy by path would create a 0644 one
-                    try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
-                        Files.copy(file, out);
-                    }
-                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-                }
-            }
-            link(name, bid);
+            storeElf(name, bid, file);
         } catch (IOException e) {
             // as above
         }
+    }
+
+    /** {@code file} cached as NAME/BUILD_ID/elf (a hard link, else a copy) and indexed, unless it is already. */
+    private void storeElf(String name, byte[] bid, Path file) throws IOException {
+        Path dir = dir(name, bid);
+        Path target = dir.resolve("elf");
+        if (!Files.exists(target)) {
+            mkdirs(dir);
+            try {
+                Files.createLink(target, file);
+            } catch (IOException | UnsupportedOperationException e) {
+                Path tmp = Files.createTempFile(dir, "elf", ".tmp");
+                // into the 0600 temporary file itself: a copy by path would create a 0644 one
+                try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
+                    Files.copy(file, out);
+                }
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+        link(name, bid);
     }
 
     private Path dir(String name, byte[] bid) {
@@ -173,24 +178,9 @@ public final class BuildIdCache {
         }
         String name = real.toString();
         if (update) {
-            Path elf = dir(name, bid.get()).resolve("elf");
-            Files.deleteIfExists(elf);
+            Files.deleteIfExists(dir(name, bid.get()).resolve("elf"));
         }
-        Path dir = dir(name, bid.get());
-        Path target = dir.resolve("elf");
-        if (!Files.exists(target)) {
-            mkdirs(dir);
-            try {
-                Files.createLink(target, real);
-            } catch (IOException | UnsupportedOperationException e) {
-                Path tmp = Files.createTempFile(dir, "elf", ".tmp");
-                try (java.io.OutputStream out = Files.newOutputStream(tmp)) {
-                    Files.copy(real, out);
-                }
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            }
-        }
-        link(name, bid.get());
+        storeElf(name, bid.get(), real);
         return Optional.of(HexFormat.of().formatHex(bid.get()));
     }
 
