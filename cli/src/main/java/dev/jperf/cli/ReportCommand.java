@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.report.Report;
@@ -58,6 +59,7 @@ final class ReportCommand implements Subcommand {
     private boolean header;
     private boolean showInfo;
     private boolean showSamples;
+    private boolean showPeriod;
     private boolean quiet;
     private String separator;
     private String pprof;
@@ -114,6 +116,9 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "header", "show data header (all of it with -I), then the report")
                 .flag('I', "show-info", "display extended information about perf.data file")
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
+                .flag('\0', "show-total-period", "Show a column with the sum of periods")
+                .value('\0', "percent-type", "local-period", "Set percent type local/global-period/hits"
+                        + " (annotation percentages: the stdio report has none)")
                 .flag('q', "quiet", "Do not show any warnings or messages")
                 .value('t', "field-separator", "separator", "separator for columns, no spaces will be added between columns '.' is reserved.")
                 .valueOrDefault('\0', "pprof", "file", "write the profile as pprof's profile.proto, gzipped"
@@ -166,6 +171,8 @@ final class ReportCommand implements Subcommand {
             case "header" -> header = v.on();
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
+            case "show-total-period" -> showPeriod = v.on();
+            case "percent-type" -> percentType(v.text());
             case "quiet" -> quiet = v.on();
             case "field-separator" -> separator = v.text();
             case "pprof" -> pprof = v.text();
@@ -224,7 +231,7 @@ final class ReportCommand implements Subcommand {
                 .withTime(time);
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
-                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).quiet(quiet).separator(separator)
+                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
                 .group(group).branchStack(branchStack)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
@@ -263,6 +270,28 @@ final class ReportCommand implements Subcommand {
             Input.printWarnings(f, warnings);
         }
         return 0;
+    }
+
+    /**
+     * perf's annotate_parse_percent_type: local or global, period or hits, joined by '-' in either
+     * order. It chooses the percentages of annotated instructions, which perf prints only in its
+     * TUI's annotate view; the stdio report is the same whatever the type, so it is checked alone.
+     */
+    static void percentType(String type) {
+        int dash = type.indexOf('-');
+        if (dash >= 0) {
+            String a = type.substring(0, dash);
+            String b = type.substring(dash + 1);
+            if (isPercentType(a, b) || isPercentType(b, a)) {
+                return;
+            }
+        }
+        throw new UsageException("option '--percent-type': " + type
+                + ": expected local-period, global-period, local-hits or global-hits");
+    }
+
+    private static boolean isPercentType(String scope, String what) {
+        return (scope.equals("local") || scope.equals("global")) && (what.equals("period") || what.equals("hits"));
     }
 
     /** {@code jperf flamegraph}: the report written as a flame graph to {@code file}. */

@@ -49,6 +49,7 @@ public final class Report {
         private final boolean json;
         private final boolean demangle;
         private final boolean showSamples;
+        private final boolean showPeriod;
         private final boolean quiet;
         private final String separator;
         private final boolean callchainsAsked;
@@ -70,6 +71,7 @@ public final class Report {
             json = b.json;
             demangle = b.demangle;
             showSamples = b.showSamples;
+            showPeriod = b.showPeriod;
             quiet = b.quiet;
             separator = b.separator;
             callchainsAsked = b.callchainsAsked;
@@ -103,6 +105,7 @@ public final class Report {
             b.json = json;
             b.demangle = demangle;
             b.showSamples = showSamples;
+            b.showPeriod = showPeriod;
             b.quiet = quiet;
             b.separator = separator;
             b.callchainsAsked = callchainsAsked;
@@ -127,6 +130,7 @@ public final class Report {
             private boolean json;
             private boolean demangle = true;
             private boolean showSamples;
+            private boolean showPeriod;
             private boolean quiet;
             private String separator;
             private boolean callchainsAsked;
@@ -202,6 +206,12 @@ public final class Report {
             /** -n/--show-nr-samples: the stdio table's Samples column. */
             public Builder showSamples(boolean showSamples) {
                 this.showSamples = showSamples;
+                return this;
+            }
+
+            /** --show-total-period: the stdio table's Period column. */
+            public Builder showPeriod(boolean showPeriod) {
+                this.showPeriod = showPeriod;
                 return this;
             }
 
@@ -315,6 +325,10 @@ public final class Report {
 
         public boolean showSamples() {
             return showSamples;
+        }
+
+        public boolean showPeriod() {
+            return showPeriod;
         }
 
         public boolean quiet() {
@@ -512,7 +526,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
-                    .elide(o.filter()).showSamples(o.showSamples()).quiet(o.quiet()).separator(o.separator())
+                    .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();
