@@ -30,6 +30,8 @@ final class ReportCommand implements Subcommand {
     private Path buildIdDir;
     private String input;
     private boolean stats;
+    private boolean tasks;
+    private boolean mmaps;
     private boolean dumpRawTrace;
     /** --sort; null: perf's default (comm,dso,sym, or the branch mode's). */
     private String sort;
@@ -86,6 +88,8 @@ final class ReportCommand implements Subcommand {
                 .value('i', "input", "file", Input.HELP)
                 .flag('\0', "stats", "display event stats")
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
+                .flag('\0', "tasks", "Display recorded tasks")
+                .flag('\0', "mmaps", "Display recorded tasks memory maps")
                 .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
                 .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu; in branch mode also"
                         + " dso_from, dso_to, symbol_from, symbol_to, cycles, srcline_from, srcline_to (default: comm,dso,sym;"
@@ -142,6 +146,8 @@ final class ReportCommand implements Subcommand {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
             case "stats" -> stats = v.on();
+            case "tasks" -> tasks = v.on();
+            case "mmaps" -> mmaps = v.on();
             case "dump-raw-trace" -> dumpRawTrace = v.on();
             case "stdio" -> { }
             case "sort" -> sort = v.text();
@@ -185,7 +191,7 @@ final class ReportCommand implements Subcommand {
 
     @Override
     public int call() {
-        // one mode per run, in perf's precedence: --header-only, -D, --stats, then the report itself
+        // one mode per run, in perf's precedence: --header-only, -D, --stats, --tasks, then the report itself
         if (headerOnly) {
             try (PerfDataFile f = Input.open(input)) {
                 HeaderReport.print(f, showInfo, System.out);
@@ -239,6 +245,13 @@ final class ReportCommand implements Subcommand {
             b.sort(SortKey.parse(sort));
         }
         Report.Options o = b.build();
+        // perf's tasks_mode (--mmaps sets it too): the thread tree in place of the report
+        if (tasks || mmaps) {
+            try (PerfDataFile f = Input.open(this.input)) {
+                Report.tasks(f, o, mmaps, System.out);
+            }
+            return 0;
+        }
         // perf's -q: no warnings either
         PrintStream warnings = quiet ? new PrintStream(OutputStream.nullOutputStream()) : System.err;
         if (pprof != null || flamegraph != null) {

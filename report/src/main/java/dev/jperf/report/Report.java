@@ -11,6 +11,7 @@ import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
+import dev.jperf.report.output.TasksReport;
 import dev.jperf.report.session.PipelinedSink;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.SampleSink;
@@ -500,6 +501,15 @@ public final class Report {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
             run(file, o, out, err);
         }
+    }
+
+    /**
+     * perf report --tasks (and --mmaps): the threads of {@code file} as a tree, with their maps when
+     * {@code mmaps}, in place of the report.
+     */
+    public static void tasks(PerfDataFile file, Options o, boolean mmaps, PrintStream out) {
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()));
+        TasksReport.print(file, resolver, mmaps, out);
     }
 
     /** The report of {@code o.input()} on {@code out}, without its notices. */
