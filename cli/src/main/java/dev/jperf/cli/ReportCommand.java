@@ -62,6 +62,8 @@ final class ReportCommand implements Subcommand {
     private boolean showInfo;
     private boolean showSamples;
     private boolean showPeriod;
+    /** --percent-type, checked when run (a command line error all the same). */
+    private String percentType;
     private boolean quiet;
     private String separator;
     private String pprof;
@@ -178,7 +180,7 @@ final class ReportCommand implements Subcommand {
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
             case "show-total-period" -> showPeriod = v.on();
-            case "percent-type" -> percentType(v.text());
+            case "percent-type" -> percentType = v.text();
             case "quiet" -> quiet = v.on();
             case "field-separator" -> separator = v.text();
             case "pprof" -> pprof = v.text();
@@ -191,6 +193,9 @@ final class ReportCommand implements Subcommand {
 
     @Override
     public int call() {
+        if (percentType != null) {
+            percentType(percentType);
+        }
         // one mode per run, in perf's precedence: --header-only, -D, --stats, --tasks, then the report itself
         if (headerOnly) {
             try (PerfDataFile f = Input.open(input)) {

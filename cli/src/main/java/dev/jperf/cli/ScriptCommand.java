@@ -31,6 +31,8 @@ final class ScriptCommand implements Subcommand {
     private boolean reltime;
     private boolean deltatime;
     private boolean nanoseconds;
+    /** -s/--script as given, checked when run (a command line error all the same). */
+    private String script;
     /** -s/--script: the engine its language names ("Perl" or "Python"), or null. */
     private String scriptEngine;
     /** -s lang: perf lists the languages and exits. */
@@ -107,7 +109,7 @@ final class ScriptCommand implements Subcommand {
             case "reltime" -> reltime = v.on();
             case "deltatime" -> deltatime = v.on();
             case "ns" -> nanoseconds = v.on();
-            case "script" -> scriptName(v.text());
+            case "script" -> script = v.text();
             case "gen-script" -> genScript = v.text();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
@@ -155,6 +157,9 @@ final class ScriptCommand implements Subcommand {
 
     @Override
     public int call() {
+        if (script != null) {
+            scriptName(script);
+        }
         if (listLanguages) {
             // perf's list_available_languages: the languages it registers, supported or not
             System.err.print("\nScripting language extensions (used in perf script -s [spec:]script.[spec]):\n\n");
