@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.report.Report;
@@ -29,6 +30,8 @@ final class ReportCommand implements Subcommand {
     private Path buildIdDir;
     private String input;
     private boolean stats;
+    private boolean tasks;
+    private boolean mmaps;
     private boolean dumpRawTrace;
     /** --sort; null: perf's default (comm,dso,sym, or the branch mode's). */
     private String sort;
@@ -58,6 +61,9 @@ final class ReportCommand implements Subcommand {
     private boolean header;
     private boolean showInfo;
     private boolean showSamples;
+    private boolean showPeriod;
+    /** --percent-type, checked when run (a command line error all the same). */
+    private String percentType;
     private boolean quiet;
     private String separator;
     private String pprof;
@@ -84,6 +90,8 @@ final class ReportCommand implements Subcommand {
                 .value('i', "input", "file", Input.HELP)
                 .flag('\0', "stats", "display event stats")
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
+                .flag('\0', "tasks", "Display recorded tasks")
+                .flag('\0', "mmaps", "Display recorded tasks memory maps")
                 .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
                 .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu; in branch mode also"
                         + " dso_from, dso_to, symbol_from, symbol_to, cycles, srcline_from, srcline_to (default: comm,dso,sym;"
@@ -114,6 +122,9 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "header", "show data header (all of it with -I), then the report")
                 .flag('I', "show-info", "display extended information about perf.data file")
                 .flag('n', "show-nr-samples", "show a column with the number of samples")
+                .flag('\0', "show-total-period", "Show a column with the sum of periods")
+                .value('\0', "percent-type", "local-period", "Set percent type local/global-period/hits"
+                        + " (annotation percentages: the stdio report has none)")
                 .flag('q', "quiet", "Do not show any warnings or messages")
                 .value('t', "field-separator", "separator", "separator for columns, no spaces will be added between columns '.' is reserved.")
                 .valueOrDefault('\0', "pprof", "file", "write the profile as pprof's profile.proto, gzipped"
@@ -137,6 +148,8 @@ final class ReportCommand implements Subcommand {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
             case "stats" -> stats = v.on();
+            case "tasks" -> tasks = v.on();
+            case "mmaps" -> mmaps = v.on();
             case "dump-raw-trace" -> dumpRawTrace = v.on();
             case "stdio" -> { }
             case "sort" -> sort = v.text();
@@ -166,6 +179,8 @@ final class ReportCommand implements Subcommand {
             case "header" -> header = v.on();
             case "show-info" -> showInfo = v.on();
             case "show-nr-samples" -> showSamples = v.on();
+            case "show-total-period" -> showPeriod = v.on();
+            case "percent-type" -> percentType = v.text();
             case "quiet" -> quiet = v.on();
             case "field-separator" -> separator = v.text();
             case "pprof" -> pprof = v.text();
@@ -178,7 +193,10 @@ final class ReportCommand implements Subcommand {
 
     @Override
     public int call() {
-        // one mode per run, in perf's precedence: --header-only, -D, --stats, then the report itself
+        if (percentType != null) {
+            percentType(percentType);
+        }
+        // one mode per run, in perf's precedence: --header-only, -D, --stats, --tasks, then the report itself
         if (headerOnly) {
             try (PerfDataFile f = Input.open(input)) {
                 HeaderReport.print(f, showInfo, System.out);
@@ -224,7 +242,7 @@ final class ReportCommand implements Subcommand {
                 .withTime(time);
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
-                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).quiet(quiet).separator(separator)
+                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
                 .group(group).branchStack(branchStack)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
@@ -232,6 +250,13 @@ final class ReportCommand implements Subcommand {
             b.sort(SortKey.parse(sort));
         }
         Report.Options o = b.build();
+        // perf's tasks_mode (--mmaps sets it too): the thread tree in place of the report
+        if (tasks || mmaps) {
+            try (PerfDataFile f = Input.open(this.input)) {
+                Report.tasks(f, o, mmaps, System.out);
+            }
+            return 0;
+        }
         // perf's -q: no warnings either
         PrintStream warnings = quiet ? new PrintStream(OutputStream.nullOutputStream()) : System.err;
         if (pprof != null || flamegraph != null) {
@@ -263,6 +288,28 @@ final class ReportCommand implements Subcommand {
             Input.printWarnings(f, warnings);
         }
         return 0;
+    }
+
+    /**
+     * perf's annotate_parse_percent_type: local or global, period or hits, joined by '-' in either
+     * order. It chooses the percentages of annotated instructions, which perf prints only in its
+     * TUI's annotate view; the stdio report is the same whatever the type, so it is checked alone.
+     */
+    static void percentType(String type) {
+        int dash = type.indexOf('-');
+        if (dash >= 0) {
+            String a = type.substring(0, dash);
+            String b = type.substring(dash + 1);
+            if (isPercentType(a, b) || isPercentType(b, a)) {
+                return;
+            }
+        }
+        throw new UsageException("option '--percent-type': " + type
+                + ": expected local-period, global-period, local-hits or global-hits");
+    }
+
+    private static boolean isPercentType(String scope, String what) {
+        return (scope.equals("local") || scope.equals("global")) && (what.equals("period") || what.equals("hits"));
     }
 
     /** {@code jperf flamegraph}: the report written as a flame graph to {@code file}. */

@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.export.Exports;
 import dev.jperf.report.script.Script;
@@ -30,6 +31,14 @@ final class ScriptCommand implements Subcommand {
     private boolean reltime;
     private boolean deltatime;
     private boolean nanoseconds;
+    /** -s/--script as given, checked when run (a command line error all the same). */
+    private String script;
+    /** -s/--script: the engine its language names ("Perl" or "Python"), or null. */
+    private String scriptEngine;
+    /** -s lang: perf lists the languages and exits. */
+    private boolean listLanguages;
+    /** -g/--gen-script: the language asked for, checked when run (as perf does). */
+    private String genScript;
 
     @Override
     public String name() {
@@ -66,6 +75,9 @@ final class ScriptCommand implements Subcommand {
                 .flag('\0', "ns", "Use 9 decimal places when displaying time")
                 .flag('\0', "folded", "collapsed stacks instead: one line per distinct stack, comm;caller;...;leaf"
                         + " count (perf's stackcollapse script, stackcollapse-perf.pl)")
+                .value('s', "script", "name", "script file name (lang:script name, script name, or *): refused,"
+                        + " jperf has no Perl or Python engine (jperf script --json feeds a script of your own)")
+                .value('g', "gen-script", "lang", "generate perf-script.xx script in specified language: refused, as -s")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
     }
 
@@ -97,12 +109,85 @@ final class ScriptCommand implements Subcommand {
             case "reltime" -> reltime = v.on();
             case "deltatime" -> deltatime = v.on();
             case "ns" -> nanoseconds = v.on();
+            case "script" -> script = v.text();
+            case "gen-script" -> genScript = v.text();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
 
+    /** perf's script_spec__lookup: the languages perf registers (Perl, pl, Python, py), any case. */
+    private static String engine(String spec) {
+        return switch (spec.toLowerCase(java.util.Locale.ROOT)) {
+            case "perl", "pl" -> "Perl";
+            case "python", "py" -> "Python";
+            default -> null;
+        };
+    }
+
+    /** perf's parse_scriptname: "lang" lists the languages; else lang:script, or a script named by its extension. */
+    private void scriptName(String s) {
+        if (s.equals("lang")) {
+            listLanguages = true;
+            return;
+        }
+        int colon = s.indexOf(':');
+        if (colon >= 0) {
+            scriptEngine = engine(s.substring(0, colon));
+            if (scriptEngine == null) {
+                throw new UsageException("-s " + s + ": invalid language specifier (Perl, pl, Python or py)");
+            }
+            return;
+        }
+        int dot = s.lastIndexOf('.');
+        scriptEngine = dot < 0 ? null : engine(s.substring(dot + 1));
+        if (scriptEngine == null) {
+            throw new UsageException("-s " + s + ": invalid script extension (.pl or .py)");
+        }
+    }
+
+    /**
+     * What perf built without an engine does with -s or -g (the unsupported scripting ops): one
+     * message, exit -1.
+     */
+    private static int noEngine(String engine) {
+        System.err.println("jperf script: " + engine + " scripting not supported: jperf has no Perl or Python engine"
+                + " (jperf script --json gives each sample to a program of your own)");
+        return 255;
+    }
+
     @Override
     public int call() {
+        if (script != null) {
+            scriptName(script);
+        }
+        if (listLanguages) {
+            // perf's list_available_languages: the languages it registers, supported or not
+            System.err.print("\nScripting language extensions (used in perf script -s [spec:]script.[spec]):\n\n");
+            for (String[] l : new String[][] {{"Perl", "Perl"}, {"pl", "Perl"}, {"Python", "Python"}, {"py", "Python"}}) {
+                System.err.printf(java.util.Locale.ROOT, "  %-42s [%s]\n", l[0], l[1]);
+            }
+            System.err.print("\n");
+            return 0;
+        }
+        if (genScript != null) {
+            if (fields != null) {
+                System.err.println("jperf script: custom fields not supported for generated scripts");
+                return 234; // perf's -EINVAL
+            }
+            try (PerfDataFile file = Input.open(input)) {
+                String engine = engine(genScript);
+                if (engine == null) {
+                    System.err.println("jperf script: -g " + genScript + ": invalid language specifier (Perl, pl, Python or py)");
+                    return 254; // perf's -ENOENT
+                }
+                return noEngine(engine);
+            }
+        }
+        if (scriptEngine != null) {
+            try (PerfDataFile file = Input.open(input)) {
+                return noEngine(scriptEngine);
+            }
+        }
         if (reltime && deltatime) {
             // perf's words and exit code (-1)
             System.err.println("reltime and deltatime - the two don't get along well. Please limit to --reltime or --deltatime.");

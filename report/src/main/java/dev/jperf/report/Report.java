@@ -11,6 +11,7 @@ import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
+import dev.jperf.report.output.TasksReport;
 import dev.jperf.report.session.PipelinedSink;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.SampleSink;
@@ -49,6 +50,7 @@ public final class Report {
         private final boolean json;
         private final boolean demangle;
         private final boolean showSamples;
+        private final boolean showPeriod;
         private final boolean quiet;
         private final String separator;
         private final boolean callchainsAsked;
@@ -70,6 +72,7 @@ public final class Report {
             json = b.json;
             demangle = b.demangle;
             showSamples = b.showSamples;
+            showPeriod = b.showPeriod;
             quiet = b.quiet;
             separator = b.separator;
             callchainsAsked = b.callchainsAsked;
@@ -103,6 +106,7 @@ public final class Report {
             b.json = json;
             b.demangle = demangle;
             b.showSamples = showSamples;
+            b.showPeriod = showPeriod;
             b.quiet = quiet;
             b.separator = separator;
             b.callchainsAsked = callchainsAsked;
@@ -127,6 +131,7 @@ public final class Report {
             private boolean json;
             private boolean demangle = true;
             private boolean showSamples;
+            private boolean showPeriod;
             private boolean quiet;
             private String separator;
             private boolean callchainsAsked;
@@ -202,6 +207,12 @@ public final class Report {
             /** -n/--show-nr-samples: the stdio table's Samples column. */
             public Builder showSamples(boolean showSamples) {
                 this.showSamples = showSamples;
+                return this;
+            }
+
+            /** --show-total-period: the stdio table's Period column. */
+            public Builder showPeriod(boolean showPeriod) {
+                this.showPeriod = showPeriod;
                 return this;
             }
 
@@ -315,6 +326,10 @@ public final class Report {
 
         public boolean showSamples() {
             return showSamples;
+        }
+
+        public boolean showPeriod() {
+            return showPeriod;
         }
 
         public boolean quiet() {
@@ -488,6 +503,15 @@ public final class Report {
         }
     }
 
+    /**
+     * perf report --tasks (and --mmaps): the threads of {@code file} as a tree, with their maps when
+     * {@code mmaps}, in place of the report.
+     */
+    public static void tasks(PerfDataFile file, Options o, boolean mmaps, PrintStream out) {
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()));
+        TasksReport.print(file, resolver, mmaps, out);
+    }
+
     /** The report of {@code o.input()} on {@code out}, without its notices. */
     public static void run(Options o, PrintStream out) {
         run(o, out, new PrintStream(OutputStream.nullOutputStream()));
@@ -512,7 +536,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
-                    .elide(o.filter()).showSamples(o.showSamples()).quiet(o.quiet()).separator(o.separator())
+                    .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();

@@ -32,6 +32,8 @@ public final class StdioReport {
     private static final int ROWS_BLOCK = 1 << 15;
     /** -n/--show-nr-samples. */
     private boolean showSamples;
+    /** --show-total-period. */
+    private boolean showPeriod;
     /** -q/--quiet. */
     private boolean quiet;
     /** -t/--field-separator: between the columns instead of two spaces; null for none. */
@@ -89,6 +91,12 @@ public final class StdioReport {
     /** perf's -n/--show-nr-samples: a Samples column after the percentages. */
     public StdioReport showSamples(boolean show) {
         this.showSamples = show;
+        return this;
+    }
+
+    /** perf's --show-total-period: a Period column (the entry's own period) after Samples. */
+    public StdioReport showPeriod(boolean show) {
+        this.showPeriod = show;
         return this;
     }
 
@@ -193,6 +201,11 @@ public final class StdioReport {
             hdr.append(sep).append(padLeft("Samples", SAMPLES_WIDTH * columns, ' '));
             dots.append("  ").append(".".repeat(SAMPLES_WIDTH * columns));
         }
+        if (showPeriod) {
+            // perf's "Period" column: he->stat.period, as wide as Samples
+            hdr.append(sep).append(padLeft("Period", SAMPLES_WIDTH * columns, ' '));
+            dots.append("  ").append(".".repeat(SAMPLES_WIDTH * columns));
+        }
         for (int i = 0; i < keys.size(); i++) {
             hdr.append(sep).append(pad(keys.get(i).header(), width[i]));
             dots.append("  ").append(".".repeat(width[i]));
@@ -236,6 +249,13 @@ public final class StdioReport {
                     for (int i = 0; i < columns; i++) {
                         HistEntry p = g.pair(e, i);
                         b.append(padLeft(Long.toString(p == null ? 0 : p.samples()), SAMPLES_WIDTH, ' '));
+                    }
+                }
+                if (showPeriod) {
+                    b.append("  ");
+                    for (int i = 0; i < columns; i++) {
+                        HistEntry p = g.pair(e, i);
+                        b.append(padLeft(Long.toUnsignedString(p == null ? 0 : p.period()), SAMPLES_WIDTH, ' '));
                     }
                 }
                 for (int i = 0; i < keys.size(); i++) {
@@ -288,6 +308,15 @@ public final class StdioReport {
             for (int i = 0; i < columns; i++) {
                 HistEntry p = g.pair(e, i);
                 b.append(' ').append(p == null ? 0 : p.samples());
+            }
+            padTo(b, at, SAMPLES_WIDTH * columns);
+        }
+        if (showPeriod) {
+            b.append(separator);
+            at = b.length();
+            for (int i = 0; i < columns; i++) {
+                HistEntry p = g.pair(e, i);
+                b.append(' ').append(Long.toUnsignedString(p == null ? 0 : p.period()));
             }
             padTo(b, at, SAMPLES_WIDTH * columns);
         }

@@ -73,6 +73,16 @@ final class LongMap<V> {
         }
     }
 
+    /** The values, in no particular order. */
+    @SuppressWarnings("unchecked")
+    java.util.List<V> values() {
+        java.util.List<V> out = new java.util.ArrayList<>(size());
+        for (int e = 0; e < size(); e++) {
+            out.add((V) values[e]);
+        }
+        return out;
+    }
+
     private static int mix(long k) {
         long h = k * 0x9E3779B97F4A7C15L;
         return (int) (h ^ (h >>> 29));

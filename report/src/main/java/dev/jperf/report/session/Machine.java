@@ -111,6 +111,11 @@ public final class Machine {
         return t;
     }
 
+    /** Every thread, in no particular order. */
+    public List<PerfThread> threads() {
+        return threads.values();
+    }
+
     public PerfThread thread(int tid) {
         return threads.get(tid);
     }
@@ -131,14 +136,18 @@ public final class Machine {
         if (parent.commSet()) {
             child.setComm(parent.comm());
         }
+        child.setPpid(parent.tid());
         if (child.pid() != parent.pid() && child.maps() != parent.maps() && (misc & PerfRecord.PERF_RECORD_MISC_FORK_EXEC) == 0) {
             child.setMaps(parent.maps().copy());
         }
     }
 
-    /** MMAP (prot = exec unless misc says data) and MMAP2. */
-    public void mmap(int pid, int tid, long start, long len, long pgoff, String filename, int prot, int cpumode,
-            byte[] buildId) {
+    /**
+     * MMAP (prot = exec unless misc says data) and MMAP2; {@code flags} and {@code ino} are kept
+     * for report --mmaps.
+     */
+    public void mmap(int pid, int tid, long start, long len, long pgoff, String filename, int prot, int flags, long ino,
+            int cpumode, byte[] buildId) {
         long end = start + len;
         if (cpumode == PERF_RECORD_MISC_KERNEL || (pid == -1 && cpumode != PERF_RECORD_MISC_USER)) {
             kernelMmap(start, end, pgoff, filename);
@@ -166,7 +175,7 @@ public final class Machine {
         if (buildId != null) {
             dso.setBuildId(buildId);
         }
-        t.maps().insertReplacing(new Mapping(start, end, pgoff, dso, identity, false));
+        t.maps().insertReplacing(new Mapping(start, end, pgoff, dso, identity, false, prot, flags, ino));
     }
 
     private static Dso.Kind kindOf(String filename) {

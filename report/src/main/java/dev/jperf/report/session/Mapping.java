@@ -15,15 +15,42 @@ public final class Mapping {
     private final Dso dso;
     private final boolean identity;
     private final boolean kernelSpace;
+    /** What perf keeps of the record for report --mmaps: PROT_* bits, MAP_* flags, inode. */
+    private final int prot;
+    private final int flags;
+    private final long ino;
     private final LongMap<Frame> frames = new LongMap<>();
 
     public Mapping(long start, long end, long pgoff, Dso dso, boolean identity, boolean kernelSpace) {
+        this(start, end, pgoff, dso, identity, kernelSpace, 0, 0, 0);
+    }
+
+    public Mapping(long start, long end, long pgoff, Dso dso, boolean identity, boolean kernelSpace, int prot, int flags,
+            long ino) {
         this.start = start;
         this.end = end;
         this.pgoff = pgoff;
         this.dso = dso;
         this.identity = identity;
         this.kernelSpace = kernelSpace;
+        this.prot = prot;
+        this.flags = flags;
+        this.ino = ino;
+    }
+
+    /** PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4, as perf has them (an MMAP record: PROT_EXEC, or 0 for data). */
+    public int prot() {
+        return prot;
+    }
+
+    /** The MMAP2 record's flags (MAP_SHARED 1); 0 for MMAP. */
+    public int flags() {
+        return flags;
+    }
+
+    /** The MMAP2 record's inode (perf's dso->id.ino); 0 for MMAP. */
+    public long ino() {
+        return ino;
     }
 
     public long start() {
@@ -58,7 +85,7 @@ public final class Mapping {
     /** The same mapping cut to [newStart, newEnd) (what is left when a new mapping overlaps it). */
     Mapping cut(long newStart, long newEnd) {
         long off = identity ? pgoff : pgoff + (newStart - start);
-        return new Mapping(newStart, newEnd, off, dso, identity, kernelSpace);
+        return new Mapping(newStart, newEnd, off, dso, identity, kernelSpace, prot, flags, ino);
     }
 
     Frame cachedFrame(long ip) {

@@ -10,6 +10,8 @@ public final class PerfThread {
     private String comm;
     private boolean commSet;
     private MapGroup maps;
+    /** The parent's tid, as a FORK record gave it (perf's thread->ppid); -1 until one did. */
+    private int ppid = -1;
     /** {@link ChainCache}'s entry of this thread's last sample, in the cache's epoch {@link #chainEpoch}. */
     int chainEntry = -1;
     int chainEpoch;
@@ -32,6 +34,14 @@ public final class PerfThread {
     /** The thread's name now (perf's thread__comm_str). */
     public String comm() {
         return comm;
+    }
+
+    public int ppid() {
+        return ppid;
+    }
+
+    void setPpid(int p) {
+        ppid = p;
     }
 
     public MapGroup maps() {

@@ -67,6 +67,9 @@ public final class Session {
     /** {@link Frame#hashOf} of the frames the last {@link #resolveCallchain} returned (made as they were). */
     private int resolvedHash;
     private volatile boolean fileOrder;
+    /** perf report --tasks: COMM, FORK and EXIT records alone (and the mmaps with --mmaps), no samples. */
+    private boolean sideBandOnly;
+    private boolean withMmaps;
     /** The reader copies callchains into the batches (scan with callchains: see {@link Batch#raw}). */
     private boolean copyChains;
 
@@ -105,6 +108,16 @@ public final class Session {
      */
     public void deliverInFileOrder() {
         fileOrder = true;
+    }
+
+    /**
+     * perf report --tasks (tasks_setup): applies the COMM, FORK and EXIT records, and the mmaps when
+     * {@code mmaps}, and nothing else: the threads and maps {@link #machine} then has are perf's.
+     */
+    public void runTasks(boolean mmaps) {
+        sideBandOnly = true;
+        withMmaps = mmaps;
+        pipeline(b -> deliver(b, null, null, null));
     }
 
     /** Reads every record and hands each sample, resolved and fully decoded, to {@code consumer}. */
@@ -252,6 +265,9 @@ public final class Session {
     private void deliver(Batch b, SampleConsumer consumer, SampleSink sink, CurrentSample current) {
         for (int i = 0; i < b.n; i++) {
             Object ref = b.o[2 * i];
+            if (ref instanceof ByteSource && sideBandOnly) {
+                continue;
+            }
             if (ref instanceof ByteSource src && sink != null) {
                 sample(b, i, src, sink, current);
             } else if (ref instanceof ByteSource src) {
@@ -264,6 +280,22 @@ public final class Session {
                 deliver((PerfRecord) ref, consumer);
             }
         }
+    }
+
+    /**
+     * perf's dso id inode: with a build-id in the record, the bytes the union puts there (the
+     * build-id's 5th to 12th).
+     */
+    private static long inode(Mmap2Record m) {
+        byte[] id = m.buildId();
+        if (id == null) {
+            return m.ino();
+        }
+        long ino = 0;
+        for (int i = 11; i >= 4; i--) {
+            ino = (ino << 8) | (i < id.length ? id[i] & 0xff : 0);
+        }
+        return ino;
     }
 
     private static long timeOf(PerfRecord r) {
@@ -287,12 +319,15 @@ public final class Session {
 
     private void deliver(PerfRecord r, SampleConsumer consumer) {
         lastThread = null;
-        if (r instanceof MmapRecord m) {
-            int prot = (m.misc() & PerfRecord.PERF_RECORD_MISC_MMAP_DATA) != 0 ? 1 : 1 | Machine.PROT_EXEC;
-            machine.mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename(), prot, m.cpumode(), null);
+        if (sideBandOnly && !withMmaps && (r instanceof MmapRecord || r instanceof Mmap2Record)) {
+            // perf report --tasks without --mmaps: no mmap handler, no thread made by one
+        } else if (r instanceof MmapRecord m) {
+            // perf's machine__process_mmap_event: PROT_EXEC unless misc says data
+            int prot = (m.misc() & PerfRecord.PERF_RECORD_MISC_MMAP_DATA) != 0 ? 0 : Machine.PROT_EXEC;
+            machine.mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename(), prot, 0, 0, m.cpumode(), null);
         } else if (r instanceof Mmap2Record m) {
-            machine.mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename(), m.prot(), m.cpumode(),
-                    m.buildId());
+            machine.mmap(m.pid(), m.tid(), m.addr(), m.len(), m.pgoff(), m.filename(), m.prot(), m.flags(), inode(m),
+                    m.cpumode(), m.buildId());
         } else if (r instanceof CommRecord c) {
             machine.comm(c.pid(), c.tid(), c.comm());
         } else if (r instanceof ForkRecord f) {
