@@ -30,6 +30,11 @@ final class RecordCommand implements Subcommand {
     private Integer compressionLevel;
     private boolean quiet;
     private Double duration;
+    private boolean noBuildId;
+    private boolean noBuildIdCache;
+    private boolean noInherit;
+    private boolean allUser;
+    private boolean allKernel;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -64,6 +69,11 @@ final class RecordCommand implements Subcommand {
                         + " (PERF_RECORD_COMPRESSED); n as perf takes it (default 1, 0 means 1, above 22 means 22), but"
                         + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1")
                 .flag('q', "quiet", "don't print any message")
+                .flag('B', "no-buildid", "do not collect buildids in perf.data")
+                .flag('N', "no-buildid-cache", "do not update the buildid cache")
+                .flag('i', "no-inherit", "child tasks do not inherit counters")
+                .flag('\0', "all-user", "Configure all used events to run in user space.")
+                .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -100,6 +110,11 @@ final class RecordCommand implements Subcommand {
             case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
             case "quiet" -> quiet = v.on();
             case "duration" -> duration = v.decimal();
+            case "no-buildid" -> noBuildId = v.on();
+            case "no-buildid-cache" -> noBuildIdCache = v.on();
+            case "no-inherit" -> noInherit = v.on();
+            case "all-user" -> allUser = v.on();
+            case "all-kernel" -> allKernel = v.on();
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -125,6 +140,10 @@ final class RecordCommand implements Subcommand {
             }
             callGraph = true;
         }
+        if (allUser && allKernel) {
+            // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
+            throw new UsageException("option `all-kernel' cannot be used with all-user");
+        }
         List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
@@ -137,7 +156,8 @@ final class RecordCommand implements Subcommand {
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
                 .compressionLevel(compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
-                .buildIdDir(buildIdDir).build();
+                .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
+                .allUser(allUser).allKernel(allKernel).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

@@ -42,7 +42,7 @@ final class BuildIdCache {
         this.root = root;
     }
 
-    /** The cache at {@code root} (resolved by {@link dev.jperf.format.BuildIdDir}). */
+    /** The cache at {@code root} (resolved by {@link dev.jperf.format.BuildIdDir}); null: entries only, nothing cached ({@code -N}). */
     static BuildIdCache at(Path root) {
         return new BuildIdCache(root);
     }
@@ -85,7 +85,7 @@ final class BuildIdCache {
      * (all zeros) are not cached, as perf does not cache a kptr_restrict'ed kallsyms.
      */
     private void cacheKallsyms(byte[] bid, Kallsyms kallsyms) {
-        if (kallsyms.hidden()) {
+        if (root == null || kallsyms.hidden()) {
             return;
         }
         try {
@@ -105,6 +105,9 @@ final class BuildIdCache {
     }
 
     private void cacheFile(String name, byte[] bid, Path file) {
+        if (root == null) {
+            return;
+        }
         try {
             Path dir = dir(name, bid);
             Path target = dir.resolve("elf");

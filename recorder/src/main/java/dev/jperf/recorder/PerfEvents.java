@@ -25,7 +25,7 @@ import java.util.Map;
  * thread pins each program the moment it loads. Only the tracking dummy among the events in the
  * file asks for ksymbol/bpf_event, and the side-band event adds no trailer, so no record is
  * inflated (ring-buffer.md §7). Every event inherits, as perf's do (meaningless system-wide,
- * follows children otherwise).
+ * follows children otherwise), unless {@code -i/--no-inherit}.
  */
 final class PerfEvents implements AutoCloseable {
     /** What goes into the file for one event: its 128-byte attr, name and ids. */
@@ -81,12 +81,12 @@ final class PerfEvents implements AutoCloseable {
             boolean sideBand) {
         List<EventSpec> specs = new ArrayList<>();
         if (o.events().isEmpty()) {
-            specs.add(EventSpec.defaultEvent());
+            specs.add(EventSpec.defaultEvent().withContexts(o.allUser(), o.allKernel()));
         }
         for (String e : o.events()) {
             for (String one : e.split(",")) {
                 if (!one.isBlank()) {
-                    specs.add(EventSpec.parse(one));
+                    specs.add(EventSpec.parse(one).withContexts(o.allUser(), o.allKernel()));
                 }
             }
         }
@@ -98,11 +98,19 @@ final class PerfEvents implements AutoCloseable {
             for (EventSpec spec : specs) {
                 ev.openSampling(o, spec, cpus, threads, enableOnExec, samplingRingFd);
             }
-            // perf's tracking dummy (its flags, none added): its records go into the sampling rings
-            long trackingFlags = FLAG_FREQ | FLAG_INHERIT | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
+            // perf's tracking dummy (its flags, none added; evlist__add_dummy's sample_period 1, no
+            // freq): its records go into the sampling rings
+            long inherit = o.noInherit() ? 0 : FLAG_INHERIT;
+            long trackingFlags = inherit | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
                     | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
                     | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
-            EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false);
+            EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false)
+                    .withContexts(o.allUser(), o.allKernel());
+            if (dummy.excludeFlags() != 0) {
+                // perf names the dummy from its attr (evsel__name)
+                dummy = new EventSpec("dummy" + EventSpec.modifiers(dummy.excludeFlags(), 0), dummy.type(),
+                        dummy.config(), dummy.excludeFlags(), 0, false);
+            }
             while (true) {
                 byte[] tracking = attr(dummy.type(), dummy.config(), 1, TRACKING_SAMPLE_TYPE,
                         trackingFlags | dummy.excludeFlags(), 0);
@@ -179,7 +187,7 @@ final class PerfEvents implements AutoCloseable {
             boolean enableOnExec, Map<Integer, Integer> ringFd) {
         boolean freq = o.period() == 0;
         long period = freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
-        long flags = FLAG_DISABLED | FLAG_INHERIT | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
+        long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
                 | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
         // perf's record__open: each failure's evsel__fallback tried until none is left
         for (EventSpec current = spec; ; ) {

@@ -203,11 +203,15 @@ public final class Recorder implements StopSignals.Stoppable {
         long lostSamples = appendLostSamples(events, copier);
         copier.flushCompressor();
         capture.stopFetcher();
-        List<BuildIds.Entry> buildIds = kallsyms == null ? List.of()
-                : BuildIdCache.at(BuildIdDir.resolve(options.buildIdDir())).entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
+        // -B: no build-id is read and HEADER_BUILD_ID is left out, as perf clears the feature
+        List<BuildIds.Entry> buildIds = kallsyms == null || options.noBuildId() ? List.of()
+                : BuildIdCache.at(options.noBuildIdCache() ? null : BuildIdDir.resolve(options.buildIdDir()))
+                        .entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
         try {
             features.update();
-            writer.setFeature(Feature.BUILD_ID.bit(), new BuildIds(buildIds).encode());
+            if (!options.noBuildId()) {
+                writer.setFeature(Feature.BUILD_ID.bit(), new BuildIds(buildIds).encode());
+            }
             writer.close();
         } catch (IOException e) {
             if (copier.failure() == null) {

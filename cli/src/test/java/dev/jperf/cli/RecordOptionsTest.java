@@ -1,0 +1,160 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * perf record's options jperf takes, each against perf 6.1 recording the same thing here: the
+ * attrs {@code perf evlist -v} prints, the header sections, the build-id cache. System-wide
+ * ({@code -a}), where perf and jperf open the same events; every build-id cache is a directory
+ * of the test's ({@code PERF_BUILDID_DIR}), for both.
+ */
+class RecordOptionsTest {
+    @TempDir
+    Path dir;
+
+    private Path perf;
+
+    @BeforeEach
+    void machine() throws IOException {
+        boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"));
+        assumeTrue(root, "recording system-wide needs root (CAP_PERFMON) on a real kernel");
+        perf = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator))
+                .map(d -> Path.of(d, "perf")).filter(Files::isExecutable).findFirst().orElse(null);
+        assumeTrue(perf != null, "Linux perf is not in PATH (install linux-perf): it is the oracle here");
+    }
+
+    /** What a process printed and its exit code. */
+    private record Done(int rc, String out, String err) {}
+
+    private Done run(List<String> cmd, Path buildIdDir) throws Exception {
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().put("PERF_BUILDID_DIR", buildIdDir.toString());
+        Process p = pb.start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out: " + cmd);
+        return new Done(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    /** {@code tool record -q -a -o file OPTIONS -- sleep 0.2}: tool is perf, or jperf in a JVM of its own. */
+    private Done record(boolean jperf, Path file, Path buildIdDir, String... options) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        if (jperf) {
+            cmd.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1",
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        } else {
+            cmd.add(perf.toString());
+        }
+        cmd.addAll(List.of("record", "-q", "-a", "-o", file.toString()));
+        cmd.addAll(List.of(options));
+        cmd.addAll(List.of("--", "sleep", "0.2"));
+        return run(cmd, buildIdDir);
+    }
+
+    private Done recordOk(boolean jperf, Path file, Path buildIdDir, String... options) throws Exception {
+        Done d = record(jperf, file, buildIdDir, options);
+        assertEquals(0, d.rc(), (jperf ? "jperf " : "perf ") + String.join(" ", options) + ": " + d.err());
+        return d;
+    }
+
+    private String perf(Path buildIdDir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(perf.toString()));
+        cmd.addAll(List.of(args));
+        Done d = run(cmd, buildIdDir);
+        assertEquals(0, d.rc(), "perf " + String.join(" ", args) + ": " + d.err());
+        return d.out();
+    }
+
+    private static String missingFeatures(String header) {
+        return header.lines().filter(l -> l.startsWith("# missing features:")).findFirst().orElse("");
+    }
+
+    /** -i, --all-user, --all-kernel: every event's attr as perf sets it, the events named as perf names them. */
+    @ParameterizedTest
+    @ValueSource(strings = {"-i", "--no-inherit", "--all-user", "--all-kernel", "--all-user -e task-clock,cpu-clock:k",
+            "--all-kernel -i -e cpu-clock:u,page-faults"})
+    void attrsAsPerfSetsThem(String options) throws Exception {
+        String[] opts = options.split(" ");
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, opts);
+        recordOk(true, dir.resolve("jperf.data"), bid, opts);
+        String theirs = perf(bid, "evlist", "-v", "-i", dir.resolve("perf.data").toString());
+        String ours = perf(bid, "evlist", "-v", "-i", dir.resolve("jperf.data").toString());
+        assertEquals(theirs, ours, options);
+        // jperf reads its own file the same
+        Run j = Run.of("evlist", "-v", "-i", dir.resolve("jperf.data").toString());
+        assertEquals(0, j.rc(), j.err());
+        assertEquals(theirs, j.out(), options);
+    }
+
+    /** Both asked: perf's parse-options refuses the pair (exit 129), jperf in one line. */
+    @Test
+    void allUserAndAllKernelAreExclusive() throws Exception {
+        Path bid = dir.resolve("bid");
+        Done theirs = record(false, dir.resolve("perf.data"), bid, "--all-user", "--all-kernel");
+        Done ours = record(true, dir.resolve("jperf.data"), bid, "--all-user", "--all-kernel");
+        assertEquals(theirs.rc(), ours.rc(), ours.err());
+        assertTrue(theirs.err().contains("option `all-kernel' cannot be used with all-user"), theirs.err());
+        assertEquals(1, ours.err().lines().count(), ours.err());
+        assertTrue(ours.err().contains("option `all-kernel' cannot be used with all-user"), ours.err());
+        assertFalse(Files.exists(dir.resolve("jperf.data")));
+    }
+
+    /** -B: no HEADER_BUILD_ID and nothing cached; without it the section and the cache are there. */
+    @Test
+    void noBuildIdLeavesTheSectionAndTheCacheOut() throws Exception {
+        Path perfBid = dir.resolve("perf-bid");
+        Path ourBid = dir.resolve("jperf-bid");
+        recordOk(false, dir.resolve("perf.data"), perfBid, "-B");
+        recordOk(true, dir.resolve("jperf.data"), ourBid, "--no-buildid");
+        String theirs = missingFeatures(perf(perfBid, "report", "--header-only", "-i", dir.resolve("perf.data").toString()));
+        String ours = missingFeatures(perf(ourBid, "report", "--header-only", "-i", dir.resolve("jperf.data").toString()));
+        assertTrue(theirs.contains(" BUILD_ID "), theirs);
+        assertEquals(theirs, ours);
+        assertFalse(Files.exists(perfBid));
+        assertFalse(Files.exists(ourBid));
+
+        recordOk(true, dir.resolve("with.data"), ourBid);
+        String with = missingFeatures(perf(ourBid, "report", "--header-only", "-i", dir.resolve("with.data").toString()));
+        assertFalse(with.contains(" BUILD_ID "), with);
+        assertTrue(Files.isDirectory(ourBid.resolve(".build-id")), "the cache is filled without -B");
+    }
+
+    /** -N: the build-ids of the DSOs hit are in the header, as perf lists them, and the cache stays untouched. */
+    @Test
+    void noBuildIdCacheKeepsTheSectionAndLeavesTheCacheAlone() throws Exception {
+        Path perfBid = dir.resolve("perf-bid");
+        Path ourBid = dir.resolve("jperf-bid");
+        recordOk(false, dir.resolve("perf.data"), perfBid, "-N");
+        recordOk(true, dir.resolve("jperf.data"), ourBid, "--no-buildid-cache");
+        String theirs = missingFeatures(perf(perfBid, "report", "--header-only", "-i", dir.resolve("perf.data").toString()));
+        String ours = missingFeatures(perf(ourBid, "report", "--header-only", "-i", dir.resolve("jperf.data").toString()));
+        assertFalse(theirs.contains(" BUILD_ID "), theirs);
+        assertEquals(theirs, ours);
+        String ids = perf(ourBid, "buildid-list", "-i", dir.resolve("jperf.data").toString());
+        assertTrue(ids.contains(" [kernel.kallsyms]") || ids.contains(" /"), ids);
+        assertFalse(Files.exists(perfBid));
+        assertFalse(Files.exists(ourBid));
+    }
+}
