@@ -35,6 +35,7 @@ final class RecordCommand implements Subcommand {
     private boolean noInherit;
     private boolean allUser;
     private boolean allKernel;
+    private boolean switchEvents;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -74,6 +75,7 @@ final class RecordCommand implements Subcommand {
                 .flag('i', "no-inherit", "child tasks do not inherit counters")
                 .flag('\0', "all-user", "Configure all used events to run in user space.")
                 .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
+                .flag('\0', "switch-events", "Record context switch events")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -115,6 +117,7 @@ final class RecordCommand implements Subcommand {
             case "no-inherit" -> noInherit = v.on();
             case "all-user" -> allUser = v.on();
             case "all-kernel" -> allKernel = v.on();
+            case "switch-events" -> switchEvents = v.on();
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -157,7 +160,7 @@ final class RecordCommand implements Subcommand {
                 .compressionLevel(compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
-                .allUser(allUser).allKernel(allKernel).build();
+                .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

@@ -57,15 +57,18 @@ class RecordOptionsTest {
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
+    /** perf, or jperf in a JVM of its own, as the launcher starts it. */
+    private List<String> tool(boolean jperf) {
+        if (!jperf) {
+            return new ArrayList<>(List.of(perf.toString()));
+        }
+        return new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    }
+
     /** {@code tool record -q -a -o file OPTIONS -- sleep 0.2}: tool is perf, or jperf in a JVM of its own. */
     private Done record(boolean jperf, Path file, Path buildIdDir, String... options) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        if (jperf) {
-            cmd.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        } else {
-            cmd.add(perf.toString());
-        }
+        List<String> cmd = tool(jperf);
         cmd.addAll(List.of("record", "-q", "-a", "-o", file.toString()));
         cmd.addAll(List.of(options));
         cmd.addAll(List.of("--", "sleep", "0.2"));
@@ -90,10 +93,10 @@ class RecordOptionsTest {
         return header.lines().filter(l -> l.startsWith("# missing features:")).findFirst().orElse("");
     }
 
-    /** -i, --all-user, --all-kernel: every event's attr as perf sets it, the events named as perf names them. */
+    /** -i, --all-user, --all-kernel, --switch-events: every event's attr as perf sets it, the events named as perf names them. */
     @ParameterizedTest
     @ValueSource(strings = {"-i", "--no-inherit", "--all-user", "--all-kernel", "--all-user -e task-clock,cpu-clock:k",
-            "--all-kernel -i -e cpu-clock:u,page-faults"})
+            "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");
@@ -156,5 +159,32 @@ class RecordOptionsTest {
         assertTrue(ids.contains(" [kernel.kallsyms]") || ids.contains(" /"), ids);
         assertFalse(Files.exists(perfBid));
         assertFalse(Files.exists(ourBid));
+    }
+
+    /**
+     * --switch-events: the kernel's context-switch records in the file, CPU-wide system-wide and
+     * per task on a workload, as in perf's recording of the same (sleep switches out and back in).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"SWITCH_CPU_WIDE", "SWITCH"})
+    void switchEventsRecordTheSwitches(String type) throws Exception {
+        Path bid = dir.resolve("bid");
+        boolean systemWide = type.equals("SWITCH_CPU_WIDE");
+        for (boolean jperf : new boolean[] {false, true}) {
+            Path file = dir.resolve(jperf ? "jperf.data" : "perf.data");
+            List<String> cmd = tool(jperf);
+            cmd.addAll(List.of("record", "-q", "--switch-events", "-o", file.toString()));
+            if (systemWide) {
+                cmd.add("-a");
+            }
+            cmd.addAll(List.of("--", "sleep", "0.2"));
+            Done d = run(cmd, bid);
+            assertEquals(0, d.rc(), d.err());
+            String stats = perf(bid, "report", "-i", file.toString(), "--stats");
+            assertTrue(stats.matches("(?s).*\\n\\s*" + type + " events:\\s*[1-9].*"), (jperf ? "jperf" : "perf") + ":\n" + stats);
+            String script = perf(bid, "script", "-i", file.toString(), "--show-switch-events");
+            assertTrue(script.contains("PERF_RECORD_" + type + " OUT") && script.contains("PERF_RECORD_" + type + " IN"),
+                    script.lines().filter(l -> l.contains("SWITCH")).limit(5).toList().toString());
+        }
     }
 }

@@ -31,11 +31,14 @@ import java.util.List;
  * @param noInherit  {@code -i/--no-inherit}: child tasks are not followed (inherit 0 on every event)
  * @param allUser    {@code --all-user}: every event user space only (exclude_kernel, not exclude_user)
  * @param allKernel  {@code --all-kernel}: every event kernel only (exclude_user, not exclude_kernel)
+ * @param switchEvents {@code --switch-events}: the tracking event asks for context_switch
+ *     (PERF_RECORD_SWITCH, system-wide PERF_RECORD_SWITCH_CPU_WIDE)
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
-        boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel) {
+        boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
+        boolean switchEvents) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -76,6 +79,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean noInherit;
         private boolean allUser;
         private boolean allKernel;
+        private boolean switchEvents;
 
         private Builder() {
         }
@@ -185,11 +189,16 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder switchEvents(boolean v) {
+            switchEvents = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
-                    allUser, allKernel);
+                    allUser, allKernel, switchEvents);
         }
     }
 
