@@ -36,6 +36,7 @@ final class RecordCommand implements Subcommand {
     private boolean allUser;
     private boolean allKernel;
     private boolean switchEvents;
+    private boolean namespaces;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -76,6 +77,7 @@ final class RecordCommand implements Subcommand {
                 .flag('\0', "all-user", "Configure all used events to run in user space.")
                 .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
                 .flag('\0', "switch-events", "Record context switch events")
+                .flag('\0', "namespaces", "Record namespaces events")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -118,6 +120,7 @@ final class RecordCommand implements Subcommand {
             case "all-user" -> allUser = v.on();
             case "all-kernel" -> allKernel = v.on();
             case "switch-events" -> switchEvents = v.on();
+            case "namespaces" -> namespaces = v.on();
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -160,7 +163,8 @@ final class RecordCommand implements Subcommand {
                 .compressionLevel(compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
-                .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents).build();
+                .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
+                .namespaces(namespaces).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

@@ -11,8 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,10 +97,10 @@ class RecordOptionsTest {
         return header.lines().filter(l -> l.startsWith("# missing features:")).findFirst().orElse("");
     }
 
-    /** -i, --all-user, --all-kernel, --switch-events: every event's attr as perf sets it, the events named as perf names them. */
+    /** -i, --all-user, --all-kernel, --switch-events, --namespaces: every event's attr as perf sets it, the events named as perf names them. */
     @ParameterizedTest
     @ValueSource(strings = {"-i", "--no-inherit", "--all-user", "--all-kernel", "--all-user -e task-clock,cpu-clock:k",
-            "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events"})
+            "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events", "--namespaces"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");
@@ -186,5 +190,43 @@ class RecordOptionsTest {
             assertTrue(script.contains("PERF_RECORD_" + type + " OUT") && script.contains("PERF_RECORD_" + type + " IN"),
                     script.lines().filter(l -> l.contains("SWITCH")).limit(5).toList().toString());
         }
+    }
+
+    private static final Pattern NAMESPACES =
+            Pattern.compile("PERF_RECORD_NAMESPACES (\\d+/\\d+) - nr_namespaces: (\\d+)\\n([^\\]]*\\])");
+
+    /** pid/tid to the namespaces perf script prints for it, the first record of each. */
+    private Map<String, String> namespaces(Path file, Path bid) throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        Matcher m = NAMESPACES.matcher(perf(bid, "script", "-i", file.toString(), "--show-namespace-events"));
+        while (m.find()) {
+            out.putIfAbsent(m.group(1), m.group(2) + " " + m.group(3).replaceAll("\\s+", " "));
+        }
+        return out;
+    }
+
+    /**
+     * --namespaces: a NAMESPACES record for every task found at start, as perf synthesizes them
+     * (the devices and inodes of /proc/TID/ns/*): every task both files describe is described alike.
+     */
+    @Test
+    void namespacesAreSynthesizedAsPerfDoes() throws Exception {
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, "--namespaces");
+        recordOk(true, dir.resolve("jperf.data"), bid, "--namespaces");
+        Map<String, String> theirs = namespaces(dir.resolve("perf.data"), bid);
+        Map<String, String> ours = namespaces(dir.resolve("jperf.data"), bid);
+        int common = 0;
+        for (Map.Entry<String, String> e : theirs.entrySet()) {
+            String mine = ours.get(e.getKey());
+            if (mine != null) {
+                assertEquals(e.getValue(), mine, "namespaces of " + e.getKey());
+                common++;
+            }
+        }
+        // pid 1 and the kernel threads live through both recordings
+        assertTrue(common >= 2, "tasks in both: " + common + "\nperf: " + theirs.keySet() + "\njperf: " + ours.keySet());
+        String stats = perf(bid, "report", "-i", dir.resolve("jperf.data").toString(), "--stats");
+        assertTrue(stats.matches("(?s).*NAMESPACES events:\\s*[1-9].*"), stats);
     }
 }

@@ -103,7 +103,7 @@ final class PerfEvents implements AutoCloseable {
             long inherit = o.noInherit() ? 0 : FLAG_INHERIT;
             long trackingFlags = inherit | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
                     | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
-                    | (o.switchEvents() ? FLAG_CONTEXT_SWITCH : 0)
+                    | (o.switchEvents() ? FLAG_CONTEXT_SWITCH : 0) | (o.namespaces() ? FLAG_NAMESPACES : 0)
                     | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
             EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false)
                     .withContexts(o.allUser(), o.allKernel());

@@ -33,12 +33,14 @@ import java.util.List;
  * @param allKernel  {@code --all-kernel}: every event kernel only (exclude_user, not exclude_kernel)
  * @param switchEvents {@code --switch-events}: the tracking event asks for context_switch
  *     (PERF_RECORD_SWITCH, system-wide PERF_RECORD_SWITCH_CPU_WIDE)
+ * @param namespaces {@code --namespaces}: the tracking event asks for PERF_RECORD_NAMESPACES, and
+ *     one is synthesized for every task found at start
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
-        boolean switchEvents) {
+        boolean switchEvents, boolean namespaces) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -80,6 +82,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean allUser;
         private boolean allKernel;
         private boolean switchEvents;
+        private boolean namespaces;
 
         private Builder() {
         }
@@ -194,11 +197,16 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder namespaces(boolean v) {
+            namespaces = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
-                    allUser, allKernel, switchEvents);
+                    allUser, allKernel, switchEvents, namespaces);
         }
     }
 
