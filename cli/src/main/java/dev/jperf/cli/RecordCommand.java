@@ -37,6 +37,7 @@ final class RecordCommand implements Subcommand {
     private boolean allKernel;
     private boolean switchEvents;
     private boolean namespaces;
+    private boolean noSamples;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -78,6 +79,8 @@ final class RecordCommand implements Subcommand {
                 .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
                 .flag('\0', "switch-events", "Record context switch events")
                 .flag('\0', "namespaces", "Record namespaces events")
+                .flag('n', "no-samples", "don't sample")
+                .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -121,6 +124,11 @@ final class RecordCommand implements Subcommand {
             case "all-kernel" -> allKernel = v.on();
             case "switch-events" -> switchEvents = v.on();
             case "namespaces" -> namespaces = v.on();
+            case "no-samples" -> noSamples = v.on();
+            case "timestamp" -> {
+                // perf's sample_time is on by default and jperf always samples the time: -T asks for
+                // what is already there (perf's attrs are the same with and without it)
+            }
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -164,7 +172,7 @@ final class RecordCommand implements Subcommand {
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
-                .namespaces(namespaces).build();
+                .namespaces(namespaces).noSamples(noSamples).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

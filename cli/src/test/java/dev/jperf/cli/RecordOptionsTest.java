@@ -97,10 +97,11 @@ class RecordOptionsTest {
         return header.lines().filter(l -> l.startsWith("# missing features:")).findFirst().orElse("");
     }
 
-    /** -i, --all-user, --all-kernel, --switch-events, --namespaces: every event's attr as perf sets it, the events named as perf names them. */
+    /** -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n: every event's attr as perf sets it, the events named as perf names them. */
     @ParameterizedTest
     @ValueSource(strings = {"-i", "--no-inherit", "--all-user", "--all-kernel", "--all-user -e task-clock,cpu-clock:k",
-            "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events", "--namespaces"})
+            "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events", "--namespaces", "-T",
+            "--timestamp -i", "-n", "--no-samples -e task-clock"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");
@@ -113,6 +114,22 @@ class RecordOptionsTest {
         Run j = Run.of("evlist", "-v", "-i", dir.resolve("jperf.data").toString());
         assertEquals(0, j.rc(), j.err());
         assertEquals(theirs, j.out(), options);
+    }
+
+    /** -n: no samples, as in perf's recording; the tasks' records still there. */
+    @Test
+    void noSamplesRecordsNoSample() throws Exception {
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, "-n");
+        recordOk(true, dir.resolve("jperf.data"), bid, "--no-samples");
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String stats = perf(bid, "report", "-i", dir.resolve(f).toString(), "--stats");
+            assertFalse(stats.contains("SAMPLE events:"), f + ":\n" + stats);
+            assertTrue(stats.matches("(?s).*COMM events:\\s*[1-9].*"), f + ":\n" + stats);
+        }
+        recordOk(true, dir.resolve("with.data"), bid);
+        String with = perf(bid, "report", "-i", dir.resolve("with.data").toString(), "--stats");
+        assertTrue(with.matches("(?s).*SAMPLE events:\\s*[1-9].*"), with);
     }
 
     /** Both asked: perf's parse-options refuses the pair (exit 129), jperf in one line. */

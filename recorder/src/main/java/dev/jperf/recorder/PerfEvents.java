@@ -113,7 +113,8 @@ final class PerfEvents implements AutoCloseable {
                         dummy.config(), dummy.excludeFlags(), 0, false);
             }
             while (true) {
-                byte[] tracking = attr(dummy.type(), dummy.config(), 1, TRACKING_SAMPLE_TYPE,
+                // -n: perf's evsel__config zeroes sample_freq on every event, the dummy's period too
+                byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1, TRACKING_SAMPLE_TYPE,
                         trackingFlags | dummy.excludeFlags(), 0);
                 try {
                     List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
@@ -187,7 +188,7 @@ final class PerfEvents implements AutoCloseable {
     private void openSampling(RecordOptions o, EventSpec spec, List<Integer> cpus, List<Integer> threads,
             boolean enableOnExec, Map<Integer, Integer> ringFd) {
         boolean freq = o.period() == 0;
-        long period = freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
+        long period = o.noSamples() ? 0 : freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
         long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
                 | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
         // perf's record__open: each failure's evsel__fallback tried until none is left

@@ -35,12 +35,14 @@ import java.util.List;
  *     (PERF_RECORD_SWITCH, system-wide PERF_RECORD_SWITCH_CPU_WIDE)
  * @param namespaces {@code --namespaces}: the tracking event asks for PERF_RECORD_NAMESPACES, and
  *     one is synthesized for every task found at start
+ * @param noSamples  {@code -n/--no-samples}: sample_freq (or period) 0 on every event, as perf sets
+ *     it: the side-band records only
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
-        boolean switchEvents, boolean namespaces) {
+        boolean switchEvents, boolean namespaces, boolean noSamples) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -83,6 +85,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean allKernel;
         private boolean switchEvents;
         private boolean namespaces;
+        private boolean noSamples;
 
         private Builder() {
         }
@@ -202,11 +205,16 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder noSamples(boolean v) {
+            noSamples = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
-                    allUser, allKernel, switchEvents, namespaces);
+                    allUser, allKernel, switchEvents, namespaces, noSamples);
         }
     }
 
