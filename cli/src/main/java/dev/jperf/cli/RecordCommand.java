@@ -38,6 +38,7 @@ final class RecordCommand implements Subcommand {
     private boolean switchEvents;
     private boolean namespaces;
     private boolean noSamples;
+    private int delayMs;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -80,6 +81,8 @@ final class RecordCommand implements Subcommand {
                 .flag('\0', "switch-events", "Record context switch events")
                 .flag('\0', "namespaces", "Record namespaces events")
                 .flag('n', "no-samples", "don't sample")
+                .value('D', "delay", "n", "ms to wait before starting measurement after program start (-1: start with"
+                        + " events disabled)")
                 .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
@@ -125,6 +128,7 @@ final class RecordCommand implements Subcommand {
             case "switch-events" -> switchEvents = v.on();
             case "namespaces" -> namespaces = v.on();
             case "no-samples" -> noSamples = v.on();
+            case "delay" -> delayMs = toInt("-D", v.integer());
             case "timestamp" -> {
                 // perf's sample_time is on by default and jperf always samples the time: -T asks for
                 // what is already there (perf's attrs are the same with and without it)
@@ -172,7 +176,7 @@ final class RecordCommand implements Subcommand {
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
-                .namespaces(namespaces).noSamples(noSamples).build();
+                .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

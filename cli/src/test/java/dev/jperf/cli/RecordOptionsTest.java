@@ -246,4 +246,53 @@ class RecordOptionsTest {
         String stats = perf(bid, "report", "-i", dir.resolve("jperf.data").toString(), "--stats");
         assertTrue(stats.matches("(?s).*NAMESPACES events:\\s*[1-9].*"), stats);
     }
+
+    private static final Path SPIN = Path.of(System.getProperty("jperf.root", ".."), "samples/bin/jperf-sample-spin");
+    private static final Pattern EXEC = Pattern.compile("(?m)^\\s*(\\d+\\.\\d+): PERF_RECORD_COMM exec: ");
+    private static final Pattern SAMPLE = Pattern.compile("(?m)^\\s*(\\d+\\.\\d+): $");
+
+    /** Seconds from the workload's exec to its first sample (perf script's times), or -1 without a sample. */
+    private double execToFirstSample(Path file, Path bid) throws Exception {
+        String script = perf(bid, "script", "-i", file.toString(), "-F", "time", "--show-task-events");
+        Matcher exec = EXEC.matcher(script);
+        assertTrue(exec.find(), script.lines().limit(20).toList().toString());
+        Matcher sample = SAMPLE.matcher(script);
+        if (!sample.find(exec.end())) {
+            return -1;
+        }
+        return Double.parseDouble(sample.group(1)) - Double.parseDouble(exec.group(1));
+    }
+
+    private Done recordSpin(boolean jperf, Path file, Path bid, String... options) throws Exception {
+        List<String> cmd = tool(jperf);
+        cmd.addAll(List.of("record", "-o", file.toString()));
+        cmd.addAll(List.of(options));
+        cmd.addAll(List.of("--", SPIN.toString(), "1"));
+        Done d = run(cmd, bid);
+        assertEquals(0, d.rc(), d.err());
+        return d;
+    }
+
+    /**
+     * -D ms: no sample before the delay has passed since the workload started, then sampling, as in
+     * perf's recording of the same; -D -1: no sample at all. Both say so as perf does.
+     */
+    @Test
+    void delayStartsSamplingLate() throws Exception {
+        assumeTrue(Files.isExecutable(SPIN), "the samples module's spin workload is not built: " + SPIN);
+        Path bid = dir.resolve("bid");
+        for (boolean jperf : new boolean[] {false, true}) {
+            String who = jperf ? "jperf" : "perf";
+            Path file = dir.resolve(who + ".data");
+            Done d = recordSpin(jperf, file, bid, "-D", "500");
+            assertTrue(d.err().startsWith("Events disabled\nEvents enabled\n"), who + ": " + d.err());
+            double late = execToFirstSample(file, bid);
+            assertTrue(late >= 0.45, who + ": first sample " + late + " s after exec");
+            recordSpin(jperf, file, bid, "-q", "-D", "-1");
+            assertEquals(-1, execToFirstSample(file, bid), who + " -D -1");
+        }
+        recordSpin(true, dir.resolve("now.data"), bid, "-q");
+        double now = execToFirstSample(dir.resolve("now.data"), bid);
+        assertTrue(now >= 0 && now < 0.45, "without -D: first sample " + now + " s after exec");
+    }
 }

@@ -189,8 +189,9 @@ final class PerfEvents implements AutoCloseable {
             boolean enableOnExec, Map<Integer, Integer> ringFd) {
         boolean freq = o.period() == 0;
         long period = o.noSamples() ? 0 : freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
+        // -D: perf's evsel__config leaves enable_on_exec off; the sampling is enabled after the delay
         long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
-                | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
+                | (enableOnExec && o.delayMs() == 0 ? FLAG_ENABLE_ON_EXEC : 0);
         // perf's record__open: each failure's evsel__fallback tried until none is left
         for (EventSpec current = spec; ; ) {
             NativeException failure = openSamplingPrecise(current, flags, period, cpus, threads, ringFd,

@@ -35,6 +35,8 @@ import java.util.List;
  *     (PERF_RECORD_SWITCH, system-wide PERF_RECORD_SWITCH_CPU_WIDE)
  * @param namespaces {@code --namespaces}: the tracking event asks for PERF_RECORD_NAMESPACES, and
  *     one is synthesized for every task found at start
+ * @param delayMs    {@code -D/--delay}: sampling starts this many ms after the workload (or the
+ *     recording) starts; -1: never (perf's "start with events disabled"); 0: at once
  * @param noSamples  {@code -n/--no-samples}: sample_freq (or period) 0 on every event, as perf sets
  *     it: the side-band records only
  */
@@ -42,7 +44,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
-        boolean switchEvents, boolean namespaces, boolean noSamples) {
+        boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -86,6 +88,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean switchEvents;
         private boolean namespaces;
         private boolean noSamples;
+        private int delayMs;
 
         private Builder() {
         }
@@ -210,11 +213,16 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder delayMs(int v) {
+            delayMs = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
-                    allUser, allKernel, switchEvents, namespaces, noSamples);
+                    allUser, allKernel, switchEvents, namespaces, noSamples, delayMs);
         }
     }
 
@@ -234,6 +242,9 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         if (compressionLevel < 0 || compressionLevel > MAX_COMPRESSION_LEVEL) {
             throw new IllegalArgumentException("--compression-level " + compressionLevel + " is outside 1.."
                     + MAX_COMPRESSION_LEVEL);
+        }
+        if (delayMs < -1) {
+            throw new IllegalArgumentException("--delay " + delayMs + ": give milliseconds, or -1 to start disabled");
         }
         if (allUser && allKernel) {
             throw new IllegalArgumentException("--all-user and --all-kernel are mutually exclusive");

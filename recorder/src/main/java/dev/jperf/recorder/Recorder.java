@@ -136,18 +136,34 @@ public final class Recorder implements StopSignals.Stoppable {
                 sb.start();
             }
             StartupRecords.write(options, events, cpus, threads, copier, capture, images, trailer, captureBpf);
-            if (!enableOnExec) {
+            int delay = options.delayMs();
+            if (!enableOnExec && delay == 0) {
                 events.enableSampling();
+            }
+            if (delay != 0 && !options.quiet()) {
+                err.println("Events disabled"); // perf's EVLIST_DISABLED_MSG
             }
             if (workload != null) {
                 workload.go();
             }
+            // -D: perf sleeps the delay after the workload starts, then enables (none with -1)
+            long enableAt = delay > 0 ? System.nanoTime() + delay * 1_000_000L : Long.MAX_VALUE;
             long deadline = options.duration() == null ? Long.MAX_VALUE
                     : System.nanoTime() + options.duration().toNanos();
             // an anonymous class, not a lambda: the record path links no invokedynamic (see HeaderFeatures#setStatic)
             BooleanSupplier done = new BooleanSupplier() {
+                private long enableAtNs = enableAt;
+
                 @Override
                 public boolean getAsBoolean() {
+                    if (System.nanoTime() >= enableAtNs) {
+                        // checked between drain steps: the rings keep being read through the delay
+                        enableAtNs = Long.MAX_VALUE;
+                        events.enableSampling();
+                        if (!options.quiet()) {
+                            err.println("Events enabled"); // perf's EVLIST_ENABLED_MSG
+                        }
+                    }
                     return stopRequested || System.nanoTime() >= deadline || (workload != null && !workload.alive())
                             || copier.failure() != null;
                 }
