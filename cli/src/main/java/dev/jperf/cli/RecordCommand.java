@@ -39,6 +39,7 @@ final class RecordCommand implements Subcommand {
     private boolean namespaces;
     private boolean noSamples;
     private int delayMs;
+    private boolean timestampFilename;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -81,6 +82,7 @@ final class RecordCommand implements Subcommand {
                 .flag('\0', "switch-events", "Record context switch events")
                 .flag('\0', "namespaces", "Record namespaces events")
                 .flag('n', "no-samples", "don't sample")
+                .flag('\0', "timestamp-filename", "append timestamp to output filename")
                 .value('D', "delay", "n", "ms to wait before starting measurement after program start (-1: start with"
                         + " events disabled)")
                 .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
@@ -128,6 +130,7 @@ final class RecordCommand implements Subcommand {
             case "switch-events" -> switchEvents = v.on();
             case "namespaces" -> namespaces = v.on();
             case "no-samples" -> noSamples = v.on();
+            case "timestamp-filename" -> timestampFilename = v.on();
             case "delay" -> delayMs = toInt("-D", v.integer());
             case "timestamp" -> {
                 // perf's sample_time is on by default and jperf always samples the time: -T asks for
@@ -176,7 +179,8 @@ final class RecordCommand implements Subcommand {
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
-                .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs).build();
+                .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
+                .timestampFilename(timestampFilename).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

@@ -295,4 +295,36 @@ class RecordOptionsTest {
         double now = execToFirstSample(dir.resolve("now.data"), bid);
         assertTrue(now >= 0 && now < 0.45, "without -D: first sample " + now + " s after exec");
     }
+
+    /**
+     * --timestamp-filename: the finished file renamed NAME.YYYYmmddHHMMSScc (local time), said in a
+     * Dump line, the summary naming it NAME.&lt;timestamp&gt;, as perf does.
+     */
+    @Test
+    void timestampFilenameRenamesTheFile() throws Exception {
+        Path bid = dir.resolve("bid");
+        for (boolean jperf : new boolean[] {false, true}) {
+            String who = jperf ? "jperf" : "perf";
+            Path sub = Files.createDirectory(dir.resolve(who));
+            java.time.LocalDateTime before = java.time.LocalDateTime.now().withNano(0);
+            List<String> cmd = tool(jperf);
+            cmd.addAll(List.of("record", "--timestamp-filename", "-o", sub.resolve("ts.data").toString(), "--",
+                    "sleep", "0.1"));
+            Done d = run(cmd, bid);
+            assertEquals(0, d.rc(), d.err());
+            List<Path> files;
+            try (Stream<Path> s = Files.list(sub)) {
+                files = s.toList();
+            }
+            assertEquals(1, files.size(), who + ": " + files);
+            String name = files.get(0).getFileName().toString();
+            assertTrue(name.matches("ts\\.data\\.\\d{16}"), who + ": " + name);
+            java.time.LocalDateTime stamp = java.time.LocalDateTime.parse(name.substring(8, 22),
+                    java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+            assertTrue(!stamp.isBefore(before) && stamp.isBefore(before.plusMinutes(2)), who + ": " + name);
+            assertTrue(d.err().contains("record: Dump " + files.get(0) + " ]\n"), who + ": " + d.err());
+            assertTrue(d.err().contains(" MB " + sub.resolve("ts.data") + ".<timestamp> ("), who + ": " + d.err());
+            assertTrue(perf(bid, "report", "-i", files.get(0).toString(), "--stats").contains("COMM events:"));
+        }
+    }
 }

@@ -37,6 +37,8 @@ import java.util.List;
  *     one is synthesized for every task found at start
  * @param delayMs    {@code -D/--delay}: sampling starts this many ms after the workload (or the
  *     recording) starts; -1: never (perf's "start with events disabled"); 0: at once
+ * @param timestampFilename {@code --timestamp-filename}: the finished file renamed to
+ *     {@code output.YYYYmmddHHMMSScc} (local time, centiseconds), as perf renames it
  * @param noSamples  {@code -n/--no-samples}: sample_freq (or period) 0 on every event, as perf sets
  *     it: the side-band records only
  */
@@ -44,7 +46,8 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
-        boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs) {
+        boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
+        boolean timestampFilename) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -89,6 +92,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean namespaces;
         private boolean noSamples;
         private int delayMs;
+        private boolean timestampFilename;
 
         private Builder() {
         }
@@ -218,11 +222,17 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder timestampFilename(boolean v) {
+            timestampFilename = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
-                    allUser, allKernel, switchEvents, namespaces, noSamples, delayMs);
+                    allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
+                    timestampFilename);
         }
     }
 

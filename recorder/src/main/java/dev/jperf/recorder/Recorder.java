@@ -14,7 +14,9 @@ import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -189,15 +191,36 @@ public final class Recorder implements StopSignals.Stoppable {
             }
         }
         long bytes = writer.written();
+        String output = writer.name();
+        String shown = output;
+        if (options.timestampFilename()) {
+            String suffix = timestamp();
+            if (!options.pipeOutput()) {
+                output = output + "." + suffix;
+                Files.move(Path.of(writer.name()), Path.of(output), StandardCopyOption.REPLACE_EXISTING);
+                shown = writer.name() + ".<timestamp>"; // perf's summary line names it so
+            }
+            if (!options.quiet()) {
+                // perf says so in pipe mode too, where nothing is renamed
+                err.println("[ jperf record: Dump " + writer.name() + "." + suffix + " ]");
+            }
+        }
         // the kernel counts a dropped sample in its next PERF_RECORD_LOST and in the fd's lost
         // count together; the fd counts also hold those no LOST record reported before the end
-        Result r = new Result(writer.name(), bytes, copier.samples(), Math.max(copier.lost(), lostSamples),
+        Result r = new Result(output, bytes, copier.samples(), Math.max(copier.lost(), lostSamples),
                 capture.captured(), capture.missed(),
                 workloadExit, copier.failure() == null ? null : copier.failure().getMessage());
         if (!options.quiet()) {
-            RecordSummary.print(err, r, compressor, features.streamTooLarge());
+            RecordSummary.print(err, r, shown, compressor, features.streamTooLarge());
         }
         return r;
+    }
+
+    /** perf's fetch_current_timestamp: local time as YYYYmmddHHMMSS and two digits of centiseconds. */
+    private static String timestamp() {
+        java.time.LocalDateTime t = java.time.LocalDateTime.now();
+        return String.format(java.util.Locale.ROOT, "%04d%02d%02d%02d%02d%02d%02d", t.getYear(), t.getMonthValue(),
+                t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 10_000_000);
     }
 
     /** Pinned programs hold fds: make room for them before the race starts (see Fd.growTable). */
