@@ -30,6 +30,16 @@ final class RecordCommand implements Subcommand {
     private Integer compressionLevel;
     private boolean quiet;
     private Double duration;
+    private boolean noBuildId;
+    private boolean noBuildIdCache;
+    private boolean noInherit;
+    private boolean allUser;
+    private boolean allKernel;
+    private boolean switchEvents;
+    private boolean namespaces;
+    private boolean noSamples;
+    private int delayMs;
+    private boolean timestampFilename;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -64,6 +74,18 @@ final class RecordCommand implements Subcommand {
                         + " (PERF_RECORD_COMPRESSED); n as perf takes it (default 1, 0 means 1, above 22 means 22), but"
                         + " jperf's pure-Java encoder compresses at zstd level 3, which the header records", "1")
                 .flag('q', "quiet", "don't print any message")
+                .flag('B', "no-buildid", "do not collect buildids in perf.data")
+                .flag('N', "no-buildid-cache", "do not update the buildid cache")
+                .flag('i', "no-inherit", "child tasks do not inherit counters")
+                .flag('\0', "all-user", "Configure all used events to run in user space.")
+                .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
+                .flag('\0', "switch-events", "Record context switch events")
+                .flag('\0', "namespaces", "Record namespaces events")
+                .flag('n', "no-samples", "don't sample")
+                .flag('\0', "timestamp-filename", "append timestamp to output filename")
+                .value('D', "delay", "n", "ms to wait before starting measurement after program start (-1: start with"
+                        + " events disabled)")
+                .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -100,6 +122,20 @@ final class RecordCommand implements Subcommand {
             case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
             case "quiet" -> quiet = v.on();
             case "duration" -> duration = v.decimal();
+            case "no-buildid" -> noBuildId = v.on();
+            case "no-buildid-cache" -> noBuildIdCache = v.on();
+            case "no-inherit" -> noInherit = v.on();
+            case "all-user" -> allUser = v.on();
+            case "all-kernel" -> allKernel = v.on();
+            case "switch-events" -> switchEvents = v.on();
+            case "namespaces" -> namespaces = v.on();
+            case "no-samples" -> noSamples = v.on();
+            case "timestamp-filename" -> timestampFilename = v.on();
+            case "delay" -> delayMs = toInt("-D", v.integer());
+            case "timestamp" -> {
+                // perf's sample_time is on by default and jperf always samples the time: -T asks for
+                // what is already there (perf's attrs are the same with and without it)
+            }
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -125,6 +161,10 @@ final class RecordCommand implements Subcommand {
             }
             callGraph = true;
         }
+        if (allUser && allKernel) {
+            // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
+            throw new UsageException("option `all-kernel' cannot be used with all-user");
+        }
         List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
@@ -137,7 +177,10 @@ final class RecordCommand implements Subcommand {
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
                 .compressionLevel(compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
-                .buildIdDir(buildIdDir).build();
+                .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
+                .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
+                .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
+                .timestampFilename(timestampFilename).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

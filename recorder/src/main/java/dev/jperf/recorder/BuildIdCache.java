@@ -43,7 +43,10 @@ public final class BuildIdCache {
         this.root = root;
     }
 
-    /** The cache at {@code root} (resolved by {@link dev.jperf.format.BuildIdDir}). */
+    /**
+     * The cache at {@code root} (resolved by {@link dev.jperf.format.BuildIdDir}); null: entries
+     * only, nothing cached ({@code record -N}).
+     */
     public static BuildIdCache at(Path root) {
         return new BuildIdCache(root);
     }
@@ -86,7 +89,7 @@ public final class BuildIdCache {
      * (all zeros) are not cached, as perf does not cache a kptr_restrict'ed kallsyms.
      */
     private void cacheKallsyms(byte[] bid, Kallsyms kallsyms) {
-        if (kallsyms.hidden()) {
+        if (root == null || kallsyms.hidden()) {
             return;
         }
         try {
@@ -106,6 +109,9 @@ public final class BuildIdCache {
     }
 
     private void cacheFile(String name, byte[] bid, Path file) {
+        if (root == null) {
+            return;
+        }
         try {
             storeElf(name, bid, file);
         } catch (IOException e) {

@@ -134,6 +134,20 @@ public record EventSpec(String name, int type, long config, long excludeFlags, i
                 preciseIp, preciseMax);
     }
 
+    /**
+     * This event as perf 6.1's evsel__config leaves it for {@code --all-user} (exclude_kernel set,
+     * exclude_user cleared) or {@code --all-kernel} (the reverse), the other bits and the name kept;
+     * itself when neither is asked.
+     */
+    public EventSpec withContexts(boolean allUser, boolean allKernel) {
+        if (!allUser && !allKernel) {
+            return this;
+        }
+        long exclude = allUser ? (excludeFlags | FLAG_EXCLUDE_KERNEL) & ~FLAG_EXCLUDE_USER
+                : (excludeFlags | FLAG_EXCLUDE_USER) & ~FLAG_EXCLUDE_KERNEL;
+        return new EventSpec(name, type, config, exclude, preciseIp, preciseMax);
+    }
+
     /** This event with another precise_ip (perf lowers it one by one for precise_max). */
     public EventSpec withPreciseIp(int precise) {
         return new EventSpec(name, type, config, excludeFlags, precise, preciseMax);

@@ -25,7 +25,7 @@ import java.util.Map;
  * thread pins each program the moment it loads. Only the tracking dummy among the events in the
  * file asks for ksymbol/bpf_event, and the side-band event adds no trailer, so no record is
  * inflated (ring-buffer.md §7). Every event inherits, as perf's do (meaningless system-wide,
- * follows children otherwise).
+ * follows children otherwise), unless {@code -i/--no-inherit}.
  */
 final class PerfEvents implements AutoCloseable {
     /** What goes into the file for one event: its 128-byte attr, name and ids. */
@@ -81,12 +81,12 @@ final class PerfEvents implements AutoCloseable {
             boolean sideBand) {
         List<EventSpec> specs = new ArrayList<>();
         if (o.events().isEmpty()) {
-            specs.add(EventSpec.defaultEvent());
+            specs.add(EventSpec.defaultEvent().withContexts(o.allUser(), o.allKernel()));
         }
         for (String e : o.events()) {
             for (String one : e.split(",")) {
                 if (!one.isBlank()) {
-                    specs.add(EventSpec.parse(one));
+                    specs.add(EventSpec.parse(one).withContexts(o.allUser(), o.allKernel()));
                 }
             }
         }
@@ -98,13 +98,23 @@ final class PerfEvents implements AutoCloseable {
             for (EventSpec spec : specs) {
                 ev.openSampling(o, spec, cpus, threads, enableOnExec, samplingRingFd);
             }
-            // perf's tracking dummy (its flags, none added): its records go into the sampling rings
-            long trackingFlags = FLAG_FREQ | FLAG_INHERIT | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
+            // perf's tracking dummy (its flags, none added; evlist__add_dummy's sample_period 1, no
+            // freq): its records go into the sampling rings
+            long inherit = o.noInherit() ? 0 : FLAG_INHERIT;
+            long trackingFlags = inherit | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
                     | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
+                    | (o.switchEvents() ? FLAG_CONTEXT_SWITCH : 0) | (o.namespaces() ? FLAG_NAMESPACES : 0)
                     | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
-            EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false);
+            EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false)
+                    .withContexts(o.allUser(), o.allKernel());
+            if (dummy.excludeFlags() != 0) {
+                // perf names the dummy from its attr (evsel__name)
+                dummy = new EventSpec("dummy" + EventSpec.modifiers(dummy.excludeFlags(), 0), dummy.type(),
+                        dummy.config(), dummy.excludeFlags(), 0, false);
+            }
             while (true) {
-                byte[] tracking = attr(dummy.type(), dummy.config(), 1, TRACKING_SAMPLE_TYPE,
+                // -n: perf's evsel__config zeroes sample_freq on every event, the dummy's period too
+                byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1, TRACKING_SAMPLE_TYPE,
                         trackingFlags | dummy.excludeFlags(), 0);
                 try {
                     List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
@@ -178,9 +188,10 @@ final class PerfEvents implements AutoCloseable {
     private void openSampling(RecordOptions o, EventSpec spec, List<Integer> cpus, List<Integer> threads,
             boolean enableOnExec, Map<Integer, Integer> ringFd) {
         boolean freq = o.period() == 0;
-        long period = freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
-        long flags = FLAG_DISABLED | FLAG_INHERIT | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
-                | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0);
+        long period = o.noSamples() ? 0 : freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
+        // -D: perf's evsel__config leaves enable_on_exec off; the sampling is enabled after the delay
+        long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
+                | (enableOnExec && o.delayMs() == 0 ? FLAG_ENABLE_ON_EXEC : 0);
         // perf's record__open: each failure's evsel__fallback tried until none is left
         for (EventSpec current = spec; ; ) {
             NativeException failure = openSamplingPrecise(current, flags, period, cpus, threads, ringFd,

@@ -27,9 +27,19 @@ final class ProcSynthesizer {
     /** One buffer for every status and maps file read (hundreds at start). */
     private final ProcFile file = new ProcFile();
 
-    ProcSynthesizer(Path proc, SyntheticRecords out) {
+    /**
+     * perf's namespace names, in its order (NET_NS_INDEX .. CGROUP_NS_INDEX), as /proc/TID/ns
+     * names them.
+     */
+    private static final String[] NAMESPACES = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+
+    private final boolean namespaces;
+
+    /** {@code namespaces}: a NAMESPACES record after each task's FORK ({@code --namespaces}, as perf). */
+    ProcSynthesizer(Path proc, SyntheticRecords out, boolean namespaces) {
         this.proc = proc;
         this.out = out;
+        this.namespaces = namespaces;
     }
 
     /** The kernel text map (pid -1, "[kernel.kallsyms]_text") and one MMAP per loaded module. */
@@ -134,10 +144,31 @@ final class ProcSynthesizer {
         } else {
             out.fork(tgid, tgid, tid, tgid);
         }
+        if (namespaces) {
+            out.namespaces(tgid, tid, namespaces(tid));
+        }
         out.comm(0, tgid, tid, name);
         if (mmaps && tid == tgid && !kernelThread) {
             maps(tgid);
         }
+    }
+
+    /**
+     * Each namespace's (dev, inode): the stat of /proc/TID/ns/NAME, as perf's
+     * perf_event__get_ns_link_info takes it; zeros for one that cannot be read (perf leaves them so).
+     */
+    private long[] namespaces(int tid) {
+        long[] devIno = new long[2 * NAMESPACES.length];
+        for (int i = 0; i < NAMESPACES.length; i++) {
+            Path link = proc.resolve(tid + "/ns/" + NAMESPACES[i]);
+            try {
+                devIno[2 * i] = ((Number) Files.getAttribute(link, "unix:dev")).longValue();
+                devIno[2 * i + 1] = ((Number) Files.getAttribute(link, "unix:ino")).longValue();
+            } catch (IOException | RuntimeException e) {
+                devIno[2 * i] = 0;
+            }
+        }
+        return devIno;
     }
 
     private void maps(int pid) throws IOException {

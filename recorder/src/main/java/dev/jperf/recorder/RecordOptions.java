@@ -26,10 +26,28 @@ import java.util.List;
  *     (0: no compression)
  * @param buildIdDir {@code --buildid-dir}: the build-id cache to fill (null: {@code PERF_BUILDID_DIR},
  *     else {@code ~/.debug})
+ * @param noBuildId  {@code -B/--no-buildid}: no HEADER_BUILD_ID, no build-id read, nothing cached
+ * @param noBuildIdCache {@code -N/--no-buildid-cache}: HEADER_BUILD_ID written, the cache untouched
+ * @param noInherit  {@code -i/--no-inherit}: child tasks are not followed (inherit 0 on every event)
+ * @param allUser    {@code --all-user}: every event user space only (exclude_kernel, not exclude_user)
+ * @param allKernel  {@code --all-kernel}: every event kernel only (exclude_user, not exclude_kernel)
+ * @param switchEvents {@code --switch-events}: the tracking event asks for context_switch
+ *     (PERF_RECORD_SWITCH, system-wide PERF_RECORD_SWITCH_CPU_WIDE)
+ * @param namespaces {@code --namespaces}: the tracking event asks for PERF_RECORD_NAMESPACES, and
+ *     one is synthesized for every task found at start
+ * @param delayMs    {@code -D/--delay}: sampling starts this many ms after the workload (or the
+ *     recording) starts; -1: never (perf's "start with events disabled"); 0: at once
+ * @param timestampFilename {@code --timestamp-filename}: the finished file renamed to
+ *     {@code output.YYYYmmddHHMMSScc} (local time, centiseconds), as perf renames it
+ * @param noSamples  {@code -n/--no-samples}: sample_freq (or period) 0 on every event, as perf sets
+ *     it: the side-band records only
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
-        Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir) {
+        Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
+        boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
+        boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
+        boolean timestampFilename) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -65,6 +83,16 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private List<String> cmdline = List.of("jperf", "record");
         private int compressionLevel;
         private Path buildIdDir;
+        private boolean noBuildId;
+        private boolean noBuildIdCache;
+        private boolean noInherit;
+        private boolean allUser;
+        private boolean allKernel;
+        private boolean switchEvents;
+        private boolean namespaces;
+        private boolean noSamples;
+        private int delayMs;
+        private boolean timestampFilename;
 
         private Builder() {
         }
@@ -149,10 +177,62 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder noBuildId(boolean v) {
+            noBuildId = v;
+            return this;
+        }
+
+        public Builder noBuildIdCache(boolean v) {
+            noBuildIdCache = v;
+            return this;
+        }
+
+        public Builder noInherit(boolean v) {
+            noInherit = v;
+            return this;
+        }
+
+        public Builder allUser(boolean v) {
+            allUser = v;
+            return this;
+        }
+
+        public Builder allKernel(boolean v) {
+            allKernel = v;
+            return this;
+        }
+
+        public Builder switchEvents(boolean v) {
+            switchEvents = v;
+            return this;
+        }
+
+        public Builder namespaces(boolean v) {
+            namespaces = v;
+            return this;
+        }
+
+        public Builder noSamples(boolean v) {
+            noSamples = v;
+            return this;
+        }
+
+        public Builder delayMs(int v) {
+            delayMs = v;
+            return this;
+        }
+
+        public Builder timestampFilename(boolean v) {
+            timestampFilename = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
-                    output, duration, quiet, cmdline, compressionLevel, buildIdDir);
+                    output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
+                    allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
+                    timestampFilename);
         }
     }
 
@@ -172,6 +252,12 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         if (compressionLevel < 0 || compressionLevel > MAX_COMPRESSION_LEVEL) {
             throw new IllegalArgumentException("--compression-level " + compressionLevel + " is outside 1.."
                     + MAX_COMPRESSION_LEVEL);
+        }
+        if (delayMs < -1) {
+            throw new IllegalArgumentException("--delay " + delayMs + ": give milliseconds, or -1 to start disabled");
+        }
+        if (allUser && allKernel) {
+            throw new IllegalArgumentException("--all-user and --all-kernel are mutually exclusive");
         }
         if (mmapPages <= 0 || Integer.bitCount(mmapPages) != 1) {
             throw new IllegalArgumentException("--mmap-pages " + mmapPages + " is not a power of two");

@@ -10,10 +10,13 @@ final class RecordSummary {
     }
 
     /**
+     * @param shownName      the file as the summary names it ({@code NAME.<timestamp>} for
+     *     {@code --timestamp-filename}, as perf)
      * @param compressor     {@code -z}'s, or null
      * @param streamTooLarge BPF infos and BTFs a stream could not carry (0 for a file)
      */
-    static void print(PrintStream err, Recorder.Result r, RecordCompressor compressor, int streamTooLarge) {
+    static void print(PrintStream err, Recorder.Result r, String shownName, RecordCompressor compressor,
+            int streamTooLarge) {
         String mb = String.format(Locale.ROOT, "%.3f", r.bytes() / 1024.0 / 1024.0);
         if (r.writeFailure() != null) {
             err.println("jperf record: " + r.writeFailure());
@@ -23,7 +26,7 @@ final class RecordSummary {
                 : String.format(Locale.ROOT, ", compressed (original %.3f MB, ratio is %.3f)",
                         compressor.transferred() / 1024.0 / 1024.0,
                         (double) compressor.transferred() / compressor.compressed());
-        err.println("[ jperf record: Captured and wrote " + mb + " MB " + r.output() + " (" + r.samples() + " samples)"
+        err.println("[ jperf record: Captured and wrote " + mb + " MB " + shownName + " (" + r.samples() + " samples)"
                 + compressed + " ]");
         err.println("[ jperf record: " + r.lost() + " lost samples; BPF programs: " + r.bpfCaptured() + " captured, "
                 + r.bpfMissed() + " missed ]");

@@ -14,7 +14,9 @@ import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -136,18 +138,34 @@ public final class Recorder implements StopSignals.Stoppable {
                 sb.start();
             }
             StartupRecords.write(options, events, cpus, threads, copier, capture, images, trailer, captureBpf);
-            if (!enableOnExec) {
+            int delay = options.delayMs();
+            if (!enableOnExec && delay == 0) {
                 events.enableSampling();
+            }
+            if (delay != 0 && !options.quiet()) {
+                err.println("Events disabled"); // perf's EVLIST_DISABLED_MSG
             }
             if (workload != null) {
                 workload.go();
             }
+            // -D: perf sleeps the delay after the workload starts, then enables (none with -1)
+            long enableAt = delay > 0 ? System.nanoTime() + delay * 1_000_000L : Long.MAX_VALUE;
             long deadline = options.duration() == null ? Long.MAX_VALUE
                     : System.nanoTime() + options.duration().toNanos();
             // an anonymous class, not a lambda: the record path links no invokedynamic (see HeaderFeatures#setStatic)
             BooleanSupplier done = new BooleanSupplier() {
+                private long enableAtNs = enableAt;
+
                 @Override
                 public boolean getAsBoolean() {
+                    if (System.nanoTime() >= enableAtNs) {
+                        // checked between drain steps: the rings keep being read through the delay
+                        enableAtNs = Long.MAX_VALUE;
+                        events.enableSampling();
+                        if (!options.quiet()) {
+                            err.println("Events enabled"); // perf's EVLIST_ENABLED_MSG
+                        }
+                    }
                     return stopRequested || System.nanoTime() >= deadline || (workload != null && !workload.alive())
                             || copier.failure() != null;
                 }
@@ -173,15 +191,36 @@ public final class Recorder implements StopSignals.Stoppable {
             }
         }
         long bytes = writer.written();
+        String output = writer.name();
+        String shown = output;
+        if (options.timestampFilename()) {
+            String suffix = timestamp();
+            if (!options.pipeOutput()) {
+                output = output + "." + suffix;
+                Files.move(Path.of(writer.name()), Path.of(output), StandardCopyOption.REPLACE_EXISTING);
+                shown = writer.name() + ".<timestamp>"; // perf's summary line names it so
+            }
+            if (!options.quiet()) {
+                // perf says so in pipe mode too, where nothing is renamed
+                err.println("[ jperf record: Dump " + writer.name() + "." + suffix + " ]");
+            }
+        }
         // the kernel counts a dropped sample in its next PERF_RECORD_LOST and in the fd's lost
         // count together; the fd counts also hold those no LOST record reported before the end
-        Result r = new Result(writer.name(), bytes, copier.samples(), Math.max(copier.lost(), lostSamples),
+        Result r = new Result(output, bytes, copier.samples(), Math.max(copier.lost(), lostSamples),
                 capture.captured(), capture.missed(),
                 workloadExit, copier.failure() == null ? null : copier.failure().getMessage());
         if (!options.quiet()) {
-            RecordSummary.print(err, r, compressor, features.streamTooLarge());
+            RecordSummary.print(err, r, shown, compressor, features.streamTooLarge());
         }
         return r;
+    }
+
+    /** perf's fetch_current_timestamp: local time as YYYYmmddHHMMSS and two digits of centiseconds. */
+    private static String timestamp() {
+        java.time.LocalDateTime t = java.time.LocalDateTime.now();
+        return String.format(java.util.Locale.ROOT, "%04d%02d%02d%02d%02d%02d%02d", t.getYear(), t.getMonthValue(),
+                t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(), t.getNano() / 10_000_000);
     }
 
     /** Pinned programs hold fds: make room for them before the race starts (see Fd.growTable). */
@@ -203,11 +242,15 @@ public final class Recorder implements StopSignals.Stoppable {
         long lostSamples = appendLostSamples(events, copier);
         copier.flushCompressor();
         capture.stopFetcher();
-        List<BuildIds.Entry> buildIds = kallsyms == null ? List.of()
-                : BuildIdCache.at(BuildIdDir.resolve(options.buildIdDir())).entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
+        // -B: no build-id is read and HEADER_BUILD_ID is left out, as perf clears the feature
+        List<BuildIds.Entry> buildIds = kallsyms == null || options.noBuildId() ? List.of()
+                : BuildIdCache.at(options.noBuildIdCache() ? null : BuildIdDir.resolve(options.buildIdDir()))
+                        .entries(hits, kallsyms, Path.of("/sys/kernel/notes"));
         try {
             features.update();
-            writer.setFeature(Feature.BUILD_ID.bit(), new BuildIds(buildIds).encode());
+            if (!options.noBuildId()) {
+                writer.setFeature(Feature.BUILD_ID.bit(), new BuildIds(buildIds).encode());
+            }
             writer.close();
         } catch (IOException e) {
             if (copier.failure() == null) {

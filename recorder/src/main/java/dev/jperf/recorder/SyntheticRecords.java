@@ -132,6 +132,20 @@ final class SyntheticRecords {
         trailer();
     }
 
+    /**
+     * PERF_RECORD_NAMESPACES as perf synthesizes it (perf_event__synthesize_namespaces): {@code devIno}
+     * holds a (dev, inode) pair per namespace in perf's order, zeros where it could not be read.
+     */
+    void namespaces(int pid, int tid, long[] devIno) {
+        int nr = devIno.length / 2;
+        begin(PERF_RECORD_NAMESPACES, 0, 24 + 16 * nr + trailerSize);
+        buf.putInt(pid).putInt(tid).putLong(nr);
+        for (long v : devIno) {
+            buf.putLong(v);
+        }
+        trailer();
+    }
+
     /** PERF_RECORD_KSYMBOL registering a BPF function (or trampoline/dispatcher image). */
     void ksymbol(long addr, int len, String name) {
         byte[] n = cstr(name);

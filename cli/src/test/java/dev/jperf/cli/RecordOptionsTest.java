@@ -1,0 +1,330 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * perf record's options jperf takes, each against perf 6.1 recording the same thing here: the
+ * attrs {@code perf evlist -v} prints, the header sections, the build-id cache. System-wide
+ * ({@code -a}), where perf and jperf open the same events; every build-id cache is a directory
+ * of the test's ({@code PERF_BUILDID_DIR}), for both.
+ */
+class RecordOptionsTest {
+    @TempDir
+    Path dir;
+
+    private Path perf;
+
+    @BeforeEach
+    void machine() throws IOException {
+        boolean root = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .anyMatch(l -> l.startsWith("Uid:") && l.split("\\s+")[2].equals("0"));
+        assumeTrue(root, "recording system-wide needs root (CAP_PERFMON) on a real kernel");
+        perf = Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator))
+                .map(d -> Path.of(d, "perf")).filter(Files::isExecutable).findFirst().orElse(null);
+        assumeTrue(perf != null, "Linux perf is not in PATH (install linux-perf): it is the oracle here");
+    }
+
+    /** What a process printed and its exit code. */
+    private record Done(int rc, String out, String err) {}
+
+    private Done run(List<String> cmd, Path buildIdDir) throws Exception {
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().put("PERF_BUILDID_DIR", buildIdDir.toString());
+        Process p = pb.start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out: " + cmd);
+        return new Done(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    /** perf, or jperf in a JVM of its own, as the launcher starts it. */
+    private List<String> tool(boolean jperf) {
+        if (!jperf) {
+            return new ArrayList<>(List.of(perf.toString()));
+        }
+        return new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    }
+
+    /** {@code tool record -q -a -o file OPTIONS -- sleep 0.2}: tool is perf, or jperf in a JVM of its own. */
+    private Done record(boolean jperf, Path file, Path buildIdDir, String... options) throws Exception {
+        List<String> cmd = tool(jperf);
+        cmd.addAll(List.of("record", "-q", "-a", "-o", file.toString()));
+        cmd.addAll(List.of(options));
+        cmd.addAll(List.of("--", "sleep", "0.2"));
+        return run(cmd, buildIdDir);
+    }
+
+    private Done recordOk(boolean jperf, Path file, Path buildIdDir, String... options) throws Exception {
+        Done d = record(jperf, file, buildIdDir, options);
+        assertEquals(0, d.rc(), (jperf ? "jperf " : "perf ") + String.join(" ", options) + ": " + d.err());
+        return d;
+    }
+
+    private String perf(Path buildIdDir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(perf.toString()));
+        cmd.addAll(List.of(args));
+        Done d = run(cmd, buildIdDir);
+        assertEquals(0, d.rc(), "perf " + String.join(" ", args) + ": " + d.err());
+        return d.out();
+    }
+
+    private static String missingFeatures(String header) {
+        return header.lines().filter(l -> l.startsWith("# missing features:")).findFirst().orElse("");
+    }
+
+    /** -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n: every event's attr as perf sets it, the events named as perf names them. */
+    @ParameterizedTest
+    @ValueSource(strings = {"-i", "--no-inherit", "--all-user", "--all-kernel", "--all-user -e task-clock,cpu-clock:k",
+            "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events", "--namespaces", "-T",
+            "--timestamp -i", "-n", "--no-samples -e task-clock"})
+    void attrsAsPerfSetsThem(String options) throws Exception {
+        String[] opts = options.split(" ");
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, opts);
+        recordOk(true, dir.resolve("jperf.data"), bid, opts);
+        String theirs = perf(bid, "evlist", "-v", "-i", dir.resolve("perf.data").toString());
+        String ours = perf(bid, "evlist", "-v", "-i", dir.resolve("jperf.data").toString());
+        assertEquals(theirs, ours, options);
+        // jperf reads its own file the same
+        Run j = Run.of("evlist", "-v", "-i", dir.resolve("jperf.data").toString());
+        assertEquals(0, j.rc(), j.err());
+        assertEquals(theirs, j.out(), options);
+    }
+
+    /** -n: no samples, as in perf's recording; the tasks' records still there. */
+    @Test
+    void noSamplesRecordsNoSample() throws Exception {
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, "-n");
+        recordOk(true, dir.resolve("jperf.data"), bid, "--no-samples");
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String stats = perf(bid, "report", "-i", dir.resolve(f).toString(), "--stats");
+            assertFalse(stats.contains("SAMPLE events:"), f + ":\n" + stats);
+            assertTrue(stats.matches("(?s).*COMM events:\\s*[1-9].*"), f + ":\n" + stats);
+        }
+        recordOk(true, dir.resolve("with.data"), bid);
+        String with = perf(bid, "report", "-i", dir.resolve("with.data").toString(), "--stats");
+        assertTrue(with.matches("(?s).*SAMPLE events:\\s*[1-9].*"), with);
+    }
+
+    /** Both asked: perf's parse-options refuses the pair (exit 129), jperf in one line. */
+    @Test
+    void allUserAndAllKernelAreExclusive() throws Exception {
+        Path bid = dir.resolve("bid");
+        Done theirs = record(false, dir.resolve("perf.data"), bid, "--all-user", "--all-kernel");
+        Done ours = record(true, dir.resolve("jperf.data"), bid, "--all-user", "--all-kernel");
+        assertEquals(theirs.rc(), ours.rc(), ours.err());
+        assertTrue(theirs.err().contains("option `all-kernel' cannot be used with all-user"), theirs.err());
+        assertEquals(1, ours.err().lines().count(), ours.err());
+        assertTrue(ours.err().contains("option `all-kernel' cannot be used with all-user"), ours.err());
+        assertFalse(Files.exists(dir.resolve("jperf.data")));
+    }
+
+    /** -B: no HEADER_BUILD_ID and nothing cached; without it the section and the cache are there. */
+    @Test
+    void noBuildIdLeavesTheSectionAndTheCacheOut() throws Exception {
+        Path perfBid = dir.resolve("perf-bid");
+        Path ourBid = dir.resolve("jperf-bid");
+        recordOk(false, dir.resolve("perf.data"), perfBid, "-B");
+        recordOk(true, dir.resolve("jperf.data"), ourBid, "--no-buildid");
+        String theirs = missingFeatures(perf(perfBid, "report", "--header-only", "-i", dir.resolve("perf.data").toString()));
+        String ours = missingFeatures(perf(ourBid, "report", "--header-only", "-i", dir.resolve("jperf.data").toString()));
+        assertTrue(theirs.contains(" BUILD_ID "), theirs);
+        assertEquals(theirs, ours);
+        assertFalse(Files.exists(perfBid));
+        assertFalse(Files.exists(ourBid));
+
+        recordOk(true, dir.resolve("with.data"), ourBid);
+        String with = missingFeatures(perf(ourBid, "report", "--header-only", "-i", dir.resolve("with.data").toString()));
+        assertFalse(with.contains(" BUILD_ID "), with);
+        assertTrue(Files.isDirectory(ourBid.resolve(".build-id")), "the cache is filled without -B");
+    }
+
+    /** -N: the build-ids of the DSOs hit are in the header, as perf lists them, and the cache stays untouched. */
+    @Test
+    void noBuildIdCacheKeepsTheSectionAndLeavesTheCacheAlone() throws Exception {
+        Path perfBid = dir.resolve("perf-bid");
+        Path ourBid = dir.resolve("jperf-bid");
+        recordOk(false, dir.resolve("perf.data"), perfBid, "-N");
+        recordOk(true, dir.resolve("jperf.data"), ourBid, "--no-buildid-cache");
+        String theirs = missingFeatures(perf(perfBid, "report", "--header-only", "-i", dir.resolve("perf.data").toString()));
+        String ours = missingFeatures(perf(ourBid, "report", "--header-only", "-i", dir.resolve("jperf.data").toString()));
+        assertFalse(theirs.contains(" BUILD_ID "), theirs);
+        assertEquals(theirs, ours);
+        String ids = perf(ourBid, "buildid-list", "-i", dir.resolve("jperf.data").toString());
+        assertTrue(ids.contains(" [kernel.kallsyms]") || ids.contains(" /"), ids);
+        assertFalse(Files.exists(perfBid));
+        assertFalse(Files.exists(ourBid));
+    }
+
+    /**
+     * --switch-events: the kernel's context-switch records in the file, CPU-wide system-wide and
+     * per task on a workload, as in perf's recording of the same (sleep switches out and back in).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"SWITCH_CPU_WIDE", "SWITCH"})
+    void switchEventsRecordTheSwitches(String type) throws Exception {
+        Path bid = dir.resolve("bid");
+        boolean systemWide = type.equals("SWITCH_CPU_WIDE");
+        for (boolean jperf : new boolean[] {false, true}) {
+            Path file = dir.resolve(jperf ? "jperf.data" : "perf.data");
+            List<String> cmd = tool(jperf);
+            cmd.addAll(List.of("record", "-q", "--switch-events", "-o", file.toString()));
+            if (systemWide) {
+                cmd.add("-a");
+            }
+            cmd.addAll(List.of("--", "sleep", "0.2"));
+            Done d = run(cmd, bid);
+            assertEquals(0, d.rc(), d.err());
+            String stats = perf(bid, "report", "-i", file.toString(), "--stats");
+            assertTrue(stats.matches("(?s).*\\n\\s*" + type + " events:\\s*[1-9].*"), (jperf ? "jperf" : "perf") + ":\n" + stats);
+            String script = perf(bid, "script", "-i", file.toString(), "--show-switch-events");
+            assertTrue(script.contains("PERF_RECORD_" + type + " OUT") && script.contains("PERF_RECORD_" + type + " IN"),
+                    script.lines().filter(l -> l.contains("SWITCH")).limit(5).toList().toString());
+        }
+    }
+
+    private static final Pattern NAMESPACES =
+            Pattern.compile("PERF_RECORD_NAMESPACES (\\d+/\\d+) - nr_namespaces: (\\d+)\\n([^\\]]*\\])");
+
+    /** pid/tid to the namespaces perf script prints for it, the first record of each. */
+    private Map<String, String> namespaces(Path file, Path bid) throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        Matcher m = NAMESPACES.matcher(perf(bid, "script", "-i", file.toString(), "--show-namespace-events"));
+        while (m.find()) {
+            out.putIfAbsent(m.group(1), m.group(2) + " " + m.group(3).replaceAll("\\s+", " "));
+        }
+        return out;
+    }
+
+    /**
+     * --namespaces: a NAMESPACES record for every task found at start, as perf synthesizes them
+     * (the devices and inodes of /proc/TID/ns/*): every task both files describe is described alike.
+     */
+    @Test
+    void namespacesAreSynthesizedAsPerfDoes() throws Exception {
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, "--namespaces");
+        recordOk(true, dir.resolve("jperf.data"), bid, "--namespaces");
+        Map<String, String> theirs = namespaces(dir.resolve("perf.data"), bid);
+        Map<String, String> ours = namespaces(dir.resolve("jperf.data"), bid);
+        int common = 0;
+        for (Map.Entry<String, String> e : theirs.entrySet()) {
+            String mine = ours.get(e.getKey());
+            if (mine != null) {
+                assertEquals(e.getValue(), mine, "namespaces of " + e.getKey());
+                common++;
+            }
+        }
+        // pid 1 and the kernel threads live through both recordings
+        assertTrue(common >= 2, "tasks in both: " + common + "\nperf: " + theirs.keySet() + "\njperf: " + ours.keySet());
+        String stats = perf(bid, "report", "-i", dir.resolve("jperf.data").toString(), "--stats");
+        assertTrue(stats.matches("(?s).*NAMESPACES events:\\s*[1-9].*"), stats);
+    }
+
+    private static final Path SPIN = Path.of(System.getProperty("jperf.root", ".."), "samples/bin/jperf-sample-spin");
+    private static final Pattern EXEC = Pattern.compile("(?m)^\\s*(\\d+\\.\\d+): PERF_RECORD_COMM exec: ");
+    private static final Pattern SAMPLE = Pattern.compile("(?m)^\\s*(\\d+\\.\\d+): $");
+
+    /** Seconds from the workload's exec to its first sample (perf script's times), or -1 without a sample. */
+    private double execToFirstSample(Path file, Path bid) throws Exception {
+        String script = perf(bid, "script", "-i", file.toString(), "-F", "time", "--show-task-events");
+        Matcher exec = EXEC.matcher(script);
+        assertTrue(exec.find(), script.lines().limit(20).toList().toString());
+        Matcher sample = SAMPLE.matcher(script);
+        if (!sample.find(exec.end())) {
+            return -1;
+        }
+        return Double.parseDouble(sample.group(1)) - Double.parseDouble(exec.group(1));
+    }
+
+    private Done recordSpin(boolean jperf, Path file, Path bid, String... options) throws Exception {
+        List<String> cmd = tool(jperf);
+        cmd.addAll(List.of("record", "-o", file.toString()));
+        cmd.addAll(List.of(options));
+        cmd.addAll(List.of("--", SPIN.toString(), "1"));
+        Done d = run(cmd, bid);
+        assertEquals(0, d.rc(), d.err());
+        return d;
+    }
+
+    /**
+     * -D ms: no sample before the delay has passed since the workload started, then sampling, as in
+     * perf's recording of the same; -D -1: no sample at all. Both say so as perf does.
+     */
+    @Test
+    void delayStartsSamplingLate() throws Exception {
+        assumeTrue(Files.isExecutable(SPIN), "the samples module's spin workload is not built: " + SPIN);
+        Path bid = dir.resolve("bid");
+        for (boolean jperf : new boolean[] {false, true}) {
+            String who = jperf ? "jperf" : "perf";
+            Path file = dir.resolve(who + ".data");
+            Done d = recordSpin(jperf, file, bid, "-D", "500");
+            assertTrue(d.err().startsWith("Events disabled\nEvents enabled\n"), who + ": " + d.err());
+            double late = execToFirstSample(file, bid);
+            assertTrue(late >= 0.45, who + ": first sample " + late + " s after exec");
+            recordSpin(jperf, file, bid, "-q", "-D", "-1");
+            assertEquals(-1, execToFirstSample(file, bid), who + " -D -1");
+        }
+        recordSpin(true, dir.resolve("now.data"), bid, "-q");
+        double now = execToFirstSample(dir.resolve("now.data"), bid);
+        assertTrue(now >= 0 && now < 0.45, "without -D: first sample " + now + " s after exec");
+    }
+
+    /**
+     * --timestamp-filename: the finished file renamed NAME.YYYYmmddHHMMSScc (local time), said in a
+     * Dump line, the summary naming it NAME.&lt;timestamp&gt;, as perf does.
+     */
+    @Test
+    void timestampFilenameRenamesTheFile() throws Exception {
+        Path bid = dir.resolve("bid");
+        for (boolean jperf : new boolean[] {false, true}) {
+            String who = jperf ? "jperf" : "perf";
+            Path sub = Files.createDirectory(dir.resolve(who));
+            java.time.LocalDateTime before = java.time.LocalDateTime.now().withNano(0);
+            List<String> cmd = tool(jperf);
+            cmd.addAll(List.of("record", "--timestamp-filename", "-o", sub.resolve("ts.data").toString(), "--",
+                    "sleep", "0.1"));
+            Done d = run(cmd, bid);
+            assertEquals(0, d.rc(), d.err());
+            List<Path> files;
+            try (Stream<Path> s = Files.list(sub)) {
+                files = s.toList();
+            }
+            assertEquals(1, files.size(), who + ": " + files);
+            String name = files.get(0).getFileName().toString();
+            assertTrue(name.matches("ts\\.data\\.\\d{16}"), who + ": " + name);
+            java.time.LocalDateTime stamp = java.time.LocalDateTime.parse(name.substring(8, 22),
+                    java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+            assertTrue(!stamp.isBefore(before) && stamp.isBefore(before.plusMinutes(2)), who + ": " + name);
+            assertTrue(d.err().contains("record: Dump " + files.get(0) + " ]\n"), who + ": " + d.err());
+            assertTrue(d.err().contains(" MB " + sub.resolve("ts.data") + ".<timestamp> ("), who + ": " + d.err());
+            assertTrue(perf(bid, "report", "-i", files.get(0).toString(), "--stats").contains("COMM events:"));
+        }
+    }
+}
