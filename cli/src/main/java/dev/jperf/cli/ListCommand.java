@@ -3,6 +3,8 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.format.BuildIdDir;
+import dev.jperf.recorder.BuildIdCache;
 import dev.jperf.recorder.EventCatalog;
 import dev.jperf.recorder.EventCatalog.Entry;
 import java.io.PrintStream;
@@ -20,6 +22,12 @@ import java.util.regex.Pattern;
 final class ListCommand implements Subcommand {
     private static final Path DEVICES = Path.of("/sys/bus/event_source/devices");
     private List<String> kinds = List.of();
+    private Path buildIdDir;
+
+    @Override
+    public void buildIdDir(Path dir) {
+        buildIdDir = dir;
+    }
 
     @Override
     public String name() {
@@ -66,6 +74,7 @@ final class ListCommand implements Subcommand {
             out.addAll(EventCatalog.pmuEvents(DEVICES));
             out.addAll(EventCatalog.syntax());
             out.addAll(EventCatalog.tracepoints(EventCatalog.tracefsEvents()));
+            out.addAll(sdt(null, null));
         }
         for (String k : kinds) {
             switch (k) {
@@ -77,9 +86,7 @@ final class ListCommand implements Subcommand {
                 }
                 case "cache", "hwcache" -> out.addAll(EventCatalog.cache());
                 case "pmu" -> out.addAll(EventCatalog.pmuEvents(DEVICES));
-                case "sdt" -> {
-                    // perf lists the SDT events cached by perf probe in ~/.debug; jperf caches none
-                }
+                case "sdt" -> out.addAll(sdt(null, null));
                 case "metric", "metricgroup" -> throw new UsageException(k + ": perf's metrics come from its compiled-in"
                         + " event tables, which jperf does not have");
                 default -> out.addAll(glob(k));
@@ -94,7 +101,7 @@ final class ListCommand implements Subcommand {
     }
 
     /** perf's list of a pattern: SYS:EVENT globs over tracepoints, anything else as *PATTERN* over every kind. */
-    private static List<Entry> glob(String arg) {
+    private List<Entry> glob(String arg) {
         List<Entry> out = new ArrayList<>();
         int colon = arg.indexOf(':');
         if (colon >= 0) {
@@ -106,6 +113,7 @@ final class ListCommand implements Subcommand {
                     out.add(e);
                 }
             }
+            out.addAll(sdt(sys, event));
             return out;
         }
         Pattern p = glob("*" + arg + "*", false);
@@ -132,7 +140,14 @@ final class ListCommand implements Subcommand {
                 out.add(e);
             }
         }
+        out.addAll(sdt(null, p));
         return out;
+    }
+
+    /** The build-id cache's SDT events, their group and event matched by the patterns given (null: any). */
+    private List<Entry> sdt(Pattern group, Pattern event) {
+        return EventCatalog.sdt(BuildIdCache.at(BuildIdDir.resolve(buildIdDir)),
+                g -> group == null || group.matcher(g).matches(), e -> event == null || event.matcher(e).matches());
     }
 
     /** perf's strglobmatch: * any run, ? one character, [...] a class; the rest literal. */

@@ -240,6 +240,11 @@ public final class BuildIdCache {
         return out;
     }
 
+    /** The directory of a cached entry: NAME/BUILD_ID, where its file and its SDT probes are. */
+    public Path entryDir(Cached c) {
+        return dir(c.name(), HexFormat.of().parseHex(c.buildId()));
+    }
+
     /** perf's build_id_cache__valid_id: the entry's file is there (elf, kallsyms or vdso). */
     private static boolean valid(Path entry, String name) {
         String file = name.equals(KERNEL) ? "kallsyms" : name.equals("[vdso]") ? "vdso" : "elf";

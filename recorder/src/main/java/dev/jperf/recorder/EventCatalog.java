@@ -128,6 +128,59 @@ public final class EventCatalog {
         return sorted(names, "Tracepoint event");
     }
 
+    /**
+     * The SDT events of the binaries in the build-id cache (each entry's {@code probes}, written by
+     * perf when it caches a binary with SDT notes), as print_sdt_events lists them: sorted by name
+     * and build-id, a name two binaries share shown as {@code NAME@PATH(BUILD-ID)}; {@code group}
+     * and {@code event} filter by glob (null: all).
+     */
+    public static List<Entry> sdt(BuildIdCache cache, java.util.function.Predicate<String> group,
+            java.util.function.Predicate<String> event) {
+        List<String[]> found = new ArrayList<>(); // {group:event, build-id, original path}
+        List<BuildIdCache.Cached> entries;
+        try {
+            entries = cache.list();
+        } catch (IOException e) {
+            return List.of();
+        }
+        for (BuildIdCache.Cached c : entries) {
+            List<String> lines;
+            try {
+                lines = Files.readAllLines(cache.entryDir(c).resolve("probes"));
+            } catch (IOException | RuntimeException e) {
+                continue;
+            }
+            for (String l : lines) {
+                int colon = l.indexOf(':');
+                int eq = l.indexOf('=');
+                if (!l.startsWith("%sdt_") || colon < 0 || eq < colon) {
+                    continue;
+                }
+                String g = l.substring(1, colon);
+                String e = l.substring(colon + 1, eq);
+                if (group.test(g) && event.test(e)) {
+                    found.add(new String[] {g + ":" + e, c.buildId(), c.name()});
+                }
+            }
+        }
+        found.sort((a, b) -> (a[0] + "@" + a[1]).compareTo(b[0] + "@" + b[1]));
+        List<Entry> out = new ArrayList<>();
+        for (int i = 0; i < found.size(); i++) {
+            String[] f = found.get(i);
+            boolean shared = (i > 0 && found.get(i - 1)[0].equals(f[0])) || (i + 1 < found.size() && found.get(i + 1)[0].equals(f[0]));
+            out.add(new Entry(shared ? f[0] + "@" + f[2] + "(" + f[1].substring(0, Math.min(12, f[1].length())) + ")" : f[0],
+                    "SDT event"));
+        }
+        // the same name and build-id twice is one line (perf's strlist keeps one)
+        List<Entry> unique = new ArrayList<>();
+        for (Entry e : out) {
+            if (unique.isEmpty() || !unique.get(unique.size() - 1).equals(e)) {
+                unique.add(e);
+            }
+        }
+        return unique;
+    }
+
     /** The events directory of the tracefs perf would use: /sys/kernel/tracing, else debugfs' tracing. */
     public static Path tracefsEvents() {
         Path tracing = Path.of("/sys/kernel/tracing/events");
