@@ -26,6 +26,8 @@ final class StatCommand implements Subcommand {
     private long timeoutMs;
     private boolean bpfCounters;
     private Path bpfAttrMap;
+    private boolean nullRun;
+    private boolean quiet;
     private List<String> command = List.of();
 
     @Override
@@ -59,6 +61,8 @@ final class StatCommand implements Subcommand {
                 .value('r', "repeat", "n", "repeat command and print average + stddev")
                 .value('x', "field-separator", "separator", "print counts with custom separator")
                 .flag('j', "json-output", "print counts in JSON format")
+                .flag('n', "null", "null run - dont start any counters")
+                .flag('\0', "quiet", "don't print any output, messages or warnings (useful with record)")
                 .value('o', "output", "file", "output file name")
                 .value('\0', "timeout", "n", "stop workload and print counts after a timeout period in ms (>= 10ms)");
     }
@@ -81,6 +85,8 @@ final class StatCommand implements Subcommand {
             case "timeout" -> timeoutMs = v.integer();
             case "bpf-counters" -> bpfCounters = v.on();
             case "bpf-attr-map" -> bpfAttrMap = Path.of(v.text());
+            case "null" -> nullRun = v.on();
+            case "quiet" -> quiet = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -105,7 +111,7 @@ final class StatCommand implements Subcommand {
             checkIds("-p", pids);
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
-                    output, timeoutMs, bpfCounters, bpfAttrMap);
+                    output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -256,6 +256,51 @@ class StatTest {
         assertTrue(ours.err().contains("(EPERM)"), ours.err());
     }
 
+    /** -n: no default events (only -e's), so the table is the header and the times; CSV and JSON print nothing. */
+    @Test
+    void nullRunCountsOnlyTheEventsAsked() throws Exception {
+        Result perf = exec("perf", "stat", "-n", "--", "sleep", "0.05");
+        Run ours = Run.of("stat", "-n", "--", "sleep", "0.05");
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(shapes(table(perf.err)), shapes(table(ours.err())), ours.err());
+        assertEquals(perf.err.lines().count(), ours.err().lines().count(), ours.err());
+        perf = exec("perf", "stat", "-n", "-r", "2", "--", "sleep", "0.05");
+        ours = Run.of("stat", "--null", "-r", "2", "--", "sleep", "0.05");
+        assertEquals(withoutSpread(shapes(table(perf.err))), withoutSpread(shapes(table(ours.err()))), ours.err());
+        for (String format : List.of("-x,", "-j")) {
+            perf = exec("perf", "stat", "-n", format, "--", "true");
+            ours = Run.of("stat", "-n", format, "--", "true");
+            assertEquals(perf.err, ours.err(), format);
+            assertEquals(0, ours.rc(), ours.err());
+        }
+        perf = exec("perf", "stat", "-n", "-I", "100", "--", "sleep", "0.25");
+        ours = Run.of("stat", "-n", "-I", "100", "--", "sleep", "0.25");
+        assertEquals(perf.err, ours.err());
+        perf = exec("perf", "stat", "-n", "-e", "task-clock", "--", "true");
+        ours = Run.of("stat", "-n", "-e", "task-clock", "--", "true");
+        assertEquals(shapes(table(perf.err)), shapes(table(ours.err())), ours.err());
+        assertEquals(perf.err.lines().count(), ours.err().lines().count(), ours.err());
+    }
+
+    /** --quiet: nothing printed, no -o file written (an existing one left as it was), the workload's exit code. */
+    @Test
+    void quietPrintsNothing() throws Exception {
+        Path out = Files.writeString(tmp.resolve("stat.txt"), "previous counts\n");
+        for (List<String> extra : List.of(List.<String>of(), List.of("-x,"), List.of("-I", "100"), List.of("-o", out.toString()))) {
+            List<String> perfCmd = new ArrayList<>(List.of("perf", "stat", "--quiet"));
+            perfCmd.addAll(extra);
+            // (with -I perf exits 0 whatever the workload's status: not what is tested here)
+            perfCmd.addAll(List.of("--", "sh", "-c", extra.contains("-I") ? "sleep 0.15" : "sleep 0.15; exit 3"));
+            Result perf = exec(perfCmd);
+            List<String> args = new ArrayList<>(perfCmd.subList(1, perfCmd.size()));
+            Run ours = Run.of(args.toArray(String[]::new));
+            assertEquals(perf.rc, ours.rc(), extra.toString());
+            assertEquals(perf.err, ours.err(), extra.toString());
+            assertEquals("", ours.err(), extra.toString());
+        }
+        assertEquals("previous counts\n", Files.readString(out));
+    }
+
     @Test
     void outputFileStartsWithTheDate() throws Exception {
         Path out = tmp.resolve("stat.txt");

@@ -268,7 +268,7 @@ final class ProgramStat {
             }
             Stats wall = new Stats();
             wall.update(t1 - t0);
-            printer.footer(wall, workload != null ? ResourceUsage.children().since(before) : null);
+            printer.footer(wall, workload != null ? ResourceUsage.children().since(before) : null, false);
             return exit;
         } finally {
             StatSession.stopWorkload(workload);

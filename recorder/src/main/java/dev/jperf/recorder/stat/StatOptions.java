@@ -22,10 +22,12 @@ import java.util.List;
  * @param timeoutMs  {@code --timeout}: stop after so many milliseconds (0: not given)
  * @param bpfCounters {@code --bpf-counters}: count through shared bperf leaders and a follower per event
  * @param bpfAttrMap {@code --bpf-attr-map}: the attr map's path (null: /sys/fs/bpf/perf_attr_map)
+ * @param nullRun    {@code -n}: no default events, only the {@code -e} ones (none: just the elapsed time)
+ * @param quiet      {@code --quiet}: print no counts, and no {@code -o} file (as perf's print_counters)
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
-        long timeoutMs, boolean bpfCounters, Path bpfAttrMap) {
+        long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet) {
 
     public StatOptions {
         events = List.copyOf(events);
@@ -58,6 +60,9 @@ public record StatOptions(List<String> events, boolean allCpus, String cpus, Str
         }
         if (bpfIds != null && repeat > 1) {
             throw new IllegalArgumentException("-r is not supported with -b");
+        }
+        if (nullRun && bpfIds != null) {
+            throw new IllegalArgumentException("-n is not supported with -b");
         }
         if (bpfCounters && bpfIds != null) {
             throw new IllegalArgumentException("--bpf-counters counts events, -b programs: choose one");

@@ -214,11 +214,12 @@ final class StatPrinter {
      * print_footer: elapsed seconds (mean and spread over runs), and for one run of a command its
      * user and sys time ({@code usage} null: not shown). The table only.
      */
-    void footer(Stats wall, ResourceUsage usage) {
+    void footer(Stats wall, ResourceUsage usage, boolean nullRun) {
         if (mode != Mode.STD) {
             return;
         }
-        StringBuilder b = new StringBuilder("\n");
+        // perf leaves out the blank line after the counts on a null run (-n), even with -e's
+        StringBuilder b = new StringBuilder(nullRun ? "" : "\n");
         double avg = wall.avg() / 1e9;
         if (runs == 1) {
             b.append(f(" %17.9f seconds time elapsed", avg));

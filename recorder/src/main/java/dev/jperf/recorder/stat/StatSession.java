@@ -7,6 +7,7 @@ import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.Workload;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +90,10 @@ public final class StatSession implements StopSignals.Stoppable {
     public int run() throws IOException, InterruptedException {
         PrintStream out = err;
         ReplacingFile file = null;
-        if (options.output() != null) {
+        if (options.quiet()) {
+            // perf opens no -o file then, and leaves an existing one as it was
+            out = new PrintStream(OutputStream.nullOutputStream());
+        } else if (options.output() != null) {
             file = ReplacingFile.create(options.output());
             out = new PrintStream(file.stream(), false, "UTF-8");
             // perf's "# started on" line: ctime(3)'s layout
@@ -114,7 +118,9 @@ public final class StatSession implements StopSignals.Stoppable {
     }
 
     private int runEvents(PrintStream out) throws IOException, InterruptedException {
-        List<EventSpec> specs = options.events().isEmpty() ? defaultEvents(options.systemWide())
+        // -n: perf adds no default events (add_default_attributes), the -e ones are counted
+        List<EventSpec> specs = options.events().isEmpty()
+                ? options.nullRun() ? List.of() : defaultEvents(options.systemWide())
                 : parseEvents(options.events());
         int unitWidth = 0;
         for (EventSpec s : specs) {
@@ -170,7 +176,7 @@ public final class StatSession implements StopSignals.Stoppable {
             }
             boolean forked = !options.command().isEmpty() && !options.systemWide() && options.pids() == null
                     && options.tids() == null;
-            printer.footer(wall, forked && options.repeat() == 1 ? usage : null);
+            printer.footer(wall, forked && options.repeat() == 1 ? usage : null, options.nullRun());
         }
         return exit;
     }
