@@ -76,7 +76,7 @@ public final class MapCommands {
     }
 
     /** map_parse_fds: the maps {@code h} names, maybe several (a name), maybe none. */
-    private int[] open(BpfHandle h) {
+    int[] open(BpfHandle h) {
         switch (h.kind()) {
             case ID:
                 return new int[] {open(h.id())};
