@@ -119,6 +119,19 @@ public final class MapElemCommands {
         }
     }
 
+    /** {@code bpftool map lookup MAP key BYTES}: the element as {@code map dump} prints it. */
+    public void lookup(BpfHandle h, List<String> args) {
+        int fd = openOne(h);
+        try {
+            BpfMapInfo info = info(fd);
+            Elem e = new Elem(info.keySize(), 0);
+            e.parse(args, 0, true, false, false);
+            new MapCommands(o).lookup(fd, info, e.key);
+        } finally {
+            Fd.close(fd);
+        }
+    }
+
     /** {@code bpftool map freeze MAP}. */
     public void freeze(BpfHandle h) {
         int fd = openOne(h);
@@ -170,7 +183,7 @@ public final class MapElemCommands {
     }
 
     /** parse_elem's state: the key and value still wanted (null once given), the flags. */
-    private static final class Elem {
+    static final class Elem {
         final int keySize;
         final int valueSize;
         byte[] key;

@@ -35,6 +35,13 @@ class MapElemAgreementTest {
             {"update", "key", "hex", "ff", "0x1", "0", "0", "value", "010", "0x10", "0377", "", "exist"},
             {"update", "k", "0x103", "0", "0", "0", "v", "7", "0", "0", "0", "any", "exist"},
             {"getnext", "key", "2", "0", "0", "0"},
+            {"lookup", "key", "1", "0", "0", "0"},
+            {"lookup", "key", "1", "0", "0", "0"},
+            {"lookup", "key", "1", "0", "0", "0"},
+            {"lookup", "key", "5", "0", "0", "0"},
+            {"lookup", "key", "5", "0", "0", "0"},
+            {"lookup", "key", "5", "0", "0", "0"},
+            {"lookup", "key", "5", "0", "0", "0", "value", "1"},
             {"getnext", "key", "9", "0", "0", "0"},
             {"getnext", "key", "1", "0", "0"},
             {"update", "key", "1", "0", "0", "value", "1", "0", "0", "0"},
@@ -63,7 +70,47 @@ class MapElemAgreementTest {
             {"update", "key", "1", "0", "0", "0", "value", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"},
             {"update", "key", "2", "0", "0", "0", "value", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"},
             {"getnext", "key", "0", "0", "0", "0"},
+            {"lookup", "key", "1", "0", "0", "0"},
+            {"lookup", "key", "1", "0", "0", "0"},
+            {"lookup", "key", "1", "0", "0", "0"},
         });
+    }
+
+    @Test
+    void typedLookupAgrees() throws Exception {
+        String bpftool = BpftoolAgreementTest.findBpftool();
+        assumeTrue(bpftool != null, "bpftool is not installed (Debian package bpftool): nothing to compare with");
+        BtfWriter w = new BtfWriter();
+        int u32 = w.integer("unsigned int", 4, 0, 32);
+        int pair = w.composite(BtfWriter.STRUCT, "pair", 8, "a", u32, 0, 0, "b", u32, 32, 0);
+        int btf;
+        try {
+            btf = Sys.btfLoad(w.bytes());
+        } catch (IllegalStateException e) {
+            assumeTrue(false, e.getMessage());
+            return;
+        }
+        fds.add(btf);
+        int[] ids = new int[2];
+        for (int i = 0; i < 2; i++) {
+            int fd = Sys.mapCreate(HASH, "t_typed" + i, 4, 8, 4, 0, btf, u32, pair);
+            fds.add(fd);
+            ids[i] = id(fd);
+        }
+        agree(bpftool, ids, new String[][] {
+            {"update", "key", "3", "0", "0", "0", "value", "1", "0", "0", "0", "2", "0", "0", "0"},
+            {"lookup", "key", "3", "0", "0", "0"},
+            {"lookup", "key", "3", "0", "0", "0"},
+            {"lookup", "key", "3", "0", "0", "0"},
+            {"lookup", "key", "4", "0", "0", "0"},
+        });
+    }
+
+    private static int id(int fd) {
+        com.sun.jna.Memory m = new com.sun.jna.Memory(88);
+        m.clear();
+        new dev.jperf.nativeshim.Bpf().objGetInfoByFd(fd, m, 88);
+        return m.getInt(4);
     }
 
     private void agree(String bpftool, int[] ids, String[][] script) throws Exception {
@@ -94,10 +141,7 @@ class MapElemAgreementTest {
                 return ids;
             }
             fds.add(fd);
-            com.sun.jna.Memory m = new com.sun.jna.Memory(88);
-            m.clear();
-            new dev.jperf.nativeshim.Bpf().objGetInfoByFd(fd, m, 88);
-            ids[i] = m.getInt(4);
+            ids[i] = id(fd);
         }
         return ids;
     }
@@ -145,6 +189,7 @@ class MapElemAgreementTest {
         try {
             switch (step[0]) {
                 case "update" -> c.update(h, args);
+                case "lookup" -> c.lookup(h, args);
                 case "delete" -> c.delete(h, args);
                 case "getnext" -> c.getnext(h, args);
                 default -> c.freeze(h);

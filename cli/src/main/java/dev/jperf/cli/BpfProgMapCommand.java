@@ -46,7 +46,7 @@ final class BpfProgMapCommand implements Subcommand {
         return new Options(object.equals("prog")
                 ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] } [<options>]",
                     "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }"}
-                : new String[] {"jperf bpf map { list | show MAP | dump MAP | getnext MAP [key BYTES] | delete MAP key BYTES | freeze MAP } [<options>]",
+                : new String[] {"jperf bpf map { list | show MAP | dump MAP | lookup MAP key BYTES | getnext MAP [key BYTES] | delete MAP key BYTES | freeze MAP } [<options>]",
                     "jperf bpf map update MAP key BYTES value BYTES [any | exist | noexist] [<options>]",
                     "BYTES := [hex] BYTE...",
                     "MAP := { [id] ID | name NAME | pinned PATH }"})
@@ -125,7 +125,7 @@ final class BpfProgMapCommand implements Subcommand {
                 boolean linum = args.remove("linum");
                 new XlatedDump(output).dump(handle(args, true), opcodes, linum);
             }
-            case "update", "delete", "getnext", "freeze" -> {
+            case "update", "lookup", "delete", "getnext", "freeze" -> {
                 if (prog) {
                     throw new UsageException("unknown 'prog' command '" + verb + "': list, show or dump");
                 }
@@ -135,6 +135,7 @@ final class BpfProgMapCommand implements Subcommand {
                 MapElemCommands c = new MapElemCommands(output);
                 switch (verb) {
                     case "update" -> c.update(h, elem);
+                    case "lookup" -> c.lookup(h, elem);
                     case "delete" -> c.delete(h, elem);
                     case "getnext" -> c.getnext(h, elem);
                     default -> {
@@ -146,7 +147,7 @@ final class BpfProgMapCommand implements Subcommand {
                 }
             }
             default -> throw new UsageException("unknown '" + object + "' command '" + verb + "': "
-                    + (prog ? "list, show or dump" : "list, show, dump, update, delete, getnext or freeze"));
+                    + (prog ? "list, show or dump" : "list, show, dump, update, lookup, delete, getnext or freeze"));
         }
     }
 
