@@ -76,7 +76,7 @@ public final class MapCommands {
     }
 
     /** map_parse_fds: the maps {@code h} names, maybe several (a name), maybe none. */
-    private int[] open(BpfHandle h) {
+    int[] open(BpfHandle h) {
         switch (h.kind()) {
             case ID:
                 return new int[] {open(h.id())};
@@ -361,6 +361,46 @@ public final class MapCommands {
             return kernel.btf(info.btfId());
         } catch (NativeException | BtfException e) {
             throw new BpftoolException("failed to get btf: " + e.getMessage());
+        }
+    }
+
+    /** do_lookup once the key is parsed: the element, or bpftool's "Not found". */
+    void lookup(int fd, BpfMapInfo info, byte[] key) {
+        boolean perCpu = BpfTypeNames.isPerCpu(info.type());
+        int cpus = perCpu ? PossibleCpus.count() : 1;
+        long step = (Integer.toUnsignedLong(info.valueSize()) + 7) & ~7L;
+        long valueBytes = perCpu ? step * cpus : Integer.toUnsignedLong(info.valueSize());
+        if (valueBytes > MAX_VALUE_BYTES) {
+            throw new BpftoolException("map " + Integer.toUnsignedString(info.id()) + ": value of " + valueBytes
+                    + " bytes: too large to look up");
+        }
+        Memory keyMem = new Memory(Math.max(1, key.length));
+        keyMem.write(0, key, 0, key.length);
+        Memory valueMem = new Memory(Math.max(1, valueBytes));
+        int e = kernel.bpf.mapLookupElem(fd, keyMem, valueMem);
+        if (e == Errno.ENOENT) {
+            if (o.json()) {
+                o.jw().nul();
+            } else {
+                o.out().append("key:\n");
+                Hex.plain(o.out(), key, 0, key.length, " ");
+                o.out().append("\n\nNot found\n");
+            }
+            return;
+        }
+        if (e != 0) {
+            throw new BpftoolException("lookup failed: " + Errno.text(e));
+        }
+        byte[] value = valueMem.getByteArray(0, (int) valueBytes);
+        Btf btf = keyValueBtf(info);
+        if (o.json()) {
+            entryJson(info, key, value, cpus, (int) step, btf);
+        } else if (btf != null) {
+            JsonWriter wtr = new JsonWriter(o.out()).pretty(true); // bpftool's get_btf_writer
+            typed(new BtfDumper(btf, wtr, true), wtr, info, key, value, cpus, (int) step);
+            wtr.finish();
+        } else {
+            entryPlain(info, key, value, cpus, (int) step);
         }
     }
 

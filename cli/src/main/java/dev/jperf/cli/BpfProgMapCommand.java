@@ -3,6 +3,7 @@ package dev.jperf.cli;
 import dev.jperf.bpf.BpfHandle;
 import dev.jperf.bpf.BpftoolException;
 import dev.jperf.bpf.MapCommands;
+import dev.jperf.bpf.MapElemCommands;
 import dev.jperf.bpf.Output;
 import dev.jperf.bpf.ProgCommands;
 import dev.jperf.bpf.XlatedDump;
@@ -37,7 +38,7 @@ final class BpfProgMapCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "List, show and dump the kernel's BPF programs and maps, as bpftool does";
+        return "List, show, dump and update the kernel's BPF programs and maps, as bpftool does";
     }
 
     @Override
@@ -45,7 +46,9 @@ final class BpfProgMapCommand implements Subcommand {
         return new Options(object.equals("prog")
                 ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] } [<options>]",
                     "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }"}
-                : new String[] {"jperf bpf map { list | show MAP | dump MAP } [<options>]",
+                : new String[] {"jperf bpf map { list | show MAP | dump MAP | lookup MAP key BYTES | getnext MAP [key BYTES] | delete MAP key BYTES | freeze MAP } [<options>]",
+                    "jperf bpf map update MAP key BYTES value BYTES [any | exist | noexist] [<options>]",
+                    "BYTES := [hex] BYTE...",
                     "MAP := { [id] ID | name NAME | pinned PATH }"})
                 .flag('j', "json", "print bpftool's JSON (bpftool -j)")
                 .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)")
@@ -122,8 +125,38 @@ final class BpfProgMapCommand implements Subcommand {
                 boolean linum = args.remove("linum");
                 new XlatedDump(output).dump(handle(args, true), opcodes, linum);
             }
-            default -> throw new UsageException("unknown '" + object + "' command '" + verb + "': list, show or dump");
+            case "update", "lookup", "delete", "getnext", "freeze" -> {
+                if (prog) {
+                    throw new UsageException("unknown 'prog' command '" + verb + "': list, show or dump");
+                }
+                int n = handleWords(rest);
+                BpfHandle h = handle(rest.subList(0, n), false);
+                List<String> elem = rest.subList(n, rest.size());
+                MapElemCommands c = new MapElemCommands(output);
+                switch (verb) {
+                    case "update" -> c.update(h, elem);
+                    case "lookup" -> c.lookup(h, elem);
+                    case "delete" -> c.delete(h, elem);
+                    case "getnext" -> c.getnext(h, elem);
+                    default -> {
+                        if (!elem.isEmpty()) {
+                            throw new UsageException("unexpected argument '" + elem.get(0) + "'");
+                        }
+                        c.freeze(h);
+                    }
+                }
+            }
+            default -> throw new UsageException("unknown '" + object + "' command '" + verb + "': "
+                    + (prog ? "list, show or dump" : "list, show, dump, update, lookup, delete, getnext or freeze"));
         }
+    }
+
+    /** How many of {@code rest}'s first words name the map: {@code id|name|pinned X}, or a bare ID. */
+    private static int handleWords(List<String> rest) {
+        if (rest.isEmpty()) {
+            throw new UsageException("expected a map: [id] ID, name NAME or pinned PATH");
+        }
+        return List.of("id", "name", "pinned").contains(rest.get(0)) ? Math.min(2, rest.size()) : 1;
     }
 
     /**

@@ -85,6 +85,21 @@ public final class Bpf {
         return mapElem(BpfMapElemLayout.BPF_MAP_GET_NEXT_KEY, fd, key, nextKey);
     }
 
+    /** BPF_MAP_DELETE_ELEM of {@code key}: 0, or the errno. */
+    public int mapDeleteElem(int fd, Pointer key) {
+        return mapElem(BpfMapElemLayout.BPF_MAP_DELETE_ELEM, fd, key, Pointer.NULL);
+    }
+
+    /** BPF_MAP_UPDATE_ELEM with {@code flags} (BPF_ANY 0, BPF_NOEXIST 1, BPF_EXIST 2): 0, or the errno. */
+    public int mapUpdateElem(int fd, Pointer key, Pointer value, long flags) {
+        attr.clear(BpfMapElemLayout.SIZE);
+        attr.setInt(BpfMapElemLayout.MAP_FD, fd);
+        attr.setLong(BpfMapElemLayout.KEY, Pointer.nativeValue(key));
+        attr.setLong(BpfMapElemLayout.VALUE, Pointer.nativeValue(value));
+        attr.setLong(BpfMapElemLayout.FLAGS, flags);
+        return sys(BpfAttrLayout.BPF_MAP_UPDATE_ELEM, BpfMapElemLayout.SIZE) < 0 ? Errno.last() : 0;
+    }
+
     /** BPF_OBJ_GET: an fd for the object pinned at {@code path} in a bpf file system. */
     public int objGet(String path) {
         Memory p = cString(path);

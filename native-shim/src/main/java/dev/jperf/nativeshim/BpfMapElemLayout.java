@@ -8,6 +8,7 @@ public final class BpfMapElemLayout {
     private BpfMapElemLayout() {}
 
     // enum bpf_cmd (those not in BpfAttrLayout)
+    public static final int BPF_MAP_DELETE_ELEM = 3;
     public static final int BPF_MAP_GET_NEXT_KEY = 4;
 
     /** Bytes of bpf_attr the element commands use. */
