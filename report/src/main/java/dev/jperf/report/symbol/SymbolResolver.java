@@ -212,6 +212,33 @@ public final class SymbolResolver {
     public static final String KERNEL_NAME = "[kernel.kallsyms]";
 
     /**
+     * perf's symbol__read_kptr_restrict for this process: without CAP_SYSLOG the kernel's addresses
+     * are restricted when kptr_restrict is not 0 or perf_event_paranoid is above 1 (with it, when
+     * kptr_restrict is 2). perf then takes kernel symbols only from a kallsyms named by --kallsyms.
+     */
+    static final boolean KERNEL_RESTRICTED = kernelRestricted();
+
+    private static boolean kernelRestricted() {
+        boolean syslog = false;
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (l.startsWith("CapEff:")) {
+                    syslog = (Long.parseUnsignedLong(l.substring(7).strip(), 16) & (1L << CAP_SYSLOG)) != 0;
+                }
+            }
+            int kptr = Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/kptr_restrict")).strip());
+            int paranoid = Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip());
+            return syslog ? kptr >= 2 : kptr != 0 || paranoid > 1;
+        } catch (IOException | RuntimeException e) {
+            // no /proc to ask (another OS reading a file): nothing is restricted here
+            return false;
+        }
+    }
+
+    /** capability.h's CAP_SYSLOG. */
+    private static final int CAP_SYSLOG = 34;
+
+    /**
      * Starts parsing, on another thread, the kallsyms that {@link #kallsyms} will pick for this
      * kernel build-id (a large file: it then overlaps with reading the records).
      */
@@ -239,6 +266,10 @@ public final class SymbolResolver {
     private Path kallsymsFile(byte[] buildId, boolean warn) {
         if (options.kallsyms() != null) {
             return options.kallsyms();
+        }
+        if (KERNEL_RESTRICTED) {
+            // perf names no kernel symbol from a kallsyms it was not given, cached copies included
+            return null;
         }
         if (buildId != null) {
             Path cached = options.buildIdDir().resolve(KERNEL_NAME).resolve(hex(buildId)).resolve("kallsyms");
