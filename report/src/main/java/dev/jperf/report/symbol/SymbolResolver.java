@@ -235,6 +235,11 @@ public final class SymbolResolver {
         }
     }
 
+    /** Whether this process is one the kernel restricts (see {@link #KERNEL_RESTRICTED}). */
+    public static boolean kernelRestricted() {
+        return KERNEL_RESTRICTED;
+    }
+
     /** capability.h's CAP_SYSLOG. */
     private static final int CAP_SYSLOG = 34;
 
