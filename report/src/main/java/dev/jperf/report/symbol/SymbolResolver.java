@@ -216,9 +216,9 @@ public final class SymbolResolver {
      * are restricted when kptr_restrict is not 0 or perf_event_paranoid is above 1 (with it, when
      * kptr_restrict is 2). perf then takes kernel symbols only from a kallsyms named by --kallsyms.
      */
-    static final boolean KERNEL_RESTRICTED = kernelRestricted();
+    static final boolean KERNEL_RESTRICTED = readKernelRestriction();
 
-    private static boolean kernelRestricted() {
+    private static boolean readKernelRestriction() {
         boolean syslog = false;
         try {
             for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
