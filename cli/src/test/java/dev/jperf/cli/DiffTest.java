@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.jperf.format.Corpus;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DiffTest {
     @BeforeAll
     static void perfIsHere() {
-        assumeTrue(Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf"))), "Linux perf is not in PATH (install linux-perf): it is the oracle here");
+        dev.jperf.format.PerfOracle.assumeInstalled();
         Corpus.installBinaries();
     }
 

@@ -25,8 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class EvlistBuildidListTest {
     @BeforeAll
     static void perfIsHere() {
-        assumeTrue(Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf"))), "Linux perf is not in PATH (install linux-perf): it is the oracle here");
+        dev.jperf.format.PerfOracle.assumeInstalled();
     }
 
     /** The file-mode files (perf's evlist and buildid-list read only a pipe's first records: not compared). */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,8 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ListTest {
     @BeforeAll
     static void perfIsHere() {
-        assumeTrue(Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, "perf"))), "Linux perf is not in PATH (install linux-perf): it is the oracle here");
+        dev.jperf.format.PerfOracle.assumeInstalled();
     }
 
     @ParameterizedTest(name = "list {0}")
