@@ -1,5 +1,6 @@
 package dev.jperf.bpf;
 
+import dev.jperf.format.btf.BtfWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

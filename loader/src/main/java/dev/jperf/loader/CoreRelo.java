@@ -18,14 +18,26 @@ record CoreRelo(int insnOff, int typeId, int accessStrOff, int kind) {
     static final int BPF_CORE_TYPE_MATCHES = 12;
 
     boolean fieldBased() {
-        return kind >= BPF_CORE_FIELD_BYTE_OFFSET && kind <= BPF_CORE_FIELD_RSHIFT_U64;
+        return fieldBased(kind);
     }
 
     boolean typeBased() {
-        return (kind >= BPF_CORE_TYPE_ID_LOCAL && kind <= BPF_CORE_TYPE_SIZE) || kind == BPF_CORE_TYPE_MATCHES;
+        return typeBased(kind);
     }
 
     boolean enumvalBased() {
+        return enumvalBased(kind);
+    }
+
+    static boolean fieldBased(int kind) {
+        return kind >= BPF_CORE_FIELD_BYTE_OFFSET && kind <= BPF_CORE_FIELD_RSHIFT_U64;
+    }
+
+    static boolean typeBased(int kind) {
+        return (kind >= BPF_CORE_TYPE_ID_LOCAL && kind <= BPF_CORE_TYPE_SIZE) || kind == BPF_CORE_TYPE_MATCHES;
+    }
+
+    static boolean enumvalBased(int kind) {
         return kind == BPF_CORE_ENUMVAL_EXISTS || kind == BPF_CORE_ENUMVAL_VALUE;
     }
 }

@@ -160,6 +160,35 @@ final class KernelBtf {
         return modules;
     }
 
+    /** struct bpf_core_cand: a kernel type a CO-RE relocation may resolve to, in vmlinux's BTF or a module's. */
+    record Candidate(Btf btf, int id) {
+    }
+
+    /**
+     * bpf_core_find_cands: kernel types of a kind compatible with {@code localKind} whose essential
+     * name is {@code essential}, in vmlinux; only when vmlinux has none, in the modules' BTF.
+     */
+    List<Candidate> coreCandidates(String essential, dev.jperf.format.btf.BtfKind localKind) {
+        List<Candidate> out = new ArrayList<>();
+        for (int id : byEssentialName(essential)) {
+            if (BtfTypes.kindCoreCompat(btf.kind(id), localKind)) {
+                out.add(new Candidate(btf, id));
+            }
+        }
+        if (out.isEmpty()) {
+            for (Btf mod : modules()) {
+                for (int id = mod.firstId(); id <= mod.lastId(); id++) {
+                    String n = mod.name(id);
+                    if (!n.isEmpty() && BtfTypes.kindCoreCompat(mod.kind(id), localKind)
+                            && BtfTypes.essentialNameLen(n) == essential.length() && n.startsWith(essential)) {
+                        out.add(new Candidate(mod, id));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** btf__find_by_name_kind over the kernel's types, or -1 (ENOENT). */
     int findByNameKind(String name, dev.jperf.format.btf.BtfKind kind) {
         for (int id : byEssentialName(name.substring(0, BtfTypes.essentialNameLen(name)))) {

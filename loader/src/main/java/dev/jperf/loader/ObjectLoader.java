@@ -97,6 +97,15 @@ final class ObjectLoader {
 
     // ---- externs ----
 
+    /** A func ksym's prototype against the kernel's, as libbpf checks it (BTF it cannot follow: not compatible). */
+    private static boolean protoCompatible(Btf lb, int lproto, Btf kb, int kproto) {
+        try {
+            return CoreMatch.typesAreCompat(lb, lproto, kb, kproto, 32);
+        } catch (CoreError e) {
+            return false;
+        }
+    }
+
     private void resolveExterns() throws BpfObjectException {
         if (o.externs.isEmpty()) {
             return;
@@ -112,7 +121,7 @@ final class ObjectLoader {
                 if (id > 0 && e.isFunc) {
                     int kproto = ((BtfType.Func) vmlinux.btf.type(id)).type();
                     int lproto = e.ksymTypeId;
-                    if (CoreRelocator.typesAreCompat(o.btf.btf(), lproto, vmlinux.btf, kproto, 32) <= 0) {
+                    if (!protoCompatible(o.btf.btf(), lproto, vmlinux.btf, kproto)) {
                         throw new BpfObjectException(o.path + ": extern (func ksym) '" + e.name
                                 + "': func_proto doesn't match the kernel's", Errno.EINVAL);
                     }

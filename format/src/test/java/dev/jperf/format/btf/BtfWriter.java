@@ -1,4 +1,4 @@
-package dev.jperf.bpf;
+package dev.jperf.format.btf;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -7,21 +7,29 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Builds a raw BTF blob (uapi linux/btf.h) type by type, for tests that load BTF into the kernel. */
-final class BtfWriter {
-    static final int INT = 1, PTR = 2, ARRAY = 3, STRUCT = 4, UNION = 5, ENUM = 6, FWD = 7, TYPEDEF = 8,
+/**
+ * Builds a raw BTF blob (uapi linux/btf.h) type by type: for tests that load BTF into the kernel
+ * and tests of code that reads BTF (CO-RE relocation, dumping).
+ */
+public final class BtfWriter {
+    public static final int INT = 1, PTR = 2, ARRAY = 3, STRUCT = 4, UNION = 5, ENUM = 6, FWD = 7, TYPEDEF = 8,
             VOLATILE = 9, CONST = 10, RESTRICT = 11, FUNC = 12, FUNC_PROTO = 13, VAR = 14, DATASEC = 15,
             FLOAT = 16, DECL_TAG = 17, TYPE_TAG = 18, ENUM64 = 19;
-    static final int SIGNED = 1, CHAR = 2, BOOL = 4;
+    public static final int SIGNED = 1, CHAR = 2, BOOL = 4;
 
     private final ByteBuffer types = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
     private final ByteArrayOutputStream strings = new ByteArrayOutputStream();
     private final Map<String, Integer> stringOffsets = new HashMap<>();
     private int lastId;
 
-    BtfWriter() {
+    public BtfWriter() {
         strings.write(0);
         stringOffsets.put("", 0);
+    }
+
+    /** The offset of {@code s} in the string section, added if new (CO-RE access strings live there). */
+    public int string(String s) {
+        return str(s);
     }
 
     private int str(String s) {
@@ -41,28 +49,28 @@ final class BtfWriter {
         return ++lastId;
     }
 
-    int integer(String name, int size, int encoding, int bits) {
+    public int integer(String name, int size, int encoding, int bits) {
         return integer(name, size, encoding, 0, bits);
     }
 
-    int integer(String name, int size, int encoding, int offset, int bits) {
+    public int integer(String name, int size, int encoding, int offset, int bits) {
         int id = head(name, INT, 0, false, size);
         types.putInt(encoding << 24 | offset << 16 | bits);
         return id;
     }
 
-    int ref(int kind, String name, int type) {
+    public int ref(int kind, String name, int type) {
         return head(name, kind, 0, false, type);
     }
 
-    int array(int elem, int index, int nelems) {
+    public int array(int elem, int index, int nelems) {
         int id = head("", ARRAY, 0, false, 0);
         types.putInt(elem).putInt(index).putInt(nelems);
         return id;
     }
 
     /** {@code members}: name, type, bit offset, bitfield size (kflag set when any bitfield size is non-zero). */
-    int composite(int kind, String name, int size, Object... members) {
+    public int composite(int kind, String name, int size, Object... members) {
         boolean kflag = false;
         for (int i = 3; i < members.length; i += 4) {
             kflag |= (Integer) members[i] != 0;
@@ -77,7 +85,7 @@ final class BtfWriter {
     }
 
     /** {@code values}: name, value pairs. */
-    int enumeration(String name, int size, boolean signed, Object... values) {
+    public int enumeration(String name, int size, boolean signed, Object... values) {
         int id = head(name, ENUM, values.length / 2, signed, size);
         for (int i = 0; i < values.length; i += 2) {
             types.putInt(str((String) values[i])).putInt((Integer) values[i + 1]);
@@ -85,7 +93,7 @@ final class BtfWriter {
         return id;
     }
 
-    int enum64(String name, int size, Object... values) {
+    public int enum64(String name, int size, Object... values) {
         int id = head(name, ENUM64, values.length / 2, false, size);
         for (int i = 0; i < values.length; i += 2) {
             long v = (Long) values[i + 1];
@@ -94,14 +102,14 @@ final class BtfWriter {
         return id;
     }
 
-    int var(String name, int type) {
+    public int var(String name, int type) {
         int id = head(name, VAR, 0, false, type);
         types.putInt(1); // global
         return id;
     }
 
     /** {@code vars}: var type id, offset, size triples. */
-    int datasec(String name, int size, int... vars) {
+    public int datasec(String name, int size, int... vars) {
         int id = head(name, DATASEC, vars.length / 3, false, size);
         for (int v : vars) {
             types.putInt(v);
@@ -109,7 +117,20 @@ final class BtfWriter {
         return id;
     }
 
-    byte[] bytes() {
+    public int fwd(String name, boolean union) {
+        return head(name, FWD, 0, union, 0);
+    }
+
+    /** {@code params}: name, type pairs. */
+    public int funcProto(int returnType, Object... params) {
+        int id = head("", FUNC_PROTO, params.length / 2, false, returnType);
+        for (int i = 0; i < params.length; i += 2) {
+            types.putInt(str((String) params[i])).putInt((Integer) params[i + 1]);
+        }
+        return id;
+    }
+
+    public byte[] bytes() {
         byte[] s = strings.toByteArray();
         int typeLen = types.position();
         ByteBuffer b = ByteBuffer.allocate(24 + typeLen + s.length).order(ByteOrder.LITTLE_ENDIAN);
