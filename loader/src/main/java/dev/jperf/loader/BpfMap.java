@@ -29,6 +29,8 @@ public final class BpfMap {
     int btfValueTypeId;
     /** A map-in-map's inner map definition (created only as the outer map's template), else null. */
     BpfMap inner;
+    /** The object this map belongs to, set when the object is opened. */
+    BpfObject owner;
     /** Index of the map's VAR in the .maps DATASEC (BTF-defined maps), -1 otherwise. */
     int btfVarIdx = -1;
     /** What the definition's {@code values} initialise: a BpfMap or BpfProgram per slot, null where none. */
@@ -91,9 +93,7 @@ public final class BpfMap {
 
     /** bpf_map__set_max_entries: allowed before load only. */
     public void setMaxEntries(int n) {
-        if (fd >= 0) {
-            throw new IllegalStateException("map '" + name + "' is already created");
-        }
+        configurable();
         maxEntries = n;
     }
 
@@ -103,9 +103,7 @@ public final class BpfMap {
      * definition, as libbpf checks when the programs are relocated against it.
      */
     public void reuseFd(int mapFd, int type, int keySize, int valueSize) {
-        if (fd >= 0) {
-            throw new IllegalStateException("map '" + name + "' is already created");
-        }
+        configurable();
         if (type != this.type || keySize != this.keySize || valueSize != this.valueSize) {
             throw new IllegalArgumentException("map '" + name + "': the map to reuse (type " + type + ", key " + keySize
                     + ", value " + valueSize + ") does not match the definition (type " + this.type + ", key "
@@ -122,12 +120,16 @@ public final class BpfMap {
 
     /** bpf_map__set_initial_value: the same size as the section; before load only. */
     public void setInitialValue(byte[] value) {
-        if (fd >= 0) {
-            throw new IllegalStateException("map '" + name + "' is already created");
-        }
+        configurable();
         if (data == null || value.length != valueSize) {
             throw new IllegalArgumentException("map '" + name + "': initial value must be " + valueSize + " bytes");
         }
         data = value.clone();
+    }
+
+    private void configurable() {
+        if (owner != null) {
+            owner.requireOpened("map '" + name + "'");
+        }
     }
 }

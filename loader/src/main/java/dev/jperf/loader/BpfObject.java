@@ -125,6 +125,7 @@ public final class BpfObject implements AutoCloseable {
             o.fixupBtf();
             o.initMaps();
             Relocations.collect(o);
+            o.adopt();
             return o;
         } catch (ElfException e) {
             throw new BpfObjectException(e.getMessage());
@@ -132,6 +133,36 @@ public final class BpfObject implements AutoCloseable {
             throw new BpfObjectException(path + ": BTF: " + e.getMessage());
         } catch (IndexOutOfBoundsException | IllegalArgumentException | java.nio.BufferUnderflowException e) {
             throw new BpfObjectException(path + ": malformed object (" + e + ")");
+        }
+    }
+
+    /** libbpf's object life: programs and maps are configured while OPENED, and only then. */
+    public enum State { OPENED, LOADED, CLOSED }
+
+    private State state = State.OPENED;
+
+    public State state() {
+        return state;
+    }
+
+    /** Programs and maps ask their object whether they may still be configured. */
+    private void adopt() {
+        for (BpfProgram p : programs) {
+            p.owner = this;
+        }
+        for (BpfMap m : maps) {
+            m.owner = this;
+            if (m.inner != null) {
+                m.inner.owner = this;
+            }
+        }
+    }
+
+    /** libbpf's -EBUSY for a setter called after load: the kernel has what was configured. */
+    void requireOpened(String what) {
+        if (state != State.OPENED) {
+            throw new IllegalStateException(what + ": the object is " + state.name().toLowerCase(java.util.Locale.ROOT)
+                    + "; configure before load");
         }
     }
 
@@ -204,9 +235,11 @@ public final class BpfObject implements AutoCloseable {
      * refused program's retry (1 by default).
      */
     public void load(LoadOptions options) throws BpfObjectException {
-        if (loaded != null) {
-            throw new BpfObjectException(path + ": already loaded", Errno.EINVAL);
+        if (state != State.OPENED) {
+            throw new BpfObjectException(path + ": already " + state.name().toLowerCase(java.util.Locale.ROOT), Errno.EINVAL);
         }
+        // as libbpf, a load that fails part-way leaves the object loaded: what it created is closed with it
+        state = State.LOADED;
         loaded = new ObjectLoader(this, options);
         loaded.load();
     }
@@ -214,6 +247,7 @@ public final class BpfObject implements AutoCloseable {
     /** Unloads programs and maps (closes every fd the load opened). */
     @Override
     public void close() {
+        state = State.CLOSED;
         if (loaded != null) {
             loaded.close();
         }

@@ -32,6 +32,8 @@ public final class BpfProgram {
     int attachProgFd;
     String attachFunc;
     int fd = -1;
+    /** The object this program belongs to, set when the object is opened. */
+    BpfObject owner;
     int id;
     String error;
     int errno;
@@ -69,9 +71,7 @@ public final class BpfProgram {
     }
 
     public void setAutoload(boolean on) {
-        if (fd >= 0) {
-            throw new IllegalStateException("program '" + name + "' is already loaded");
-        }
+        configurable();
         autoload = on;
     }
 
@@ -81,9 +81,7 @@ public final class BpfProgram {
      * function; before load only. The caller keeps {@code progFd} open until the load is done.
      */
     public void setAttachTarget(int progFd, String function) {
-        if (fd >= 0) {
-            throw new IllegalStateException("program '" + name + "' is already loaded");
-        }
+        configurable();
         if (progFd <= 0 || function == null || function.isEmpty()) {
             throw new IllegalArgumentException("program '" + name + "': an attach target needs a program fd and a function");
         }
@@ -123,5 +121,11 @@ public final class BpfProgram {
 
     boolean contains(int secIdx, int insnIdx) {
         return this.secIdx == secIdx && insnIdx >= secInsnOff && insnIdx < secInsnOff + secInsnCnt;
+    }
+
+    private void configurable() {
+        if (owner != null) {
+            owner.requireOpened("program '" + name + "'");
+        }
     }
 }

@@ -80,4 +80,30 @@ class OpenPhaseTest {
             assertEquals(BpfMap.BPF_F_RDONLY_PROG, o.map(".rodata").flags(), "only static variables: not mmapable");
         }
     }
+
+    /**
+     * libbpf's object states: after load (even one the kernel refused, as for a user without
+     * CAP_BPF) and after close, no program or map can be configured, since the kernel already has
+     * what was set; nor can the object be loaded again.
+     */
+    @Test
+    void settersOnlyWhileOpened() throws Exception {
+        BpfObject o = BpfObject.open(ExternalObjectsTest.DIR.resolve("obj/bootstrap_legacy.bpf.o"));
+        assertEquals(BpfObject.State.OPENED, o.state());
+        try {
+            o.load(LoadOptions.DEFAULT);
+        } catch (BpfObjectException e) {
+            // refused by the kernel: the object is loaded all the same, as libbpf's
+        }
+        assertEquals(BpfObject.State.LOADED, o.state());
+        BpfProgram exit = o.program("handle_exit");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> exit.setAutoload(false));
+        assertEquals("program 'handle_exit': the object is loaded; configure before load", e.getMessage());
+        assertThrows(IllegalStateException.class, () -> o.map("exec_start").setMaxEntries(1));
+        assertThrows(IllegalStateException.class, () -> o.map(".rodata").setInitialValue(new byte[o.map(".rodata").valueSize()]));
+        assertThrows(BpfObjectException.class, () -> o.load(LoadOptions.DEFAULT));
+        o.close();
+        assertEquals(BpfObject.State.CLOSED, o.state());
+        assertThrows(IllegalStateException.class, () -> exit.setAttachTarget(1, "f"));
+    }
 }
