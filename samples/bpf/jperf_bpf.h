@@ -19,14 +19,20 @@
 
 static void *(*bpf_map_lookup_elem)(void *map, const void *key) = (void *)1;
 static long (*bpf_map_update_elem)(void *map, const void *key, const void *value, __u64 flags) = (void *)2;
+static long (*bpf_map_delete_elem)(void *map, const void *key) = (void *)3;
 static __u64 (*bpf_ktime_get_ns)(void) = (void *)5;
 static __u32 (*bpf_get_smp_processor_id)(void) = (void *)8;
 static __u64 (*bpf_get_current_pid_tgid)(void) = (void *)14;
 static long (*bpf_get_current_comm)(void *buf, __u32 size) = (void *)16;
+static long (*bpf_get_stackid)(void *ctx, void *map, __u64 flags) = (void *)27;
 static long (*bpf_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;
 
 #define BPF_ANY 0
 #define BPF_NOEXIST 1
+#define BPF_F_NO_PREALLOC 1
+/* bpf_get_stackid's flags */
+#define BPF_F_USER_STACK (1ULL << 8)
+#define BPF_F_FAST_STACK_CMP (1ULL << 9)
 
 /* the value of a field of a kernel struct, its offset relocated against the running kernel (CO-RE) */
 #define CORE_READ(dst, src) bpf_probe_read_kernel(&(dst), sizeof(dst), &(src))

@@ -37,6 +37,7 @@ final class RecordCommand implements Subcommand {
     private boolean allKernel;
     private boolean switchEvents;
     private boolean namespaces;
+    private boolean offCpu;
     private boolean noSamples;
     private int delayMs;
     private boolean timestampFilename;
@@ -83,6 +84,7 @@ final class RecordCommand implements Subcommand {
                 .flag('\0', "namespaces", "Record namespaces events")
                 .flag('n', "no-samples", "don't sample")
                 .flag('\0', "timestamp-filename", "append timestamp to output filename")
+                .flag('\0', "off-cpu", "Enable off-cpu analysis")
                 .value('D', "delay", "n", "ms to wait before starting measurement after program start (-1: start with"
                         + " events disabled)")
                 .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
@@ -131,6 +133,7 @@ final class RecordCommand implements Subcommand {
             case "namespaces" -> namespaces = v.on();
             case "no-samples" -> noSamples = v.on();
             case "timestamp-filename" -> timestampFilename = v.on();
+            case "off-cpu" -> offCpu = v.on();
             case "delay" -> delayMs = toInt("-D", v.integer());
             case "timestamp" -> {
                 // perf's sample_time is on by default and jperf always samples the time: -T asks for
@@ -180,7 +183,7 @@ final class RecordCommand implements Subcommand {
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
                 .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
-                .timestampFilename(timestampFilename).build();
+                .timestampFilename(timestampFilename).offCpu(offCpu).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

@@ -98,6 +98,9 @@ final class PerfEvents implements AutoCloseable {
             for (EventSpec spec : specs) {
                 ev.openSampling(o, spec, cpus, threads, enableOnExec, samplingRingFd);
             }
+            if (o.offCpu()) {
+                ev.openOffCpu(o, cpus, threads, enableOnExec, samplingRingFd);
+            }
             // perf's tracking dummy (its flags, none added; evlist__add_dummy's sample_period 1, no
             // freq): its records go into the sampling rings
             long inherit = o.noInherit() ? 0 : FLAG_INHERIT;
@@ -240,6 +243,34 @@ final class PerfEvents implements AutoCloseable {
         }
         if (errno == Errno.EACCES && Privileges.paranoid() > 1) {
             return spec.userOnlyFallback();
+        }
+        return null;
+    }
+
+    /**
+     * perf's off_cpu_config: the offcpu-time event, a BPF_OUTPUT software event at frequency 1
+     * that never samples by itself; it is opened with the others so that the off-CPU samples
+     * written at the end have an attr, a name and an id in the file.
+     */
+    private void openOffCpu(RecordOptions o, List<Integer> cpus, List<Integer> threads, boolean enableOnExec,
+            Map<Integer, Integer> ringFd) {
+        long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | FLAG_FREQ | FLAG_SAMPLE_ID_ALL
+                | (enableOnExec && o.delayMs() == 0 ? FLAG_ENABLE_ON_EXEC : 0);
+        byte[] a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT, 1, OffCpu.sampleType(sampleType), flags, 0);
+        try {
+            List<Long> ids = openAll(a, OffCpu.EVENT, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
+            evsels.add(new Evsel(OffCpu.EVENT, a, ids));
+        } catch (NativeException e) {
+            throw explain(e, OffCpu.EVENT, threads);
+        }
+    }
+
+    /** The offcpu-time event, or null without --off-cpu. */
+    Evsel offCpu() {
+        for (Evsel e : evsels) {
+            if (e.name().equals(OffCpu.EVENT)) {
+                return e;
+            }
         }
         return null;
     }

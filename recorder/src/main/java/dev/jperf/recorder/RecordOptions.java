@@ -41,13 +41,15 @@ import java.util.List;
  *     {@code output.YYYYmmddHHMMSScc} (local time, centiseconds), as perf renames it
  * @param noSamples  {@code -n/--no-samples}: sample_freq (or period) 0 on every event, as perf sets
  *     it: the side-band records only
+ * @param offCpu     {@code --off-cpu}: where tasks wait, from a BPF program on sched_switch, written
+ *     as {@code offcpu-time} samples when the recording ends ({@link OffCpu})
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
-        boolean timestampFilename) {
+        boolean timestampFilename, boolean offCpu) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -90,6 +92,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean allKernel;
         private boolean switchEvents;
         private boolean namespaces;
+        private boolean offCpu;
         private boolean noSamples;
         private int delayMs;
         private boolean timestampFilename;
@@ -227,12 +230,17 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder offCpu(boolean v) {
+            offCpu = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
                     allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
-                    timestampFilename);
+                    timestampFilename, offCpu);
         }
     }
 

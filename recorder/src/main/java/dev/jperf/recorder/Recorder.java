@@ -85,6 +85,18 @@ public final class Recorder implements StopSignals.Stoppable {
         } catch (IllegalArgumentException e) {
             throw new RecordException(e.getMessage(), e);
         }
+        OffCpu offCpu = null;
+        if (options.offCpu()) {
+            try {
+                // perf's filters: -C's CPUs, -p/-t's threads, else the workload's process (none with -a)
+                List<Integer> tasks = options.pids().isEmpty() && options.tids().isEmpty() ? List.of() : threads;
+                offCpu = OffCpu.start(options.cpus(), tasks,
+                        workload != null && !options.systemWide() ? workload.pid() : 0);
+            } catch (RuntimeException e) {
+                events.close();
+                throw e;
+            }
+        }
         if (!options.quiet()) {
             String warning = noCapture != null ? noCapture(noCapture) : events.sideBandFailure() == null ? null
                     : "BPF programs loaded while recording are not captured: the kernel refused the side-band event ("
@@ -94,8 +106,11 @@ public final class Recorder implements StopSignals.Stoppable {
             }
         }
         try {
-            return record(events, cpus, threads, workload, enableOnExec, noCapture == null);
+            return record(events, offCpu, cpus, threads, workload, enableOnExec, noCapture == null);
         } finally {
+            if (offCpu != null) {
+                offCpu.close();
+            }
             events.close();
         }
     }
@@ -107,8 +122,8 @@ public final class Recorder implements StopSignals.Stoppable {
                 + " read BPF programs by id" + missing + " (" + kernelAnswer + ")";
     }
 
-    private Result record(PerfEvents events, List<Integer> cpus, List<Integer> threads, Workload workload,
-            boolean enableOnExec, boolean captureBpf) throws IOException, InterruptedException {
+    private Result record(PerfEvents events, OffCpu offCpu, List<Integer> cpus, List<Integer> threads,
+            Workload workload, boolean enableOnExec, boolean captureBpf) throws IOException, InterruptedException {
         PerfDataOutput writer = RecordOutput.open(options, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize();
@@ -183,7 +198,7 @@ public final class Recorder implements StopSignals.Stoppable {
             if (workload != null) {
                 workloadExit = workload.waitFor(2000);
             }
-            lostSamples = finish(events, drain, copier, writer, features, images.kallsyms(), hits);
+            lostSamples = finish(events, offCpu, drain, copier, writer, features, images.kallsyms(), hits);
         }
         for (SideBand sb : sideBands) {
             if (sb.crash() != null) {
@@ -236,9 +251,15 @@ public final class Recorder implements StopSignals.Stoppable {
      * Drains everything left (side-band thread stopped), fetches the last pinned programs, closes
      * the file; returns the sum of the LOST_SAMPLES counts written.
      */
-    private long finish(PerfEvents events, DrainLoop drain, RecordCopier copier, PerfDataOutput writer,
-            FeatureUpdates features, Kallsyms kallsyms, DsoHits hits) throws IOException, InterruptedException {
+    private long finish(PerfEvents events, OffCpu offCpu, DrainLoop drain, RecordCopier copier,
+            PerfDataOutput writer, FeatureUpdates features, Kallsyms kallsyms, DsoHits hits)
+            throws IOException, InterruptedException {
         drain.pass();
+        if (offCpu != null) {
+            // after the last ring record and before the lost counts, as perf's off_cpu_write
+            PerfEvents.Evsel e = events.offCpu();
+            copier.appendOwn(offCpu.samples(OffCpu.sampleType(events.sampleType()), e.ids().get(0)));
+        }
         long lostSamples = appendLostSamples(events, copier);
         copier.flushCompressor();
         capture.stopFetcher();
