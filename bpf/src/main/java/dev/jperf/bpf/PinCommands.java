@@ -129,7 +129,7 @@ public final class PinCommands {
                 throw new BpftoolException("map name not specified");
             }
             int fd = kernel.bpf.mapCreate(type, name, (int) keySize, (int) valueSize, (int) maxEntries, (int) flags,
-                    innerFd, 0, 0, 0, 0, ifindex);
+                    innerFd, 0, 0, 0, 0, ifindex, 0);
             if (fd < 0) {
                 throw new BpftoolException("map create failed: " + Errno.text(-fd));
             }

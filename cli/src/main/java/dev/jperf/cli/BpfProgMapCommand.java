@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.bpf.BpfHandle;
 import dev.jperf.bpf.BpftoolException;
+import dev.jperf.bpf.FeatureProbe;
 import dev.jperf.bpf.LinkCommands;
 import dev.jperf.bpf.MapCommands;
 import dev.jperf.bpf.MapElemCommands;
@@ -43,7 +44,8 @@ final class BpfProgMapCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return object.equals("link") ? "List, show, pin and detach the kernel's BPF links, as bpftool does"
+        return object.equals("feature") ? "Probe the kernel's BPF features (program and map types, helpers), as bpftool does"
+                : object.equals("link") ? "List, show, pin and detach the kernel's BPF links, as bpftool does"
                 : "List, show, dump, pin and update the kernel's BPF programs and maps, load objects, as bpftool does";
     }
 
@@ -54,6 +56,8 @@ final class BpfProgMapCommand implements Subcommand {
                     "jperf bpf prog { load | loadall } OBJ PATH [map { idx IDX | name NAME } MAP]... [pinmaps MAP_DIR] [<options>]",
                     "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }",
                     "MAP := { id ID | name NAME | pinned PATH }"}
+                : object.equals("feature")
+                ? new String[] {"jperf bpf feature probe [kernel] [full] [macros [prefix PREFIX]] [<options>]"}
                 : object.equals("link")
                 ? new String[] {"jperf bpf link { list | show [LINK] | pin LINK FILE | detach LINK } [<options>]",
                     "LINK := { id ID | pinned PATH }"}
@@ -128,6 +132,13 @@ final class BpfProgMapCommand implements Subcommand {
     private void run(Output output) {
         if (object.equals("link")) {
             link(output);
+            return;
+        }
+        if (object.equals("feature")) {
+            if (words.isEmpty() || !words.get(0).equals("probe")) {
+                throw new UsageException("unknown 'feature' command '" + (words.isEmpty() ? "" : words.get(0)) + "': probe");
+            }
+            new FeatureProbe(output, System.err).probe(words.subList(1, words.size()));
             return;
         }
         String verb = words.isEmpty() ? "show" : words.get(0);

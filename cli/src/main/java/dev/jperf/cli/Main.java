@@ -220,7 +220,7 @@ public final class Main {
 
     /** The {@code jperf bpf} subcommands, a line each. */
     private static StringBuilder bpfCommands(StringBuilder b) {
-        for (String sub : List.of("load", "run", "prog", "map", "link", "top")) {
+        for (String sub : List.of("load", "run", "prog", "map", "link", "feature", "top")) {
             b.append(String.format("   %-12s %s%n", "bpf " + sub, bpfCommand(sub).summary()));
         }
         return b;
@@ -236,6 +236,7 @@ public final class Main {
             case "prog":
             case "map":
             case "link":
+            case "feature":
                 return new BpfProgMapCommand(sub);
             case "top":
                 return new BpfTopCommand();

@@ -322,14 +322,19 @@ public final class Bpf {
     public int mapCreate(int mapType, String name, int keySize, int valueSize, int maxEntries, int mapFlags,
             int innerMapFd, int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra) {
         return mapCreate(mapType, name, keySize, valueSize, maxEntries, mapFlags, innerMapFd, btfFd, btfKeyTypeId,
-                btfValueTypeId, mapExtra, 0);
+                btfValueTypeId, mapExtra, 0, 0);
     }
 
-    /** {@link #mapCreate(int, String, int, int, int, int, int, int, int, int, long)} offloaded to device {@code ifindex} (0: none). */
+    /**
+     * {@link #mapCreate(int, String, int, int, int, int, int, int, int, int, long)} offloaded to device
+     * {@code ifindex} (0: none), with a vmlinux BTF value type (struct_ops maps; 0: none).
+     */
     public int mapCreate(int mapType, String name, int keySize, int valueSize, int maxEntries, int mapFlags,
-            int innerMapFd, int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra, int ifindex) {
+            int innerMapFd, int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra, int ifindex,
+            int btfVmlinuxValueTypeId) {
         attr.clear(BpfAttrLayout.MAP_CREATE_SIZE);
         attr.setInt(BpfAttrLayout.MAP_IFINDEX, ifindex);
+        attr.setInt(BpfAttrLayout.BTF_VMLINUX_VALUE_TYPE_ID, btfVmlinuxValueTypeId);
         attr.setInt(BpfAttrLayout.MAP_TYPE, mapType);
         attr.setInt(BpfAttrLayout.KEY_SIZE, keySize);
         attr.setInt(BpfAttrLayout.VALUE_SIZE, valueSize);
