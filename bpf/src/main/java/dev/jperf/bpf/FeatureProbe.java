@@ -6,6 +6,7 @@ import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
+import dev.jperf.nativeshim.Caps;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Mount;
@@ -24,11 +25,14 @@ import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 
 /**
- * {@code bpftool feature probe [kernel] [full] [macros [prefix PREFIX]]} (feature.c of bpftool
+ * {@code bpftool feature probe [kernel] [full] [macros [prefix PREFIX]] [unprivileged]} (feature.c of bpftool
  * 7.1, Linux 6.1, over libbpf 1.1's libbpf_probes.c): the system's BPF configuration (procfs
  * knobs, the kernel config from /boot/config-RELEASE or /proc/config.gz), then every program type,
  * map type, helper per program type and misc feature probed by a real load as bpftool probes it,
- * printed as its plain text, C macros or JSON.
+ * printed as its plain text, C macros or JSON. {@code unprivileged} probes without the BPF
+ * capabilities, as bpftool built with libcap does: dropped from the thread's effective set for the
+ * probes (and given back after, as jperf may go on in the same thread), and a probe whose last
+ * failing call said EPERM counted as unavailable, as bpftool reads errno after it.
  */
 public final class FeatureProbe {
     /** enum bpf_func_id of Linux 6.1's UAPI (bpftool's helper_name[]), without the "bpf_" prefix. */
@@ -98,6 +102,9 @@ public final class FeatureProbe {
     private final StringBuilder out;
     private final JsonWriter jw;
     private boolean full;
+    private boolean unprivileged;
+    /** The errno of the last bpf(2) call that failed: what bpftool finds in errno after a probe. */
+    private int lastErrno;
     /** The macros' prefix, null for plain text (and always with JSON). */
     private String prefix;
     private final Memory log = new Memory(LOG_SIZE);
@@ -138,32 +145,41 @@ public final class FeatureProbe {
                 }
                 prefix = args.get(++i);
             } else if ("unprivileged".startsWith(w)) {
-                throw new BpftoolException("'unprivileged' is not supported by jperf: it does not drop its capabilities");
+                unprivileged = true;
             } else {
                 throw new BpftoolException("expected no more arguments, 'kernel', 'dev', 'macros' or 'prefix', got: '" + w
                         + "'?");
             }
         }
-        checkPermissions();
-        if (o.json()) {
-            prefix = null;
-            jw.startObject();
-        }
-        boolean[] supported = new boolean[128];
-        systemConfig();
-        if (syscallConfig()) {
-            programTypes(supported);
-            mapTypes();
-            helpers(supported);
-            misc();
-        }
-        if (o.json()) {
-            jw.endObject();
+        long[] restore = checkPermissions();
+        try {
+            if (o.json()) {
+                prefix = null;
+                jw.startObject();
+            }
+            boolean[] supported = new boolean[128];
+            systemConfig();
+            if (syscallConfig()) {
+                programTypes(supported);
+                mapTypes();
+                helpers(supported);
+                misc();
+            }
+            if (o.json()) {
+                jw.endObject();
+            }
+        } finally {
+            if (restore != null) {
+                Caps.set(restore);
+            }
         }
     }
 
-    /** handle_perms (libcap): every BPF capability effective, or bpftool's refusal. */
-    private static void checkPermissions() {
+    /**
+     * handle_perms (libcap): every BPF capability effective, or bpftool's refusal; with
+     * {@code unprivileged} those effective dropped. Returns the sets to restore, null when unchanged.
+     */
+    private long[] checkPermissions() {
         long eff = 0;
         int lastCap = 0;
         try {
@@ -172,7 +188,10 @@ public final class FeatureProbe {
                     eff = Long.parseUnsignedLong(line.substring(7).strip(), 16);
                 }
             }
-            lastCap = Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/cap_last_cap")).strip());
+            // read to its end: Files.readString takes procfs's size of 0 at its word and stops short
+            try (InputStream in = Files.newInputStream(Path.of("/proc/sys/kernel/cap_last_cap"))) {
+                lastCap = Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
+            }
         } catch (IOException | NumberFormatException e) {
             throw new BpftoolException("failed to get capabilities for process: " + e.getMessage());
         }
@@ -180,10 +199,12 @@ public final class FeatureProbe {
         int[] caps = {CAP_SYS_ADMIN, CAP_BPF, CAP_NET_ADMIN, CAP_PERFMON};
         String[] names = {"CAP_SYS_ADMIN", "CAP_BPF", "CAP_NET_ADMIN", "CAP_PERFMON"};
         int set = 0;
+        long drop = 0;
         StringBuilder missing = new StringBuilder();
         for (int i = 0; i < caps.length; i++) {
             if ((eff >>> caps[i] & 1) != 0) {
                 set++;
+                drop |= 1L << caps[i];
             } else if (!sysAdminOnly) {
                 missing.append(names[i]).append(", ");
             }
@@ -191,8 +212,22 @@ public final class FeatureProbe {
                 break;
             }
         }
-        if (set == caps.length || sysAdminOnly && set > 0) {
-            return;
+        if (unprivileged && set == 0 || !unprivileged && (set == caps.length || sysAdminOnly && set > 0)) {
+            return null;
+        }
+        if (unprivileged) {
+            long[] sets;
+            try {
+                sets = Caps.get();
+            } catch (dev.jperf.nativeshim.NativeException e) {
+                throw new BpftoolException("failed to get capabilities for process: " + Errno.text(e.errno()));
+            }
+            long[] dropped = {sets[0] & ~drop, sets[1], sets[2]};
+            int e = Caps.set(dropped);
+            if (e != 0) {
+                throw new BpftoolException("failed to drop capabilities: " + Errno.text(e));
+            }
+            return sets;
         }
         throw new BpftoolException(sysAdminOnly
                 ? "missing CAP_SYS_ADMIN, required for full feature probing; run as root or use 'unprivileged'"
@@ -404,7 +439,7 @@ public final class FeatureProbe {
     private boolean syscallConfig() {
         startSection("syscall_config", "Scanning system call availability...", "/*** System call availability ***/");
         // bpf_prog_load(UNSPEC, NULL, ...): anything but ENOSYS says the call exists
-        int fd = bpf.progLoad(new BpfProgLoadAttr(0, 0, new byte[0], "", 0, 0, "", 0, null, 0, null, 0, 0, 0), null, 0);
+        int fd = load(new BpfProgLoadAttr(0, 0, new byte[0], "", 0, 0, "", 0, null, 0, null, 0, 0, 0), null, 0);
         if (fd >= 0) {
             Fd.close(fd);
         }
@@ -481,7 +516,7 @@ public final class FeatureProbe {
         if (logged) {
             log.setByte(0, (byte) 0);
         }
-        int fd = bpf.progLoad(new BpfProgLoadAttr(type, expectedAttach, code, "GPL", kern, flags, "", 0, null, 0, null, 0,
+        int fd = load(new BpfProgLoadAttr(type, expectedAttach, code, "GPL", kern, flags, "", 0, null, 0, null, 0,
                 attachBtfId, 0), logged ? log : null, logged ? 1 : 0);
         if (fd >= 0) {
             Fd.close(fd);
@@ -501,6 +536,10 @@ public final class FeatureProbe {
         for (int t = 1; BpfTypeNames.progType(t) != null; t++) {
             String name = BpfTypeNames.progType(t);
             boolean res = probeProgLoad(t, code, false) > 0;
+            // bpftool: a probe may pass on a refused load; for a user, EPERM in errno says no
+            if (unprivileged && lastErrno == Errno.EPERM) {
+                res = false;
+            }
             supported[t] |= res;
             boolFeature("have_" + name + "_prog_type", "eBPF program_type " + name,
                     name.toUpperCase(Locale.ROOT) + "_PROG_TYPE", res);
@@ -542,7 +581,7 @@ public final class FeatureProbe {
                 value = 8;
                 entries = 0;
                 flags = 1;
-                btf = bpf.btfLoad(localStorageBtf(), null);
+                btf = failed(bpf.btfLoad(localStorageBtf(), null));
                 if (btf < 0) {
                     return btf;
                 }
@@ -567,13 +606,13 @@ public final class FeatureProbe {
         int fd;
         try {
             if (type == 12 || type == 13) { // maps of maps: a hash map as the template
-                inner = bpf.mapCreate(1, "", 4, 4, 1, 0, 0, 0, 0, 0, 0);
+                inner = failed(bpf.mapCreate(1, "", 4, 4, 1, 0, 0, 0, 0, 0, 0));
                 if (inner < 0) {
                     return 0;
                 }
             }
-            fd = bpf.mapCreate(type, "", key, value, entries, flags, Math.max(inner, 0), Math.max(btf, 0), btfKey, btfValue,
-                    0, 0, vmlinuxValue);
+            fd = failed(bpf.mapCreate(type, "", key, value, entries, flags, Math.max(inner, 0), Math.max(btf, 0), btfKey,
+                    btfValue, 0, 0, vmlinuxValue));
         } finally {
             if (inner >= 0) {
                 Fd.close(inner);
@@ -642,7 +681,7 @@ public final class FeatureProbe {
             if (!full && (id == 6 || id == 177 || id == 36)) {
                 continue;
             }
-            boolean res = supportedType && probeHelper(type, id) > 0;
+            boolean res = supportedType && probeHelper(type, id) > 0 && !(unprivileged && lastErrno == Errno.EPERM);
             String helper = "bpf_" + HELPERS[id];
             if (o.json()) {
                 if (res) {
@@ -701,10 +740,24 @@ public final class FeatureProbe {
 
     /** probe_misc_feature: a socket filter that loads (or fails without an errno). */
     private void miscFeature(byte[] code, String feat, String plain, String define) {
-        int fd = bpf.progLoad(new BpfProgLoadAttr(1, 0, code, "GPL", 0, 0, "", 0, null, 0, null, 0, 0, 0), null, 0);
+        int fd = load(new BpfProgLoadAttr(1, 0, code, "GPL", 0, 0, "", 0, null, 0, null, 0, 0, 0), null, 0);
         if (fd >= 0) {
             Fd.close(fd);
         }
         boolFeature(feat, plain, define, fd >= 0);
     }
+
+    /** BPF_PROG_LOAD, the errno of a failure kept as errno keeps it. */
+    private int load(BpfProgLoadAttr a, Memory logBuf, int level) {
+        return failed(bpf.progLoad(a, logBuf, level));
+    }
+
+    /** {@code fd}, its errno (if it is one) kept as the last. */
+    private int failed(int fd) {
+        if (fd < 0) {
+            lastErrno = -fd;
+        }
+        return fd;
+    }
 }
+

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code jperf bpf feature probe} against bpftool 7.1's {@code feature probe} run live on this
  * kernel: every probe is a real load on both sides, so stdout, stderr and the exit code must be
- * the same (as root the whole report; as another user bpftool's refusal).
+ * the same (as root the whole report; as another user bpftool's refusal; {@code unprivileged}
+ * probing as a user does, the capabilities given back after).
  */
 class BpfFeatureProbeTest {
     @Test
@@ -25,6 +27,7 @@ class BpfFeatureProbeTest {
         String[][] cases = {
             {}, {"kernel"}, {"kernel", "full"}, {"macros"}, {"k", "m", "pre", "MY_"}, {"kernel", "kernel"},
             {"prefix", "X"}, {"macros", "prefix"}, {"macros", "prefix", "A", "prefix", "B"}, {"bogus"},
+            {"unprivileged"}, {"kernel", "unprivileged", "macros"},
         };
         String[][] modes = {{}, {"-j"}, {"-p"}};
         int i = 0;
@@ -45,13 +48,26 @@ class BpfFeatureProbeTest {
                 List<String> args = new ArrayList<>(List.of("bpf", "feature", "probe"));
                 args.addAll(List.of(c));
                 args.addAll(List.of(mode));
+                String caps = threadCaps();
                 Run r = Run.of(args.toArray(new String[0]));
+                // unprivileged drops the thread's capabilities for the probes only
+                assertEquals(caps, threadCaps(), "the capabilities after " + String.join(" ", args));
                 String what = String.join(" ", cmd);
                 assertEquals(out, r.out(), what + ": stdout");
                 assertEquals(err, r.err(), what + ": stderr");
                 assertEquals(p.exitValue(), r.rc(), what + ": exit code");
             }
         }
+    }
+
+    private static String threadCaps() throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+            if (line.startsWith("Cap")) {
+                b.append(line).append('\n');
+            }
+        }
+        return b.toString();
     }
 
     /** bpftool on PATH or in /usr/sbin (Debian installs it there), null when absent. */
