@@ -13,6 +13,7 @@ public final class BpftoolException extends RuntimeException {
     private final int exitCode;
     private String info;
     private boolean usage;
+    private boolean quiet;
 
     /**
      * bpftool's usage(): the command's help (on stderr, or {@code null} on stdout with {@code -j})
@@ -22,6 +23,21 @@ public final class BpftoolException extends RuntimeException {
         BpftoolException e = new BpftoolException("usage");
         e.usage = true;
         return e;
+    }
+
+    /**
+     * A failure bpftool reports with no p_err of its own (libbpf's debug lines say why, on
+     * stderr before): exit 255, no {@code Error:} line or JSON object.
+     */
+    static BpftoolException quiet(String why) {
+        BpftoolException e = new BpftoolException(why);
+        e.quiet = true;
+        return e;
+    }
+
+    /** True for {@link #quiet(String)}. */
+    public boolean isQuiet() {
+        return quiet;
     }
 
     /** True for {@link #usage()}. */

@@ -5,6 +5,7 @@ import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
 import dev.jperf.loader.BpfProgram;
 import dev.jperf.loader.LoadOptions;
+import dev.jperf.loader.SectionDef;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import java.io.IOException;
@@ -21,8 +22,8 @@ import java.util.List;
  * then the first program pinned at PATH ({@code load}) or every program at PATH/NAME
  * ({@code loadall}, libbpf's bpf_object__pin_programs), the maps at DIR/NAME with dots made
  * underscores (bpf_object__pin_maps). As with libbpf, one program refused fails the command and
- * nothing stays loaded. {@code type} and {@code dev} are refused: the loader takes a program's
- * type from its section and offloads nothing.
+ * nothing stays loaded. {@code type T} loads every program as T (libbpf's section names, T or
+ * T/); {@code dev} is refused: the loader offloads nothing.
  */
 public final class ProgLoadCommands {
     /**
@@ -62,14 +63,21 @@ public final class ProgLoadCommands {
         String file = args.get(0);
         String pinfile = args.get(1);
         String pinmaps = null;
+        SectionDef common = null;
         List<Replace> replace = new ArrayList<>();
         try {
             int i = 2;
             while (i < args.size()) {
                 String w = args.get(i);
-                if ("type".startsWith(w) || "dev".startsWith(w)) {
-                    throw new BpftoolException("'" + ("type".startsWith(w) ? "type" : "dev") + "' is not supported by"
-                            + " jperf: its loader takes a program's type from its section and offloads nothing");
+                if ("type".startsWith(w)) {
+                    if (common != null) {
+                        throw new BpftoolException("program type already specified");
+                    }
+                    PinCommands.require(args.subList(i + 1, args.size()), 1, w);
+                    common = programType(args.get(i + 1));
+                    i += 2;
+                } else if ("dev".startsWith(w)) {
+                    throw new BpftoolException("'dev' is not supported by jperf: its loader offloads nothing");
                 } else if ("map".startsWith(w)) {
                     PinCommands.require(args.subList(i + 1, args.size()), 4, w);
                     String kind = args.get(i + 1);
@@ -101,6 +109,15 @@ public final class ProgLoadCommands {
                 }
             }
             try (BpfObject obj = open(file)) {
+                for (BpfProgram p : obj.programs()) {
+                    SectionDef d = common;
+                    if (d == null && (d = p.sectionDef()) == null) {
+                        // get_prog_type_by_name: libbpf's debug lines, no error of bpftool's own
+                        err.println("libbpf: failed to guess program type from ELF section '" + p.sectionName() + "'");
+                        throw BpftoolException.quiet("no program type for section " + p.sectionName());
+                    }
+                    p.setType(d.progType(), d.expectedAttachType());
+                }
                 pin(obj, replace, pinfile, pinmaps, firstOnly);
             } catch (BpftoolException e) {
                 throw e.getMessage().equals("failed to open object file") ? e : e.withInfo(STRICT_MODE);
@@ -147,6 +164,22 @@ public final class ProgLoadCommands {
                 throw e;
             }
         }
+    }
+
+    /**
+     * libbpf_prog_type_by_name of {@code type}, then of {@code type/} as bpftool retries it; a
+     * name neither matches fails with libbpf's line and no error of bpftool's.
+     */
+    private SectionDef programType(String type) {
+        SectionDef d = SectionDef.find(type);
+        if (d == null) {
+            d = SectionDef.find(type + "/");
+        }
+        if (d == null) {
+            err.println("libbpf: failed to guess program type from ELF section '" + type + "/'");
+            throw BpftoolException.quiet("unknown program type " + type);
+        }
+        return d;
     }
 
     private BpfObject open(String file) {

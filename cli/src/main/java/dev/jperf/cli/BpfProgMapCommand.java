@@ -109,13 +109,13 @@ final class BpfProgMapCommand implements Subcommand {
                 out.flush();
                 return e.exitCode();
             }
-            if (json && !e.onStdout()) {
+            if (json && !e.onStdout() && !e.isQuiet()) {
                 output.error(e.getMessage());
             }
             out.print(output.finish());
             out.flush();
             // bpftool's p_err: the JSON object on stdout, else "Error: ..." on stderr
-            if (!output.errorWritten()) {
+            if (!output.errorWritten() && !e.isQuiet()) {
                 System.err.println("Error: " + e.getMessage());
             }
             if (!json && e.info() != null) {

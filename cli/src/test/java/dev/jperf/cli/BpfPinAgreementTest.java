@@ -243,6 +243,12 @@ class BpfPinAgreementTest {
             {"loadall", obj, "@/x", "map", "idx", "7"},
             {"loadall", obj, "@/x", "bogus"},
             {"loadall", obj, "@/x", "autoattach"},
+            {"loadall", obj, "@/t1", "type", "raw_tp"},
+            {"loadall", obj, "@/x", "type", "xdp"},
+            {"loadall", obj, "@/x", "type", "foo"},
+            {"loadall", obj, "@/x", "type", "raw_tp", "type", "xdp"},
+            {"loadall", obj, "@/x", "type"},
+            {"load", obj, "@/t6", "ty", "kprobe"},
             {"loadall", obj, "@/x", "pinmaps"},
             {"loadall", obj, "@/pm", "pinmaps", notBpffs},
         };
@@ -254,6 +260,8 @@ class BpfPinAgreementTest {
             agree(MODES[i++ % MODES.length], words);
         }
         assertEquals(tree(bdir.resolve("mr")), tree(jdir.resolve("mr")));
+        assertEquals(show(bdir, "prog", "@/t1/on_sys_enter"), show(jdir, "prog", "@/t1/on_sys_enter"));
+        assertEquals(show(bdir, "prog", "@/t6"), show(jdir, "prog", "@/t6"), "loaded as a kprobe");
         // the programs' pins go when the maps' fail; the directory made for them stays, as in bpftool
         assertEquals(tree(bdir.resolve("pm")), tree(jdir.resolve("pm")));
         assertFalse(Files.exists(jdir.resolve("pm/on_sys_enter")));
