@@ -46,7 +46,8 @@ final class BpfProgMapCommand implements Subcommand {
     public String summary() {
         return object.equals("feature") ? "Probe the kernel's BPF features (program and map types, helpers), as bpftool does"
                 : object.equals("link") ? "List, show, pin and detach the kernel's BPF links, as bpftool does"
-                : "List, show, dump, pin and update the kernel's BPF programs and maps, load objects, as bpftool does";
+                : object.equals("prog") ? "List, show, dump and pin the kernel's BPF programs, load objects and pin them, as bpftool does"
+                : "List, show, dump, create, pin and update the kernel's BPF maps, as bpftool does";
     }
 
     @Override
