@@ -1,5 +1,7 @@
 package dev.jperf.bpf;
 
+import java.util.List;
+
 /**
  * A program or map as bpftool's command line names it: {@code id ID}, {@code name NAME},
  * {@code tag TAG} (programs) or {@code pinned PATH}. A name or tag may match several objects.
@@ -34,6 +36,37 @@ public record BpfHandle(Kind kind, int id, String text, byte[] tag) {
             t[i] = (byte) (hi << 4 | lo);
         }
         return new BpfHandle(Kind.TAG, 0, hex.substring(0, 16), t);
+    }
+
+    /**
+     * map_parse_fds, prog_parse_fds, link_parse_fd: the two words at {@code at} naming an object
+     * of {@code object} ("map", "prog" or "link"), each keyword accepted by any prefix as bpftool
+     * accepts it; bpftool's messages otherwise. The caller checked that two words are there.
+     */
+    public static BpfHandle parse(List<String> words, int at, String object) {
+        String kw = words.get(at);
+        String arg = words.get(at + 1);
+        if ("id".startsWith(kw)) {
+            Long v = MapElemCommands.strtoul(arg, 0);
+            if (v == null) {
+                throw new BpftoolException("can't parse " + arg + " as ID");
+            }
+            return id((int) (long) v);
+        }
+        if (object.equals("prog") && "tag".startsWith(kw)) {
+            return tag(arg);
+        }
+        if (!object.equals("link") && "name".startsWith(kw)) {
+            return name(arg);
+        }
+        if ("pinned".startsWith(kw)) {
+            return pinned(arg);
+        }
+        throw new BpftoolException(switch (object) {
+            case "prog" -> "expected 'id', 'tag', 'name' or 'pinned', got: '" + kw + "'?";
+            case "map" -> "expected 'id', 'name' or 'pinned', got: '" + kw + "'?";
+            default -> "expected 'id' or 'pinned', got: '" + kw + "'?";
+        });
     }
 
     /** As the command line said it, for messages. */

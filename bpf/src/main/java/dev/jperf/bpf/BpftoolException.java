@@ -6,15 +6,74 @@ package dev.jperf.bpf;
  * {@link #onStdout()} says the output already holds what bpftool prints there.
  */
 public final class BpftoolException extends RuntimeException {
+    /** bpftool's exit code for most failures: its commands return -1. */
+    public static final int EXIT = 255;
+
     private final boolean onStdout;
+    private final int exitCode;
+    private String info;
+    private boolean usage;
+    private boolean quiet;
+
+    /**
+     * bpftool's usage(): the command's help (on stderr, or {@code null} on stdout with {@code -j})
+     * and exit 255, no error line.
+     */
+    public static BpftoolException usage() {
+        BpftoolException e = new BpftoolException("usage");
+        e.usage = true;
+        return e;
+    }
+
+    /**
+     * A failure bpftool reports with no p_err of its own (libbpf's debug lines say why, on
+     * stderr before): exit 255, no {@code Error:} line or JSON object.
+     */
+    static BpftoolException quiet(String why) {
+        BpftoolException e = new BpftoolException(why);
+        e.quiet = true;
+        return e;
+    }
+
+    /** True for {@link #quiet(String)}. */
+    public boolean isQuiet() {
+        return quiet;
+    }
+
+    /** True for {@link #usage()}. */
+    public boolean isUsage() {
+        return usage;
+    }
 
     public BpftoolException(String message) {
         this(message, false);
     }
 
     public BpftoolException(String message, boolean onStdout) {
+        this(message, onStdout, EXIT);
+    }
+
+    /** With the exit code bpftool's command returns for this failure (1 for {@code link detach}). */
+    public BpftoolException(String message, boolean onStdout, int exitCode) {
         super(message);
         this.onStdout = onStdout;
+        this.exitCode = exitCode;
+    }
+
+    /** p_info's lines bpftool prints on stderr after this error, without {@code -j} (null: none). */
+    public String info() {
+        return info;
+    }
+
+    /** This error with p_info's {@code lines} after it. */
+    BpftoolException withInfo(String lines) {
+        info = lines;
+        return this;
+    }
+
+    /** What bpftool exits with after this error. */
+    public int exitCode() {
+        return exitCode;
     }
 
     /** True when stdout already carries what bpftool prints for this error. */

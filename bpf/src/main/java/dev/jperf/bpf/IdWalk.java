@@ -18,7 +18,8 @@ final class IdWalk {
     /** What is walked, and bpftool's words for it in messages. */
     enum Kind {
         PROG("prog", "program", BpfProgInfoLayout.SIZE),
-        MAP("map", "map", BpfMapInfoLayout.SIZE);
+        MAP("map", "map", BpfMapInfoLayout.SIZE),
+        LINK("link", "link", LinkCommands.INFO_SIZE);
 
         /** As in "can't get prog by id". */
         final String word;
@@ -58,7 +59,8 @@ final class IdWalk {
     int next() {
         while (true) {
             try {
-                id = kind == Kind.PROG ? kernel.bpf.progGetNextId(id) : kernel.bpf.mapGetNextId(id);
+                id = kind == Kind.PROG ? kernel.bpf.progGetNextId(id)
+                        : kind == Kind.MAP ? kernel.bpf.mapGetNextId(id) : kernel.bpf.linkGetNextId(id);
             } catch (NativeException e) {
                 throw new BpftoolException(!listing ? KernelObjects.strerror(e) : "can't get next " + kind.noun + ": "
                         + KernelObjects.strerror(e) + (e.errno() == Errno.EINVAL ? " -- kernel too old?" : ""));
@@ -66,7 +68,8 @@ final class IdWalk {
             if (id == 0) {
                 return -1;
             }
-            int fd = kind == Kind.PROG ? kernel.bpf.progGetFdByIdOrErrno(id) : kernel.bpf.mapGetFdByIdOrErrno(id);
+            int fd = kind == Kind.PROG ? kernel.bpf.progGetFdByIdOrErrno(id)
+                    : kind == Kind.MAP ? kernel.bpf.mapGetFdByIdOrErrno(id) : kernel.bpf.linkGetFdById(id);
             if (fd >= 0) {
                 return fd;
             }

@@ -67,7 +67,7 @@ final class KernelObjects {
         } catch (NativeException e) {
             // bpftool's dirname() rewrites the path it then prints, in the EACCES case
             String dir = dirname(path);
-            throw new BpftoolException(e.errno() == Errno.EACCES && !isBpffs(dir)
+            throw new BpftoolException(e.errno() == Errno.EACCES && !Bpffs.isBpffs(dir)
                     ? "bpf obj get (" + dir + "): directory not in bpf file system (bpffs)"
                     : "bpf obj get (" + path + "): " + strerror(e));
         }
@@ -108,15 +108,6 @@ final class KernelObjects {
             slash--;
         }
         return slash == 0 ? "/" : p.substring(0, slash);
-    }
-
-    /** is_bpffs: statfs's f_type is BPF_FS_MAGIC. */
-    private static boolean isBpffs(String dir) {
-        try {
-            return Files.getFileStore(Path.of(dir)).type().equals("bpf");
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
     }
 
     /** libbpf_find_kernel_btf: the running kernel's BTF. */

@@ -366,6 +366,20 @@ public final class MapCommands {
 
     /** do_lookup once the key is parsed: the element, or bpftool's "Not found". */
     void lookup(int fd, BpfMapInfo info, byte[] key) {
+        element(fd, info, key, false);
+    }
+
+    /** do_pop_dequeue: the element taken out of a queue or stack, or bpftool's "empty map". */
+    void pop(int fd, BpfMapInfo info) {
+        element(fd, info, new byte[info.keySize()], true);
+    }
+
+    /**
+     * The element of {@code key} looked up (or taken out, {@code pop}) and printed as
+     * print_key_value prints it. A map without keys (queue, stack) is given no key pointer, as
+     * bpftool gives NULL: the kernel refuses a key there.
+     */
+    private void element(int fd, BpfMapInfo info, byte[] key, boolean pop) {
         boolean perCpu = BpfTypeNames.isPerCpu(info.type());
         int cpus = perCpu ? PossibleCpus.count() : 1;
         long step = (Integer.toUnsignedLong(info.valueSize()) + 7) & ~7L;
@@ -374,13 +388,20 @@ public final class MapCommands {
             throw new BpftoolException("map " + Integer.toUnsignedString(info.id()) + ": value of " + valueBytes
                     + " bytes: too large to look up");
         }
-        Memory keyMem = new Memory(Math.max(1, key.length));
-        keyMem.write(0, key, 0, key.length);
+        Memory keyMem = null;
+        if (key.length != 0) {
+            keyMem = new Memory(key.length);
+            keyMem.write(0, key, 0, key.length);
+        }
         Memory valueMem = new Memory(Math.max(1, valueBytes));
-        int e = kernel.bpf.mapLookupElem(fd, keyMem, valueMem);
+        int e = pop ? kernel.bpf.mapLookupAndDeleteElem(fd, keyMem, valueMem) : kernel.bpf.mapLookupElem(fd, keyMem, valueMem);
         if (e == Errno.ENOENT) {
+            // the command returns -ENOENT: bpftool exits 254, its message on stdout
+            o.exitCode(-Errno.ENOENT & 0xff);
             if (o.json()) {
                 o.jw().nul();
+            } else if (pop) {
+                o.out().append("Error: empty map\n");
             } else {
                 o.out().append("key:\n");
                 Hex.plain(o.out(), key, 0, key.length, " ");
@@ -389,7 +410,7 @@ public final class MapCommands {
             return;
         }
         if (e != 0) {
-            throw new BpftoolException("lookup failed: " + Errno.text(e));
+            throw new BpftoolException((pop ? "pop failed: " : "lookup failed: ") + Errno.text(e), false, -e & 0xff);
         }
         byte[] value = valueMem.getByteArray(0, (int) valueBytes);
         Btf btf = keyValueBtf(info);

@@ -34,20 +34,21 @@ public final class MapElemCommands {
                 throw new BpftoolException("jperf cannot update maps of maps or program arrays (values are fds)");
             }
             Elem e = new Elem(info.keySize(), info.valueSize());
-            e.parse(args, 0, true, true, true);
-            Memory key = mem(e.key);
+            // alloc_key_value: no key (queue, stack) or no value is a NULL bpftool does not ask for
+            e.parse(args, 0, info.keySize() != 0, info.valueSize() != 0, true);
+            Memory key = info.keySize() == 0 ? null : mem(e.key);
             int slot = (info.valueSize() + 7) & ~7;
             boolean perCpu = BpfTypeNames.isPerCpu(info.type());
             int cpus = perCpu ? PossibleCpus.count() : 1;
             // fill_per_cpu_value: the one value copied into every CPU's 8-byte-aligned slot
             Memory value = new Memory(Math.max(1, perCpu ? (long) slot * cpus : info.valueSize()));
             value.clear();
-            for (int c = 0; c < cpus; c++) {
+            for (int c = 0; e.value != null && c < cpus; c++) {
                 value.write((long) c * slot, e.value, 0, e.value.length);
             }
-            int err = kernel.bpf.mapUpdateElem(fd, key, value, e.flags);
+            int err = kernel.bpf.mapUpdateElem(fd, key, info.valueSize() == 0 ? null : value, e.flags);
             if (err != 0) {
-                throw new BpftoolException("update failed: " + Errno.text(err));
+                throw failed("update failed: ", err);
             }
         } finally {
             Fd.close(fd);
@@ -64,7 +65,7 @@ public final class MapElemCommands {
             e.parse(args, 0, true, false, false);
             int err = kernel.bpf.mapDeleteElem(fd, mem(e.key));
             if (err != 0) {
-                throw new BpftoolException("delete failed: " + Errno.text(err));
+                throw failed("delete failed: ", err);
             }
         } finally {
             Fd.close(fd);
@@ -86,7 +87,7 @@ public final class MapElemCommands {
             Memory next = new Memory(Math.max(1, info.keySize()));
             int err = kernel.bpf.mapGetNextKey(fd, key == null ? null : mem(key), next);
             if (err != 0) {
-                throw new BpftoolException("can't get next key: " + Errno.text(err));
+                throw failed("can't get next key: ", err);
             }
             byte[] nk = next.getByteArray(0, info.keySize());
             if (o.json()) {
@@ -125,8 +126,8 @@ public final class MapElemCommands {
         try {
             BpfMapInfo info = info(fd);
             Elem e = new Elem(info.keySize(), 0);
-            e.parse(args, 0, true, false, false);
-            new MapCommands(o).lookup(fd, info, e.key);
+            e.parse(args, 0, info.keySize() != 0, false, false);
+            new MapCommands(o).lookup(fd, info, e.key == null ? new byte[0] : e.key);
         } finally {
             Fd.close(fd);
         }
@@ -142,9 +143,27 @@ public final class MapElemCommands {
             Fd.close(fd);
         }
         if (err != 0) {
-            throw new BpftoolException("failed to freeze map: " + Errno.text(err));
+            throw failed("failed to freeze map: ", err);
         }
         nullIfJson();
+    }
+
+    /** {@code bpftool map pop|dequeue MAP}: the element taken out, or "empty map"; words after MAP are ignored, as bpftool. */
+    public void pop(String verb, List<String> args) {
+        if (args.size() < 2) {
+            throw BpftoolException.usage();
+        }
+        int fd = openOne(BpfHandle.parse(args, 0, "map"));
+        try {
+            new MapCommands(o).pop(fd, info(fd));
+        } finally {
+            Fd.close(fd);
+        }
+    }
+
+    /** A refused bpf(2) call: bpftool returns libbpf's -errno, so it exits with 256 - errno. */
+    private static BpftoolException failed(String what, int errno) {
+        return new BpftoolException(what + Errno.text(errno), false, -errno & 0xff);
     }
 
     private void nullIfJson() {
@@ -154,7 +173,7 @@ public final class MapElemCommands {
     }
 
     /** map_parse_fd: exactly one map. */
-    private int openOne(BpfHandle h) {
+    int openOne(BpfHandle h) {
         int[] fds = new MapCommands(o).open(h);
         if (fds.length == 1) {
             return fds[0];

@@ -17,6 +17,8 @@ public final class Output {
     private final boolean json;
     private final JsonWriter jw;
     private final PrintStream sink;
+    private boolean errorWritten;
+    private int exitCode;
 
     /** Text kept until {@link #finish}. */
     public Output(boolean json, boolean pretty) {
@@ -120,11 +122,35 @@ public final class Output {
         return new BpftoolException(e.getMessage(), true);
     }
 
-    /** p_err's JSON object. */
+    /**
+     * What bpftool exits with when nothing failed but the answer was "none": a lookup that finds
+     * no element, a pop of an empty map (the command returns -ENOENT, 254).
+     */
+    void exitCode(int code) {
+        exitCode = code;
+    }
+
+    /** The exit code of a command that did not throw: 0 unless {@link #exitCode(int)} said otherwise. */
+    public int exitCode() {
+        return exitCode;
+    }
+
+    /** True once p_err's JSON object is on stdout: bpftool says nothing on stderr then. */
+    public boolean errorWritten() {
+        return errorWritten;
+    }
+
+    /** jsonw_null: what bpftool's JSON says for "done" and for its help. */
+    public void nul() {
+        jw.nul();
+    }
+
+    /** p_err's JSON object: the message between quotes unescaped, as jsonw_vprintf_enquote writes it. */
     public void error(String message) {
+        errorWritten = true;
         jw.startObject();
         jw.name("error");
-        jw.string(message);
+        jw.raw("\"" + message + "\"");
         jw.endObject();
     }
 

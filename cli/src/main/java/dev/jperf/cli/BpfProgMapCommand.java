@@ -2,10 +2,14 @@ package dev.jperf.cli;
 
 import dev.jperf.bpf.BpfHandle;
 import dev.jperf.bpf.BpftoolException;
+import dev.jperf.bpf.FeatureProbe;
+import dev.jperf.bpf.LinkCommands;
 import dev.jperf.bpf.MapCommands;
 import dev.jperf.bpf.MapElemCommands;
 import dev.jperf.bpf.Output;
+import dev.jperf.bpf.PinCommands;
 import dev.jperf.bpf.ProgCommands;
+import dev.jperf.bpf.ProgLoadCommands;
 import dev.jperf.bpf.XlatedDump;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
@@ -15,12 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code jperf bpf prog ...} and {@code jperf bpf map ...}: the kernel's BPF programs and maps as
- * bpftool shows them ({@code bpftool [-j] prog list}, {@code map dump id 7}, ...): the same lines,
- * and with {@code --json} the same JSON.
+ * {@code jperf bpf prog|map|link ...}: the kernel's BPF programs, maps and links as bpftool
+ * shows and handles them ({@code bpftool [-j] prog list}, {@code map dump id 7}, {@code map
+ * create}, {@code prog loadall}, {@code link pin}, ...): the same lines, with {@code --json} the
+ * same JSON, a failure as bpftool's {@code Error: ...} line (its JSON object with {@code -j})
+ * and exit code.
  */
 final class BpfProgMapCommand implements Subcommand {
-    /** "prog" or "map". */
+    /** "prog", "map" or "link". */
     private final String object;
     private boolean json;
     private boolean pretty;
@@ -38,16 +44,28 @@ final class BpfProgMapCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "List, show, dump and update the kernel's BPF programs and maps, as bpftool does";
+        return object.equals("feature") ? "Probe the kernel's BPF features (program and map types, helpers), as bpftool does"
+                : object.equals("link") ? "List, show, pin and detach the kernel's BPF links, as bpftool does"
+                : object.equals("prog") ? "List, show, dump and pin the kernel's BPF programs, load objects and pin them, as bpftool does"
+                : "List, show, dump, create, pin and update the kernel's BPF maps, as bpftool does";
     }
 
     @Override
     public Options options() {
         return new Options(object.equals("prog")
-                ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] } [<options>]",
-                    "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }"}
+                ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] | pin PROG FILE } [<options>]",
+                    "jperf bpf prog { load | loadall } OBJ PATH [map { idx IDX | name NAME } MAP]... [pinmaps MAP_DIR] [<options>]",
+                    "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }",
+                    "MAP := { id ID | name NAME | pinned PATH }"}
+                : object.equals("feature")
+                ? new String[] {"jperf bpf feature probe [kernel] [full] [macros [prefix PREFIX]] [<options>]"}
+                : object.equals("link")
+                ? new String[] {"jperf bpf link { list | show [LINK] | pin LINK FILE | detach LINK } [<options>]",
+                    "LINK := { id ID | pinned PATH }"}
                 : new String[] {"jperf bpf map { list | show MAP | dump MAP | lookup MAP key BYTES | getnext MAP [key BYTES] | delete MAP key BYTES | freeze MAP } [<options>]",
                     "jperf bpf map update MAP key BYTES value BYTES [any | exist | noexist] [<options>]",
+                    "jperf bpf map create FILE type TYPE key KEY_SIZE value VALUE_SIZE entries MAX_ENTRIES name NAME [flags FLAGS] [inner_map MAP] [dev NAME] [<options>]",
+                    "jperf bpf map { pin MAP FILE | peek MAP | push MAP value BYTES | pop MAP | enqueue MAP value BYTES | dequeue MAP } [<options>]",
                     "BYTES := [hex] BYTE...",
                     "MAP := { [id] ID | name NAME | pinned PATH }"})
                 .flag('j', "json", "print bpftool's JSON (bpftool -j)")
@@ -80,19 +98,50 @@ final class BpfProgMapCommand implements Subcommand {
         try {
             run(output);
         } catch (BpftoolException e) {
-            if (json && !e.onStdout()) {
+            if (e.isUsage()) {
+                // bpftool's usage(): its help (null with -j), exit 255
+                if (json) {
+                    output.nul();
+                } else {
+                    options().usage(System.err);
+                    System.err.flush();
+                }
+                out.print(output.finish());
+                out.flush();
+                return e.exitCode();
+            }
+            if (json && !e.onStdout() && !e.isQuiet()) {
                 output.error(e.getMessage());
             }
             out.print(output.finish());
             out.flush();
-            throw e;
+            // bpftool's p_err: the JSON object on stdout, else "Error: ..." on stderr
+            if (!output.errorWritten() && !e.isQuiet()) {
+                System.err.println("Error: " + e.getMessage());
+            }
+            if (!json && e.info() != null) {
+                System.err.print(e.info());
+            }
+            System.err.flush();
+            return e.exitCode();
         }
         out.print(output.finish());
         out.flush();
-        return 0;
+        return output.exitCode();
     }
 
     private void run(Output output) {
+        if (object.equals("link")) {
+            link(output);
+            return;
+        }
+        if (object.equals("feature")) {
+            if (words.isEmpty() || !words.get(0).equals("probe")) {
+                throw new UsageException("unknown 'feature' command '" + (words.isEmpty() ? "" : words.get(0)) + "': probe");
+            }
+            new FeatureProbe(output, System.err).probe(words.subList(1, words.size()));
+            return;
+        }
         String verb = words.isEmpty() ? "show" : words.get(0);
         List<String> rest = words.subList(Math.min(1, words.size()), words.size());
         boolean prog = object.equals("prog");
@@ -125,17 +174,39 @@ final class BpfProgMapCommand implements Subcommand {
                 boolean linum = args.remove("linum");
                 new XlatedDump(output).dump(handle(args, true), opcodes, linum);
             }
-            case "update", "lookup", "delete", "getnext", "freeze" -> {
+            case "pin" -> new PinCommands(output).pin(object, rest);
+            case "load", "loadall" -> {
+                if (!prog) {
+                    throw unknown(verb);
+                }
+                new ProgLoadCommands(output, System.err).load(rest, verb.equals("load"));
+            }
+            case "create" -> {
                 if (prog) {
-                    throw new UsageException("unknown 'prog' command '" + verb + "': list, show or dump");
+                    throw unknown(verb);
+                }
+                new PinCommands(output).create(rest);
+            }
+            case "pop", "dequeue" -> {
+                if (prog) {
+                    throw unknown(verb);
+                }
+                new MapElemCommands(output).pop(verb, rest);
+            }
+            case "update", "lookup", "delete", "getnext", "freeze", "peek", "push", "enqueue" -> {
+                if (prog) {
+                    throw unknown(verb);
+                }
+                if (rest.size() < 2 && !verb.equals("freeze")) {
+                    throw BpftoolException.usage(); // do_update, do_lookup, ...: argc < 2
                 }
                 int n = handleWords(rest);
                 BpfHandle h = handle(rest.subList(0, n), false);
                 List<String> elem = rest.subList(n, rest.size());
                 MapElemCommands c = new MapElemCommands(output);
                 switch (verb) {
-                    case "update" -> c.update(h, elem);
-                    case "lookup" -> c.lookup(h, elem);
+                    case "update", "push", "enqueue" -> c.update(h, elem);
+                    case "lookup", "peek" -> c.lookup(h, elem);
                     case "delete" -> c.delete(h, elem);
                     case "getnext" -> c.getnext(h, elem);
                     default -> {
@@ -146,8 +217,25 @@ final class BpfProgMapCommand implements Subcommand {
                     }
                 }
             }
-            default -> throw new UsageException("unknown '" + object + "' command '" + verb + "': "
-                    + (prog ? "list, show or dump" : "list, show, dump, update, lookup, delete, getnext or freeze"));
+            default -> throw unknown(verb);
+        }
+    }
+
+    private UsageException unknown(String verb) {
+        return new UsageException("unknown '" + object + "' command '" + verb + "': " + (object.equals("prog")
+                ? "list, show, dump, pin, load or loadall" : object.equals("link") ? "list, show, pin or detach"
+                : "list, show, dump, update, lookup, delete, getnext, freeze, create, pin, peek, push, pop, enqueue or dequeue"));
+    }
+
+    /** {@code jperf bpf link list|show [LINK]|pin LINK FILE|detach LINK}. */
+    private void link(Output output) {
+        String verb = words.isEmpty() ? "show" : words.get(0);
+        List<String> rest = words.subList(Math.min(1, words.size()), words.size());
+        switch (verb) {
+            case "list", "show" -> new LinkCommands(output, bpffs).show(rest);
+            case "pin" -> new PinCommands(output).pin("link", rest);
+            case "detach" -> new LinkCommands(output, bpffs).detach(rest);
+            default -> throw unknown(verb);
         }
     }
 

@@ -31,6 +31,9 @@ public final class BpfProgram {
     /** bpf_program__set_attach_target's program: its fd (0: a kernel function) and function name. */
     int attachProgFd;
     String attachFunc;
+    /** bpf_program__set_type / set_expected_attach_type: -1 while the section's definition decides. */
+    int typeOverride = -1;
+    int attachTypeOverride;
     int fd = -1;
     /** The object this program belongs to, set when the object is opened. */
     BpfObject owner;
@@ -87,6 +90,26 @@ public final class BpfProgram {
         }
         attachProgFd = progFd;
         attachFunc = function;
+    }
+
+    /**
+     * bpf_program__set_type and bpf_program__set_expected_attach_type (bpftool's {@code prog load
+     * ... type T}): the program loads as {@code progType}, whatever its section says; the section's
+     * flags (sleepable, BTF attach) still apply, as in libbpf 1.1. Before load only.
+     */
+    public void setType(int progType, int expectedAttachType) {
+        configurable();
+        typeOverride = progType;
+        attachTypeOverride = expectedAttachType;
+    }
+
+    /** The type it loads as: the one set, else its section's (-1: neither). */
+    int progType() {
+        return typeOverride >= 0 ? typeOverride : def == null ? -1 : def.progType();
+    }
+
+    int expectedAttachType() {
+        return typeOverride >= 0 ? attachTypeOverride : def == null ? 0 : def.expectedAttachType();
     }
 
     /** The program's fd once loaded, else -1. */

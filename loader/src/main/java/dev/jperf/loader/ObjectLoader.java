@@ -84,10 +84,10 @@ final class ObjectLoader {
             }
         }
         for (BpfProgram p : o.programs) {
-            if (!p.autoload || p.def == null) {
+            if (!p.autoload || p.progType() < 0) {
                 continue;
             }
-            int t = p.def.progType();
+            int t = p.progType();
             if (t == Uapi.BPF_PROG_TYPE_STRUCT_OPS || t == Uapi.BPF_PROG_TYPE_LSM || t == Uapi.BPF_PROG_TYPE_TRACING) {
                 return true;
             }
@@ -332,29 +332,30 @@ final class ObjectLoader {
 
     private void loadProgram(BpfProgram p) {
         String where = "prog '" + p.name + "' (section '" + p.sectionName + "'): ";
-        if (p.def == null) {
+        if (p.progType() < 0) {
             p.refuse(where + "missing BPF prog type, check ELF section name '" + p.sectionName + "'", Errno.EINVAL);
             return;
         }
+        int secFlags = p.def == null ? 0 : p.def.flags();
         int progFlags = 0;
-        if ((p.def.flags() & SectionDef.SEC_SLEEPABLE) != 0) {
+        if ((secFlags & SectionDef.SEC_SLEEPABLE) != 0) {
             progFlags |= SectionDef.BPF_F_SLEEPABLE;
         }
-        if (p.def.progType() == Uapi.BPF_PROG_TYPE_XDP && (p.def.flags() & SectionDef.SEC_XDP_FRAGS) != 0) {
+        if (p.progType() == Uapi.BPF_PROG_TYPE_XDP && (secFlags & SectionDef.SEC_XDP_FRAGS) != 0) {
             progFlags |= SectionDef.BPF_F_XDP_HAS_FRAGS;
         }
-        if ((p.def.flags() & SectionDef.SEC_ATTACH_BTF) != 0) {
+        if ((secFlags & SectionDef.SEC_ATTACH_BTF) != 0) {
             String target = SectionDef.target(p.sectionName);
             if (target == null) {
                 p.refuse(where + "no BTF-based attach target is specified", Errno.EINVAL);
                 return;
             }
-            if (p.def.progType() == Uapi.BPF_PROG_TYPE_EXT && p.attachProgFd == 0) {
+            if (p.progType() == Uapi.BPF_PROG_TYPE_EXT && p.attachProgFd == 0) {
                 p.refuse(where + "attach program FD is not set", Errno.EINVAL);
                 return;
             }
             int id = p.attachProgFd != 0 ? findProgBtfId(p.attachProgFd, p.attachFunc)
-                    : findAttachBtfId(target, p.def.expectedAttachType());
+                    : findAttachBtfId(target, p.expectedAttachType());
             if (id <= 0 && p.attachProgFd != 0) {
                 p.refuse(where + "failed to find BTF of '" + p.attachFunc + "' in the target program: "
                         + errnoText(Errno.ESRCH), Errno.ESRCH);
@@ -368,7 +369,7 @@ final class ObjectLoader {
             p.attachBtfId = id;
         }
         boolean withBtf = btfFd >= 0;
-        BpfProgLoadAttr attr = new BpfProgLoadAttr(p.def.progType(), p.def.expectedAttachType(), p.insns, o.license,
+        BpfProgLoadAttr attr = new BpfProgLoadAttr(p.progType(), p.expectedAttachType(), p.insns, o.license,
                 o.kernVersion(), progFlags, p.name, withBtf ? btfFd : 0, withBtf ? p.funcInfo : null,
                 p.funcInfoRecSize, withBtf ? p.lineInfo : null, p.lineInfoRecSize, p.attachBtfId, p.attachProgFd);
         int fd = bpf.progLoad(attr, null, 0);

@@ -321,7 +321,20 @@ public final class Bpf {
      */
     public int mapCreate(int mapType, String name, int keySize, int valueSize, int maxEntries, int mapFlags,
             int innerMapFd, int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra) {
+        return mapCreate(mapType, name, keySize, valueSize, maxEntries, mapFlags, innerMapFd, btfFd, btfKeyTypeId,
+                btfValueTypeId, mapExtra, 0, 0);
+    }
+
+    /**
+     * {@link #mapCreate(int, String, int, int, int, int, int, int, int, int, long)} offloaded to device
+     * {@code ifindex} (0: none), with a vmlinux BTF value type (struct_ops maps; 0: none).
+     */
+    public int mapCreate(int mapType, String name, int keySize, int valueSize, int maxEntries, int mapFlags,
+            int innerMapFd, int btfFd, int btfKeyTypeId, int btfValueTypeId, long mapExtra, int ifindex,
+            int btfVmlinuxValueTypeId) {
         attr.clear(BpfAttrLayout.MAP_CREATE_SIZE);
+        attr.setInt(BpfAttrLayout.MAP_IFINDEX, ifindex);
+        attr.setInt(BpfAttrLayout.BTF_VMLINUX_VALUE_TYPE_ID, btfVmlinuxValueTypeId);
         attr.setInt(BpfAttrLayout.MAP_TYPE, mapType);
         attr.setInt(BpfAttrLayout.KEY_SIZE, keySize);
         attr.setInt(BpfAttrLayout.VALUE_SIZE, valueSize);
@@ -349,6 +362,26 @@ public final class Bpf {
         attr.setLong(BpfAttrLayout.ELEM_KEY, Pointer.nativeValue(k));
         attr.setLong(BpfAttrLayout.ELEM_VALUE, Pointer.nativeValue(v));
         return sys(BpfAttrLayout.BPF_MAP_UPDATE_ELEM, 32) < 0 ? -Errno.last() : 0;
+    }
+
+    /**
+     * BPF_MAP_LOOKUP_AND_DELETE_ELEM: pops the element of {@code key} (null for queues and stacks)
+     * into {@code value}. Returns 0, or the errno (ENOENT: empty, or no such element).
+     */
+    public int mapLookupAndDeleteElem(int fd, Pointer key, Pointer value) {
+        return mapElem(BpfAttrLayout.BPF_MAP_LOOKUP_AND_DELETE_ELEM, fd, key, value);
+    }
+
+    /** Next link id after {@code startId}, or 0 when there is none. */
+    public int linkGetNextId(int startId) {
+        return getNextId(BpfAttrLayout.BPF_LINK_GET_NEXT_ID, startId, "BPF_LINK_GET_NEXT_ID");
+    }
+
+    /** BPF_LINK_DETACH: the link's program leaves its hook while the link lives on; 0 or -errno. */
+    public int linkDetach(int linkFd) {
+        attr.clear(4);
+        attr.setInt(BpfAttrLayout.LINK_DETACH_FD, linkFd);
+        return sys(BpfAttrLayout.BPF_LINK_DETACH, 4) < 0 ? -Errno.last() : 0;
     }
 
     /** BPF_MAP_FREEZE: the map becomes read-only from user space; 0 or -errno. */

@@ -16,6 +16,7 @@ public final class BpfAttrLayout {
     public static final int BPF_MAP_UPDATE_ELEM = 2;
     public static final int BPF_PROG_LOAD = 5;
     public static final int BPF_OBJ_PIN = 6;
+    public static final int BPF_MAP_LOOKUP_AND_DELETE_ELEM = 21;
     public static final int BPF_MAP_FREEZE = 22;
     public static final int BPF_PROG_BIND_MAP = 35;
     public static final int BPF_OBJ_GET = 7;
@@ -31,6 +32,8 @@ public final class BpfAttrLayout {
     public static final int BPF_BTF_GET_NEXT_ID = 23;
     public static final int BPF_LINK_CREATE = 28;
     public static final int BPF_LINK_GET_FD_BY_ID = 30;
+    public static final int BPF_LINK_GET_NEXT_ID = 31;
+    public static final int BPF_LINK_DETACH = 34;
     public static final int BPF_ENABLE_STATS = 32;
 
     // BPF_MAP_CREATE
@@ -55,6 +58,8 @@ public final class BpfAttrLayout {
     public static final int ELEM_KEY = 8;
     public static final int ELEM_VALUE = 16;
     public static final int ELEM_FLAGS = 24;
+    // BPF_LINK_DETACH
+    public static final int LINK_DETACH_FD = 0;
     // BPF_PROG_BIND_MAP
     public static final int BIND_PROG_FD = 0;
     public static final int BIND_MAP_FD = 4;
