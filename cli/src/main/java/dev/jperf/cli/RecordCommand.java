@@ -5,6 +5,7 @@ import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.loader.AttachedObjects;
+import dev.jperf.recorder.CallGraph;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ final class RecordCommand implements Subcommand {
     private int freq;
     private long period;
     private boolean callGraph;
-    private String callGraphMode;
+    private CallGraph callGraphMode;
     private int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
     private Path output;
     private Integer compressionLevel;
@@ -65,8 +66,10 @@ final class RecordCommand implements Subcommand {
                 .value('t', "tid", "tid", "record events on existing thread id(s), comma-separated")
                 .value('F', "freq", "freq", "profile at this frequency (default 4000)")
                 .value('c', "count", "n", "event period to sample")
-                .flag('g', null, "enables call-graph recording (frame pointers)")
-                .value('\0', "call-graph", "record_mode", "call-graph recording mode: fp")
+                .flag('g', null, "enables call-graph recording")
+                .value('\0', "call-graph", "record_mode[,record_size]", "setup and enables call-graph (stack"
+                        + " chain/backtrace): record_mode fp|dwarf|lbr; record_size: if record_mode is 'dwarf', max size"
+                        + " of stack recording (<bytes>), default 8192 (bytes). Default: fp")
                 .value('m', "mmap-pages", "pages", "number of mmap data pages (a power of two)")
                 .value('o', "output", "file", "output file name (default perf.data; '-', or stdout a pipe and no -o:"
                         + " pipe mode on stdout)")
@@ -116,7 +119,14 @@ final class RecordCommand implements Subcommand {
             case "freq" -> freq = toInt("-F", v.integer());
             case "count" -> period = v.integer();
             case "g" -> callGraph = v.on();
-            case "call-graph" -> callGraphMode = v.text();
+            case "call-graph" -> {
+                // parsed as it comes, as perf's option callback: a bad value stops the parse there
+                try {
+                    callGraphMode = CallGraph.parse(v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
             case "mmap-pages" -> mmapPages = toInt("-m", v.integer());
             case "output" -> output = Path.of(v.text());
             case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
@@ -155,12 +165,6 @@ final class RecordCommand implements Subcommand {
 
     @Override
     public int call() throws Exception {
-        if (callGraphMode != null) {
-            if (!callGraphMode.equals("fp")) {
-                throw new IllegalArgumentException("--call-graph " + callGraphMode + " is not supported: use fp");
-            }
-            callGraph = true;
-        }
         if (allUser && allKernel) {
             // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
             throw new UsageException("option `all-kernel' cannot be used with all-user");
@@ -169,7 +173,9 @@ final class RecordCommand implements Subcommand {
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
         RecordOptions o = RecordOptions.builder().allCpus(allCpus).cpus(cpuList).pids(ids("-p", pids))
-                .tids(ids("-t", tids)).command(command).events(events).freq(freq).period(period).callGraph(callGraph)
+                .tids(ids("-t", tids)).command(command).events(events).freq(freq).period(period)
+                // perf's -g keeps a mode --call-graph chose, in either order; alone it is fp
+                .callGraph(callGraphMode != null ? callGraphMode : callGraph ? CallGraph.FP : CallGraph.NONE)
                 .mmapPages(mmapPages)
                 .output(output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"))
                 .duration(duration == null ? null : Duration.ofMillis((long) (duration * 1000))).quiet(quiet)

@@ -16,7 +16,7 @@ import java.util.List;
  * @param events     {@code -e} names; empty means perf's default ({@code cycles}, else cpu-clock)
  * @param freq       {@code -F}: samples per second (0: not given)
  * @param period     {@code -c}: fixed sample period (0: not given)
- * @param callGraph  {@code -g}: frame-pointer callchains
+ * @param callGraph  {@code -g}, {@code --call-graph}: how callchains are recorded ({@link CallGraph#NONE}: not)
  * @param mmapPages  {@code -m}: data pages per ring (power of two)
  * @param output     {@code -o}; {@code -} is perf's pipe mode on stdout
  * @param duration   stop after this long (null: until the command ends or a signal)
@@ -43,7 +43,7 @@ import java.util.List;
  *     it: the side-band records only
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
-        List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
+        List<String> command, List<String> events, int freq, long period, CallGraph callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
@@ -75,7 +75,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private List<String> events = List.of();
         private int freq;
         private long period;
-        private boolean callGraph;
+        private CallGraph callGraph = CallGraph.NONE;
         private int mmapPages = DEFAULT_MMAP_PAGES;
         private Path output = Path.of("perf.data");
         private Duration duration;
@@ -137,7 +137,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
-        public Builder callGraph(boolean v) {
+        public Builder callGraph(CallGraph v) {
             callGraph = v;
             return this;
         }
@@ -242,6 +242,9 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         tids = List.copyOf(tids);
         command = List.copyOf(command);
         events = List.copyOf(events);
+        if (callGraph == null) {
+            callGraph = CallGraph.NONE;
+        }
         cmdline = List.copyOf(cmdline);
         if (freq < 0 || period < 0) {
             throw new IllegalArgumentException("sample frequency and period must be positive");
