@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code jperf record --call-graph dwarf[,SIZE]} and its neighbours against perf 6.1 run here on
  * the same command line: the arguments perf refuses (its message, exit 129), {@code lbr} without
  * a PMU that has it, and a workload without frame pointers whose callchains perf unwinds from
- * jperf's file as from its own. Every build-id cache is the test's ({@code PERF_BUILDID_DIR},
- * jperf's {@code --buildid-dir}).
+ * jperf's file as from its own. Every build-id cache is the test's (perf's and jperf's
+ * {@code --buildid-dir}).
  */
 class DwarfCallGraphTest {
     @TempDir
@@ -37,11 +37,12 @@ class DwarfCallGraphTest {
     private Done perf(String... args) throws Exception {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        List<String> cmd = new ArrayList<>(List.of("perf"));
+        // perf 6.1 takes its cache from --buildid-dir alone (its start sets PERF_BUILDID_DIR over
+        // any the caller gave): without it, perf record would add the workload to ~/.debug
+        List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", dir.resolve("bid").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
                 .redirectError(err.toFile());
-        pb.environment().put("PERF_BUILDID_DIR", dir.resolve("bid").toString());
         pb.environment().put("PAGER", "cat");
         Process p = pb.start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out: " + cmd);

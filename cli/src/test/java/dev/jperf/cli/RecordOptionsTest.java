@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * perf record's options jperf takes, each against perf 6.1 recording the same thing here: the
  * attrs {@code perf evlist -v} prints, the header sections, the build-id cache. System-wide
  * ({@code -a}), where perf and jperf open the same events; every build-id cache is a directory
- * of the test's ({@code PERF_BUILDID_DIR}), for both.
+ * of the test's (jperf's {@code PERF_BUILDID_DIR}, perf's {@code --buildid-dir}), for both.
  */
 class RecordOptionsTest {
     @TempDir
@@ -50,6 +50,12 @@ class RecordOptionsTest {
     private record Done(int rc, String out, String err) {}
 
     private Done run(List<String> cmd, Path buildIdDir) throws Exception {
+        if (cmd.get(0).equals(perf.toString())) {
+            // perf 6.1 takes its cache from --buildid-dir alone (its start sets PERF_BUILDID_DIR
+            // over any the caller gave): without it, perf record would fill ~/.debug
+            cmd = new ArrayList<>(cmd);
+            cmd.addAll(1, List.of("--buildid-dir", buildIdDir.toString()));
+        }
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
