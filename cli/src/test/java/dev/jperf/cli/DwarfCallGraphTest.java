@@ -121,6 +121,28 @@ class DwarfCallGraphTest {
     }
 
     /**
+     * lbr on an event without user space: perf falls back to frame pointers and says so in one
+     * line (not with -q); the attrs are RecordOptionsTest's.
+     */
+    @Test
+    void lbrWithoutUserSpaceFallsBackToFramePointers() throws Exception {
+        PerfOracle.assumeInstalled();
+        String[] args = {"record", "-o", dir.resolve("x.data").toString(), "--call-graph", "lbr", "-e", "cpu-clock:k",
+            "--", "true"};
+        Done theirs = perf(args);
+        assumeTrue(theirs.rc() == 0, "perf cannot record cpu-clock:k here: " + theirs.err());
+        Run ours = jperf(args);
+        assertEquals(0, ours.rc(), ours.err());
+        String warning = theirs.err().lines().findFirst().orElse("");
+        assertTrue(warning.startsWith("LBR callstack option is only available"), theirs.err());
+        assertEquals(warning, ours.err().lines().findFirst().orElse(""), ours.err());
+        Run quiet = jperf("record", "-q", "-o", dir.resolve("q.data").toString(), "--call-graph", "lbr", "-e",
+                "cpu-clock:k", "--", "true");
+        assertEquals(0, quiet.rc(), quiet.err());
+        assertEquals("", quiet.err());
+    }
+
+    /**
      * A workload built -O2 -fomit-frame-pointer, recorded by perf and by jperf with --call-graph
      * dwarf: perf script unwinds the same callchains from both files (each chain that holds 5 % of
      * the workload's samples in one holds 5 % in the other, the symbols compared: the ips of

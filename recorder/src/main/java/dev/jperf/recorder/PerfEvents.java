@@ -68,6 +68,8 @@ final class PerfEvents implements AutoCloseable {
     private final long sampleType;
 
     private final CallGraph callGraph;
+    /** Events whose LBR call stack fell back to frame pointers (user space excluded). */
+    private int lbrFallbacks;
 
     private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph) {
         this.cpus = cpus;
@@ -205,6 +207,9 @@ final class PerfEvents implements AutoCloseable {
             NativeException failure = openSamplingPrecise(current, flags, period, cpus, threads, ringFd,
                     o.mmapPages());
             if (failure == null) {
+                if (lbrFallsBack(current)) {
+                    lbrFallbacks++;
+                }
                 return;
             }
             EventSpec next = fallback(current, failure);
@@ -400,6 +405,14 @@ final class PerfEvents implements AutoCloseable {
                     RecordException.OPEN_FAILED);
         }
         return new RecordException(e.getMessage(), e, RecordException.OPEN_FAILED);
+    }
+
+    /**
+     * How many events record frame-pointer callchains where {@code --call-graph lbr} was asked,
+     * since they exclude user space (perf warns once for each).
+     */
+    int lbrFallbacks() {
+        return lbrFallbacks;
     }
 
     /** Why the side-band event could not be opened (the kernel's answer), or null. */

@@ -86,6 +86,11 @@ public final class Recorder implements StopSignals.Stoppable {
             throw new RecordException(e.getMessage(), e);
         }
         if (!options.quiet()) {
+            for (int i = 0; i < events.lbrFallbacks(); i++) {
+                // perf's __evsel__config_callchain, word for word
+                err.println("LBR callstack option is only available to get user callchain information."
+                        + " Falling back to framepointers.");
+            }
             String warning = noCapture != null ? noCapture(noCapture) : events.sideBandFailure() == null ? null
                     : "BPF programs loaded while recording are not captured: the kernel refused the side-band event ("
                             + events.sideBandFailure() + ")";
