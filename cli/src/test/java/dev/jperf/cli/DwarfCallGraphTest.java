@@ -176,7 +176,7 @@ class DwarfCallGraphTest {
         return out;
     }
 
-    /** The workload's callchains in {@code tool}'s recording, leaf first, as perf script names their frames. */
+    /** The workload's user callchains in {@code tool}'s recording, leaf first, as perf script names their frames. */
     private Map<String, Integer> chains(String tool, Path deep) throws Exception {
         Path file = dir.resolve(tool + ".data");
         String[] record = {"record", "-q", "-o", file.toString(), "--call-graph", "dwarf", "--", deep.toString(), "150"};
@@ -198,7 +198,9 @@ class DwarfCallGraphTest {
                     chains.merge(chain.toString().trim(), 1, Integer::sum);
                 }
                 chain = line.startsWith("deep") ? new StringBuilder() : null;
-            } else if (chain != null && f.length >= 2) {
+            } else if (chain != null && f.length >= 2 && !f[0].startsWith("ffff")) {
+                // user frames alone: how often the kernel's interrupt and scheduler paths show
+                // above them depends on the machine's load, not on the unwinding
                 chain.append(' ').append(f[1]);
             }
         }
