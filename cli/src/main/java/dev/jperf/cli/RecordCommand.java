@@ -8,6 +8,7 @@ import dev.jperf.loader.AttachedObjects;
 import dev.jperf.recorder.CallGraph;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
+import dev.jperf.recorder.UserRegs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +27,7 @@ final class RecordCommand implements Subcommand {
     private long period;
     private boolean callGraph;
     private CallGraph callGraphMode;
+    private long userRegs;
     private int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
     private Path output;
     private Integer compressionLevel;
@@ -44,6 +46,9 @@ final class RecordCommand implements Subcommand {
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
+
+    /** {@code --user-regs} without a value (no argument vector holds a NUL). */
+    private static final String ALL_REGISTERS = "\0";
 
     @Override
     public String name() {
@@ -70,6 +75,8 @@ final class RecordCommand implements Subcommand {
                 .value('\0', "call-graph", "record_mode[,record_size]", "setup and enables call-graph (stack"
                         + " chain/backtrace): record_mode fp|dwarf|lbr; record_size: if record_mode is 'dwarf', max size"
                         + " of stack recording (<bytes>), default 8192 (bytes). Default: fp")
+                .attachedValueOrDefault('\0', "user-regs", "any register", "sample selected machine registers in"
+                        + " user space, use '--user-regs=?' to list register names", ALL_REGISTERS)
                 .value('m', "mmap-pages", "pages", "number of mmap data pages (a power of two)")
                 .value('o', "output", "file", "output file name (default perf.data; '-', or stdout a pipe and no -o:"
                         + " pipe mode on stdout)")
@@ -123,6 +130,17 @@ final class RecordCommand implements Subcommand {
                 // parsed as it comes, as perf's option callback: a bad value stops the parse there
                 try {
                     callGraphMode = CallGraph.parse(v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
+            case "user-regs" -> {
+                if (userRegs != 0) {
+                    // perf's __parse_regs: "cannot set it twice"
+                    throw new UsageException("option `user-regs' cannot be given twice");
+                }
+                try {
+                    userRegs = UserRegs.parse(v.text().equals(ALL_REGISTERS) ? null : v.text());
                 } catch (IllegalArgumentException e) {
                     throw new UsageException(e.getMessage());
                 }
@@ -186,7 +204,7 @@ final class RecordCommand implements Subcommand {
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
                 .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
-                .timestampFilename(timestampFilename).build();
+                .timestampFilename(timestampFilename).userRegs(userRegs).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

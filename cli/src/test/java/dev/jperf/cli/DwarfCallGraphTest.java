@@ -93,11 +93,12 @@ class DwarfCallGraphTest {
 
     /**
      * The attr fields a call graph mode sets, without those of perf's tracking (its one event
-     * tracks a workload, jperf's dummy does).
+     * tracks a workload, jperf's dummy does) and of the sample's identity (perf takes ID for a
+     * workload's two events, jperf IDENTIFIER for its events and dummy).
      */
     private static String samplingFields(String attr) {
         return attr.replaceAll(", (mmap|comm|task|mmap_data|mmap2|comm_exec|ksymbol|bpf_event): 1", "")
-                .replaceAll("\\|CPU|\\|IDENTIFIER", "");
+                .replaceAll("\\|CPU|\\|IDENTIFIER|\\|ID(?=[|,])", "");
     }
 
     /** lbr on events no PMU here samples branches for: perf's error line and exit code. */
@@ -118,6 +119,54 @@ class DwarfCallGraphTest {
         List<String> lines = theirs.err().lines().filter(l -> !l.isBlank()).toList();
         assertEquals("Error:", lines.get(0), theirs.err());
         assertEquals("jperf record: " + lines.get(1) + "\n", ours.err());
+    }
+
+    /** --user-regs lists perf refuses (or asks to list): perf's line, perf record named jperf record, exit 129. */
+    @ParameterizedTest
+    @ValueSource(strings = {"?", "foo", "", "ax,", "ax,?", "ds"})
+    void userRegsRefusedAsPerfRefusesThem(String list) throws Exception {
+        PerfOracle.assumeInstalled();
+        Done theirs = perf("record", "-o", dir.resolve("perf.data").toString(), "--user-regs=" + list, "--", "true");
+        Run ours = jperf("record", "-o", dir.resolve("jperf.data").toString(), "--user-regs=" + list, "--", "true");
+        assertEquals(129, theirs.rc(), theirs.err());
+        assertEquals(theirs.rc(), ours.rc(), ours.err());
+        String line = theirs.err().lines().filter(l -> !l.isBlank() && !l.equals("Warning:")).findFirst().orElse("");
+        assertTrue(line.startsWith("available registers: ") || line.startsWith("Unknown register "), theirs.err());
+        assertEquals(1, ours.err().lines().count(), ours.err());
+        assertTrue(ours.err().startsWith("jperf record: " + line.replace("perf record", "jperf record") + " ("),
+                ours.err());
+    }
+
+    /**
+     * --user-regs with --call-graph dwarf: the sampling event's registers (the subset, IP and SP
+     * forced), and perf's warning once for each event perf configures.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--user-regs=ax", "--user-regs=r15,BX -D 10", "--user-regs -e cpu-clock,task-clock"})
+    void userRegsWithDwarfAsPerf(String options) throws Exception {
+        PerfOracle.assumeInstalled();
+        List<String> args = new ArrayList<>(List.of("record", "--call-graph", "dwarf"));
+        args.addAll(List.of(options.split(" ")));
+        args.addAll(List.of("-o", "FILE", "--", "true"));
+        int file = args.indexOf("FILE");
+        args.set(file, dir.resolve("perf.data").toString());
+        Done theirs = perf(args.toArray(new String[0]));
+        assertEquals(0, theirs.rc(), theirs.err());
+        args.set(file, dir.resolve("jperf.data").toString());
+        Run ours = jperf(args.toArray(new String[0]));
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(warnings(theirs.err()), warnings(ours.err()), ours.err());
+        assertTrue(warnings(theirs.err()) > 0, theirs.err());
+        String perfAttr = perf("evlist", "-v", "-i", dir.resolve("perf.data").toString()).out().lines().findFirst()
+                .orElseThrow();
+        String ourAttr = perf("evlist", "-v", "-i", dir.resolve("jperf.data").toString()).out().lines().findFirst()
+                .orElseThrow();
+        assertEquals(samplingFields(perfAttr), samplingFields(ourAttr), options);
+    }
+
+    private static long warnings(String err) {
+        return err.lines().filter(l -> l.startsWith("WARNING: The use of --call-graph=dwarf may require all the user"))
+                .count();
     }
 
     /**

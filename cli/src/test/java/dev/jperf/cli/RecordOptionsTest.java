@@ -104,7 +104,8 @@ class RecordOptionsTest {
     }
 
     /**
-     * -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n, -g, --call-graph: every
+     * -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n, -g, --call-graph,
+     * --user-regs: every
      * event's attr as perf sets it (the tracking dummy's callchain settings included), the events
      * named as perf names them.
      */
@@ -113,7 +114,8 @@ class RecordOptionsTest {
             "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events", "--namespaces", "-T",
             "--timestamp -i", "-n", "--no-samples -e task-clock", "-g", "--call-graph fp", "--call-graph dwarf",
             "--call-graph dwarf,4000", "--call-graph=dwarf,65528 -e task-clock,cpu-clock:u", "-g --call-graph dwarf,100",
-            "--call-graph dwarf -g", "--call-graph dwarf --all-user", "--call-graph lbr -e cpu-clock:k"})
+            "--call-graph dwarf -g", "--call-graph dwarf --all-user", "--call-graph lbr -e cpu-clock:k", "--user-regs",
+            "--user-regs=ax,SP", "--call-graph dwarf --user-regs=ax", "--user-regs=r15 -e cpu-clock,task-clock -g"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");

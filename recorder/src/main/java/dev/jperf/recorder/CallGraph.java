@@ -28,22 +28,6 @@ public record CallGraph(Mode mode, int dumpSize) {
     public static final int MAX_DUMP_SIZE = 65528;
 
     /**
-     * perf's PERF_REGS_MASK for this machine: every user register its DWARF unwinder reads. On
-     * x86-64 ax..r15 without the segment registers ds, es, fs and gs (which perf leaves out);
-     * on arm64 x0..x30, sp and pc.
-     */
-    static long userRegsMask() {
-        String arch = System.getProperty("os.arch");
-        if (arch.equals("amd64") || arch.equals("x86_64")) {
-            return 0xff0fffL;
-        }
-        if (arch.equals("aarch64")) {
-            return (1L << 33) - 1;
-        }
-        throw new RecordException("--call-graph dwarf: the user registers of " + arch + " are not known to jperf");
-    }
-
-    /**
      * perf's parse_callchain_record: {@code fp}, {@code dwarf[,size]} or {@code lbr}, tokens split
      * as strtok splits them (empty ones skipped), the size read as strtoul reads it (0x and 0
      * prefixes, leading blanks and sign) and rounded up to 8 bytes. A bad argument throws
@@ -162,11 +146,14 @@ public record CallGraph(Mode mode, int dumpSize) {
 
     /**
      * The attr fields this mode sets, written into {@code attr} (a 128-byte perf_event_attr):
-     * DWARF's user registers, stack size and exclude_callchain_user, LBR's branch_sample_type.
+     * DWARF's user registers (the minimal set when {@code userRegs}, from --user-regs, is not 0),
+     * stack size and exclude_callchain_user, LBR's branch_sample_type.
      */
-    void configure(java.nio.ByteBuffer attr) {
+    void configure(java.nio.ByteBuffer attr, long userRegs) {
         if (mode == Mode.DWARF) {
-            attr.putLong(SAMPLE_REGS_USER, userRegsMask());
+            // perf's __evsel__config_callchain: with --user-regs only IP and SP are forced, the
+            // subset added by evsel__config (sampling events alone)
+            attr.putLong(SAMPLE_REGS_USER, userRegs != 0 ? UserRegs.dwarfMinimal() : UserRegs.mask());
             attr.putInt(SAMPLE_STACK_USER, dumpSize);
             attr.putLong(FLAGS, attr.getLong(FLAGS) | FLAG_EXCLUDE_CALLCHAIN_USER);
         } else if (mode == Mode.LBR) {

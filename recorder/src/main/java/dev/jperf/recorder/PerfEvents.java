@@ -71,10 +71,14 @@ final class PerfEvents implements AutoCloseable {
     /** Events whose LBR call stack fell back to frame pointers (user space excluded). */
     private int lbrFallbacks;
 
-    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph) {
+    /** {@code --user-regs}: added to the sampling events' sample_regs_user (perf's evsel__config, not the dummy's). */
+    private final long userRegs;
+
+    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph, long userRegs) {
         this.cpus = cpus;
         this.sampleType = sampleType;
         this.callGraph = callGraph;
+        this.userRegs = userRegs;
     }
 
     /**
@@ -96,8 +100,9 @@ final class PerfEvents implements AutoCloseable {
             }
         }
         long sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU
-                | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | o.callGraph().sampleType();
-        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph());
+                | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | o.callGraph().sampleType()
+                | (o.userRegs() != 0 ? PERF_SAMPLE_REGS_USER : 0);
+        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph(), o.userRegs());
         try {
             Map<Integer, Integer> samplingRingFd = new LinkedHashMap<>();
             for (EventSpec spec : specs) {
@@ -125,7 +130,7 @@ final class PerfEvents implements AutoCloseable {
                 byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1,
                         TRACKING_SAMPLE_TYPE | (o.callGraph().sampleType() & ~PERF_SAMPLE_BRANCH_STACK),
                         trackingFlags | dummy.excludeFlags(), 0);
-                o.callGraph().configure(ByteBuffer.wrap(tracking).order(ByteOrder.LITTLE_ENDIAN));
+                o.callGraph().configure(ByteBuffer.wrap(tracking).order(ByteOrder.LITTLE_ENDIAN), o.userRegs());
                 try {
                     List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
                             ev.samplingRings, o.mmapPages(), false);
@@ -261,7 +266,9 @@ final class PerfEvents implements AutoCloseable {
             Map<Integer, Integer> ringFd, int pages) {
         byte[] a = attr(spec.type(), spec.config(), period, sampleTypeOf(spec),
                 flags | spec.excludeFlags() | ((long) spec.preciseIp() << PRECISE_IP_SHIFT), 0);
-        (lbrFallsBack(spec) ? CallGraph.FP : callGraph).configure(ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN));
+        ByteBuffer b = ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN);
+        (lbrFallsBack(spec) ? CallGraph.FP : callGraph).configure(b, userRegs);
+        b.putLong(SAMPLE_REGS_USER, b.getLong(SAMPLE_REGS_USER) | userRegs);
         List<Long> ids = openAll(a, spec.name(), cpus, threads, ringFd, samplingRings, pages, true);
         evsels.add(new Evsel(spec.name(), a, ids));
     }

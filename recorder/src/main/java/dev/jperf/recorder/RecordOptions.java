@@ -41,13 +41,15 @@ import java.util.List;
  *     {@code output.YYYYmmddHHMMSScc} (local time, centiseconds), as perf renames it
  * @param noSamples  {@code -n/--no-samples}: sample_freq (or period) 0 on every event, as perf sets
  *     it: the side-band records only
+ * @param userRegs   {@code --user-regs}: the user registers every sample carries (sample_regs_user
+ *     of the sampling events; 0: none asked)
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, CallGraph callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
-        boolean timestampFilename) {
+        boolean timestampFilename, long userRegs) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -93,6 +95,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean noSamples;
         private int delayMs;
         private boolean timestampFilename;
+        private long userRegs;
 
         private Builder() {
         }
@@ -227,12 +230,17 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder userRegs(long v) {
+            userRegs = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
                     allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
-                    timestampFilename);
+                    timestampFilename, userRegs);
         }
     }
 
