@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Benchmarks `jperf record` against Linux perf record on the same workload: system-wide,
-# callchains, 20 kHz (`-a -g -F 20000`), and prints the ratios (jperf / perf) of the recorders'
-# own CPU time (user + sys, workload excluded), lost samples and file size.
+# callchains, 20 kHz (`-a -g -F 20000`) or the options given, and prints the ratios (jperf / perf)
+# of the recorders' own CPU time (user + sys, workload excluded), lost samples and file size.
 #
-# Usage: bench/record.sh [SECONDS] [RUNS]      (as root; needs perf)
+# Usage: bench/record.sh [SECONDS] [RUNS] [OPTIONS]      (as root; needs perf)
 #   SECONDS  length of each recording (default 10)
 #   RUNS     recordings per recorder, alternating; the medians count (default 3)
+#   OPTIONS  the record options after -a (default "-g -F 20000"); the DWARF case is
+#            "--call-graph dwarf -F 1000" (8 KiB of stack per sample: the bytes, not the records, cost)
 # Targets: CPU time ratio <= 1.0, zero lost samples, size within 5 % of perf's.
 #
 # The workload (one `workload SECONDS mixed` per CPU, from the corpus) runs beside the recorder,
@@ -14,6 +16,7 @@
 . "$(dirname "$0")/common.sh"
 SECS=${1:-10}
 RUNS=${2:-3}
+OPTS=${3:-"-g -F 20000"}
 corpus_binaries
 BIN=/tmp/corpus/src
 OUT=$(mktemp -d /tmp/bench-record.XXXXXX)
@@ -29,16 +32,17 @@ one() {
 	local file=$OUT/$name.data pids=() i
 	for ((i = 0; i < NCPU; i++)); do $BIN/workload $((SECS + 2)) mixed > /dev/null & pids+=($!); done
 	sleep 0.5
-	/usr/bin/time -o "$OUT/$name.time" -f "%U %S" "$@" -a -g -F 20000 -o "$file" -- sleep "$SECS" > /dev/null 2> "$OUT/$name.err"
+	# shellcheck disable=SC2086 # OPTS is a list of options
+	/usr/bin/time -o "$OUT/$name.time" -f "%U %S" "$@" -a $OPTS -o "$file" -- sleep "$SECS" > /dev/null 2> "$OUT/$name.err"
 	wait "${pids[@]}"
 	local t
 	t=$(tail -1 "$OUT/$name.time")
-	# LOST records carry how many records the kernel dropped; LOST_SAMPLES too
+	# LOST records carry how many records the kernel dropped (perf script sums them), LOST_SAMPLES
+	# too (--stats gives each event's sum); not perf report -D, which resolves every callchain
+	# entry through addr2line (minutes for a DWARF recording)
 	local lost
-	lost=$(perf report -i "$file" -D 2>/dev/null | awk '
-		/PERF_RECORD_LOST: / { if (match($0, /lost:[0-9]+/)) s += substr($0, RSTART + 5, RLENGTH - 5) }
-		/PERF_RECORD_LOST_SAMPLES: / { if (match($0, /lost samples :[0-9]+/)) s += substr($0, RSTART + 14, RLENGTH - 14) }
-		END { print s + 0 }')
+	lost=$(( $(perf script -i "$file" --show-lost-events -F comm 2>/dev/null | awk '/PERF_RECORD_LOST lost / {s += $NF} END {print s + 0}') \
+		+ $(perf report -i "$file" --stats 2>/dev/null | awk '/Aggregated stats:/ {a = 1; next} / stats:$/ {a = 0} !a && /LOST_SAMPLES events:/ {s += $3} END {print s + 0}') ))
 	local samples
 	samples=$(perf report -i "$file" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
 	echo "$(awk -v u="${t% *}" -v s="${t#* }" 'BEGIN{print u+s}') $lost $(stat -c %s "$file") ${samples:-0} $t"
@@ -59,7 +63,7 @@ psy=$(cut -d' ' -f6 "$OUT/perf.rows" | median); jsy=$(cut -d' ' -f6 "$OUT/jperf.
 ps=$(cut -d' ' -f3 "$OUT/perf.rows" | median); js=$(cut -d' ' -f3 "$OUT/jperf.rows" | median)
 # bytes per sample: the files hold what the (shared, noisy) machine ran, so compare per sample too
 pb=$(awk '$4 > 0 {print $3 / $4}' "$OUT/perf.rows" | median); jb=$(awk '$4 > 0 {print $3 / $4}' "$OUT/jperf.rows" | median)
-echo "record -a -g -F 20000, ${SECS} s, median of $RUNS runs each (workload: $NCPU x workload mixed)"
+echo "record -a $OPTS, ${SECS} s, median of $RUNS runs each (workload: $NCPU x workload mixed)"
 printf "%-22s %12s %12s %8s\n" "" "perf" "jperf" "ratio"
 awk -v p="$pc" -v j="$jc" 'BEGIN{printf "%-22s %12.2f %12.2f %8.2f\n", "recorder CPU s", p, j, (p > 0 ? j / p : 0)}'
 awk -v p="$pu" -v j="$ju" 'BEGIN{printf "%-22s %12.2f %12.2f %8.2f\n", "  of it user s", p, j, (p > 0 ? j / p : 0)}'

@@ -5,8 +5,10 @@ import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.loader.AttachedObjects;
+import dev.jperf.recorder.CallGraph;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
+import dev.jperf.recorder.UserRegs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +26,8 @@ final class RecordCommand implements Subcommand {
     private int freq;
     private long period;
     private boolean callGraph;
-    private String callGraphMode;
+    private CallGraph callGraphMode;
+    private long userRegs;
     private int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
     private Path output;
     private Integer compressionLevel;
@@ -44,6 +47,9 @@ final class RecordCommand implements Subcommand {
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
+
+    /** {@code --user-regs} without a value (no argument vector holds a NUL). */
+    private static final String ALL_REGISTERS = "\0";
 
     @Override
     public String name() {
@@ -66,8 +72,12 @@ final class RecordCommand implements Subcommand {
                 .value('t', "tid", "tid", "record events on existing thread id(s), comma-separated")
                 .value('F', "freq", "freq", "profile at this frequency (default 4000)")
                 .value('c', "count", "n", "event period to sample")
-                .flag('g', null, "enables call-graph recording (frame pointers)")
-                .value('\0', "call-graph", "record_mode", "call-graph recording mode: fp")
+                .flag('g', null, "enables call-graph recording")
+                .value('\0', "call-graph", "record_mode[,record_size]", "setup and enables call-graph (stack"
+                        + " chain/backtrace): record_mode fp|dwarf|lbr; record_size: if record_mode is 'dwarf', max size"
+                        + " of stack recording (<bytes>), default 8192 (bytes). Default: fp")
+                .attachedValueOrDefault('\0', "user-regs", "any register", "sample selected machine registers in"
+                        + " user space, use '--user-regs=?' to list register names", ALL_REGISTERS)
                 .value('m', "mmap-pages", "pages", "number of mmap data pages (a power of two)")
                 .value('o', "output", "file", "output file name (default perf.data; '-', or stdout a pipe and no -o:"
                         + " pipe mode on stdout)")
@@ -118,7 +128,25 @@ final class RecordCommand implements Subcommand {
             case "freq" -> freq = toInt("-F", v.integer());
             case "count" -> period = v.integer();
             case "g" -> callGraph = v.on();
-            case "call-graph" -> callGraphMode = v.text();
+            case "call-graph" -> {
+                // parsed as it comes, as perf's option callback: a bad value stops the parse there
+                try {
+                    callGraphMode = CallGraph.parse(v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
+            case "user-regs" -> {
+                if (userRegs != 0) {
+                    // perf's __parse_regs: "cannot set it twice"
+                    throw new UsageException("option `user-regs' cannot be given twice");
+                }
+                try {
+                    userRegs = UserRegs.parse(v.text().equals(ALL_REGISTERS) ? null : v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
             case "mmap-pages" -> mmapPages = toInt("-m", v.integer());
             case "output" -> output = Path.of(v.text());
             case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
@@ -158,12 +186,6 @@ final class RecordCommand implements Subcommand {
 
     @Override
     public int call() throws Exception {
-        if (callGraphMode != null) {
-            if (!callGraphMode.equals("fp")) {
-                throw new IllegalArgumentException("--call-graph " + callGraphMode + " is not supported: use fp");
-            }
-            callGraph = true;
-        }
         if (allUser && allKernel) {
             // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
             throw new UsageException("option `all-kernel' cannot be used with all-user");
@@ -172,7 +194,9 @@ final class RecordCommand implements Subcommand {
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
         RecordOptions o = RecordOptions.builder().allCpus(allCpus).cpus(cpuList).pids(ids("-p", pids))
-                .tids(ids("-t", tids)).command(command).events(events).freq(freq).period(period).callGraph(callGraph)
+                .tids(ids("-t", tids)).command(command).events(events).freq(freq).period(period)
+                // perf's -g keeps a mode --call-graph chose, in either order; alone it is fp
+                .callGraph(callGraphMode != null ? callGraphMode : callGraph ? CallGraph.FP : CallGraph.NONE)
                 .mmapPages(mmapPages)
                 .output(output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"))
                 .duration(duration == null ? null : Duration.ofMillis((long) (duration * 1000))).quiet(quiet)
@@ -183,7 +207,7 @@ final class RecordCommand implements Subcommand {
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
                 .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
-                .timestampFilename(timestampFilename).offCpu(offCpu).build();
+                .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).build();
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

@@ -3,6 +3,7 @@ package dev.jperf.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.cli.options.UsageException;
 import dev.jperf.report.PerfOracle;
 import java.util.HashMap;
 import java.util.List;
@@ -76,7 +77,12 @@ class CommandLineTest {
                 String name = x.group(2) != null ? "--" + x.group(2) : x.group(1);
                 List<String> args = x.group(3) != null ? List.of(name + (x.group(2) != null ? "=1" : "1"))
                         : x.group(2) != null ? List.of(name, "--no-" + x.group(2)) : List.of(name);
-                assertEquals(List.of(), command.options().parse(args, command, System.out), c + " " + args);
+                try {
+                    assertEquals(List.of(), command.options().parse(args, command, System.out), c + " " + args);
+                } catch (UsageException e) {
+                    // the switch took the option and refused 1 as perf would (--call-graph=1)
+                    assertTrue(!e.getMessage().startsWith("unknown option"), c + " " + args + ": " + e.getMessage());
+                }
                 n++;
             }
             assertTrue(n >= 2, c + ": " + n + " options");

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * perf record's options jperf takes, each against perf 6.1 recording the same thing here: the
  * attrs {@code perf evlist -v} prints, the header sections, the build-id cache. System-wide
  * ({@code -a}), where perf and jperf open the same events; every build-id cache is a directory
- * of the test's ({@code PERF_BUILDID_DIR}), for both.
+ * of the test's (jperf's {@code PERF_BUILDID_DIR}, perf's {@code --buildid-dir}), for both.
  */
 class RecordOptionsTest {
     @TempDir
@@ -50,6 +50,12 @@ class RecordOptionsTest {
     private record Done(int rc, String out, String err) {}
 
     private Done run(List<String> cmd, Path buildIdDir) throws Exception {
+        if (cmd.get(0).equals(perf.toString())) {
+            // perf 6.1 takes its cache from --buildid-dir alone (its start sets PERF_BUILDID_DIR
+            // over any the caller gave): without it, perf record would fill ~/.debug
+            cmd = new ArrayList<>(cmd);
+            cmd.addAll(1, List.of("--buildid-dir", buildIdDir.toString()));
+        }
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(out.toFile())
@@ -97,11 +103,19 @@ class RecordOptionsTest {
         return header.lines().filter(l -> l.startsWith("# missing features:")).findFirst().orElse("");
     }
 
-    /** -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n: every event's attr as perf sets it, the events named as perf names them. */
+    /**
+     * -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n, -g, --call-graph,
+     * --user-regs: every
+     * event's attr as perf sets it (the tracking dummy's callchain settings included), the events
+     * named as perf names them.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"-i", "--no-inherit", "--all-user", "--all-kernel", "--all-user -e task-clock,cpu-clock:k",
             "--all-kernel -i -e cpu-clock:u,page-faults", "--switch-events", "--namespaces", "-T",
-            "--timestamp -i", "-n", "--no-samples -e task-clock"})
+            "--timestamp -i", "-n", "--no-samples -e task-clock", "-g", "--call-graph fp", "--call-graph dwarf",
+            "--call-graph dwarf,4000", "--call-graph=dwarf,65528 -e task-clock,cpu-clock:u", "-g --call-graph dwarf,100",
+            "--call-graph dwarf -g", "--call-graph dwarf --all-user", "--call-graph lbr -e cpu-clock:k", "--user-regs",
+            "--user-regs=ax,SP", "--call-graph dwarf --user-regs=ax", "--user-regs=r15 -e cpu-clock,task-clock -g"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");
@@ -206,6 +220,39 @@ class RecordOptionsTest {
             String script = perf(bid, "script", "-i", file.toString(), "--show-switch-events");
             assertTrue(script.contains("PERF_RECORD_" + type + " OUT") && script.contains("PERF_RECORD_" + type + " IN"),
                     script.lines().filter(l -> l.contains("SWITCH")).limit(5).toList().toString());
+        }
+    }
+
+    /** perf script's MMAP2 lines of process {@code pid} in {@code file}. */
+    private List<String> mmaps(Path file, Path bid, long pid) throws Exception {
+        String marker = "PERF_RECORD_MMAP2 " + pid + "/" + pid + ":";
+        // no sample fields that need an unwind: perf unwinds each sample it prints a callchain of
+        return perf(bid, "script", "-i", file.toString(), "--show-mmap-events", "-F", "comm,pid").lines().filter(l -> l.contains(marker))
+                .map(String::strip).toList();
+    }
+
+    /**
+     * --call-graph dwarf turns on perf's sample_address: the maps of a process found at start are
+     * synthesized with its readable data maps (PERF_RECORD_MISC_MMAP_DATA), as perf synthesizes
+     * them; without it only the executable ones.
+     */
+    @Test
+    void dwarfSynthesizesDataMapsAsPerfDoes() throws Exception {
+        Path bid = dir.resolve("bid");
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try {
+            long pid = sleeper.pid();
+            recordOk(false, dir.resolve("perf.data"), bid, "--call-graph", "dwarf");
+            recordOk(true, dir.resolve("jperf.data"), bid, "--call-graph", "dwarf");
+            recordOk(true, dir.resolve("fp.data"), bid, "-g");
+            List<String> theirs = mmaps(dir.resolve("perf.data"), bid, pid);
+            assertTrue(theirs.stream().anyMatch(l -> l.endsWith("rw-p [stack]")), theirs.toString());
+            assertEquals(theirs, mmaps(dir.resolve("jperf.data"), bid, pid));
+            List<String> fp = mmaps(dir.resolve("fp.data"), bid, pid);
+            assertFalse(fp.isEmpty());
+            assertTrue(fp.stream().allMatch(l -> l.matches(".*: [r-]-x[ps] .*")), fp.toString());
+        } finally {
+            sleeper.destroy();
         }
     }
 

@@ -27,12 +27,15 @@ public final class Corpus {
     public static final Path TESTDATA = Path.of(System.getProperty("jperf.testdata", "../testdata"));
     public static final Path CORPUS = TESTDATA.resolve("corpus");
     public static final Path EXTERNAL = TESTDATA.resolve("external");
+    /** DWARF unwinding data: recordings with --call-graph dwarf, their binaries and goldens (dwarf/README.md). */
+    public static final Path DWARF = TESTDATA.resolve("dwarf");
     /** Where the corpus programs ran from (corpus/README.md): their symbols are looked up there. */
     public static final Path INSTALLED = Path.of("/tmp/corpus");
 
     private static final Pattern LINE = Pattern.compile("^\\s*([A-Z_0-9]+) events:\\s+(\\d+)");
     private static Path kallsyms;
     private static Path buildIdDir;
+    private static Path dwarfBuildIdDir;
     private static boolean installed;
 
     private Corpus() {
@@ -130,6 +133,49 @@ public final class Corpus {
             }
         }
         return buildIdDir;
+    }
+
+    /** dwarf/CASE/perf.data for every DWARF case; the calling test is skipped when there is none. */
+    public static List<Path> dwarfFiles() {
+        Assumptions.assumeTrue(Files.isDirectory(DWARF.resolve("buildid")), "no DWARF test data at " + DWARF);
+        try (Stream<Path> s = Files.list(DWARF)) {
+            return s.map(d -> d.resolve("perf.data")).filter(Files::isRegularFile).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * dwarf/buildid (the build-id cache perf filled while recording the DWARF cases: the programs,
+     * libc, ld.so and vdso the samples hit, laid out as perf's ~/.debug) copied once per test run
+     * to a directory of its own, links kept, for perf's {@code --buildid-dir} and jperf's: the
+     * binaries are found by build-id wherever they ran from, whatever this machine's libc is.
+     */
+    public static synchronized Path dwarfBuildIdDir() {
+        if (dwarfBuildIdDir == null) {
+            Path from = DWARF.resolve("buildid");
+            Assumptions.assumeTrue(Files.isDirectory(from), "no DWARF test data at " + DWARF);
+            try {
+                Path dir = Files.createTempDirectory("jperf-dwarf-buildid");
+                try (Stream<Path> s = Files.walk(from)) {
+                    for (Path f : s.toList()) {
+                        Path to = dir.resolve(from.relativize(f).toString());
+                        if (Files.isSymbolicLink(f)) {
+                            Files.createSymbolicLink(to, Files.readSymbolicLink(f));
+                        } else if (Files.isDirectory(f)) {
+                            Files.createDirectories(to);
+                        } else {
+                            Files.copy(f, to);
+                        }
+                    }
+                }
+                dwarfBuildIdDir = dir;
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return dwarfBuildIdDir;
     }
 
     /** Puts a vdso image into the build-id cache {@code dir} as perf's build_id_cache__add does. */

@@ -37,11 +37,16 @@ public final class PerfOracle {
     }
 
     public static Result perf(String... args) throws IOException, InterruptedException {
+        // the recording VM's vdso, as the goldens were made, and never the user's ~/.debug
+        return perfWithBuildIdDir(Corpus.buildIdDir(), args);
+    }
+
+    /** {@code perf --buildid-dir DIR ARGS}: perf reading the binaries of that build-id cache, not the user's. */
+    public static Result perfWithBuildIdDir(Path buildIdDir, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add("perf");
-        // the recording VM's vdso, as the goldens were made, and never the user's ~/.debug
         cmd.add("--buildid-dir");
-        cmd.add(Corpus.buildIdDir().toString());
+        cmd.add(buildIdDir.toString());
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile("jperf-perf", ".out");
         Path err = Files.createTempFile("jperf-perf", ".err");

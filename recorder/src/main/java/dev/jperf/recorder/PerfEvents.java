@@ -67,9 +67,18 @@ final class PerfEvents implements AutoCloseable {
     private final List<Integer> cpus;
     private final long sampleType;
 
-    private PerfEvents(List<Integer> cpus, long sampleType) {
+    private final CallGraph callGraph;
+    /** Events whose LBR call stack fell back to frame pointers (user space excluded). */
+    private int lbrFallbacks;
+
+    /** {@code --user-regs}: added to the sampling events' sample_regs_user (perf's evsel__config, not the dummy's). */
+    private final long userRegs;
+
+    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph, long userRegs) {
         this.cpus = cpus;
         this.sampleType = sampleType;
+        this.callGraph = callGraph;
+        this.userRegs = userRegs;
     }
 
     /**
@@ -91,8 +100,9 @@ final class PerfEvents implements AutoCloseable {
             }
         }
         long sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU
-                | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | (o.callGraph() ? PERF_SAMPLE_CALLCHAIN : 0);
-        PerfEvents ev = new PerfEvents(cpus, sampleType);
+                | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | o.callGraph().sampleType()
+                | (o.userRegs() != 0 ? PERF_SAMPLE_REGS_USER : 0);
+        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph(), o.userRegs());
         try {
             Map<Integer, Integer> samplingRingFd = new LinkedHashMap<>();
             for (EventSpec spec : specs) {
@@ -106,6 +116,7 @@ final class PerfEvents implements AutoCloseable {
             long inherit = o.noInherit() ? 0 : FLAG_INHERIT;
             long trackingFlags = inherit | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
                     | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
+                    | (o.callGraph().mmapData() ? FLAG_MMAP_DATA : 0)
                     | (o.switchEvents() ? FLAG_CONTEXT_SWITCH : 0) | (o.namespaces() ? FLAG_NAMESPACES : 0)
                     | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
             EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false)
@@ -117,8 +128,12 @@ final class PerfEvents implements AutoCloseable {
             }
             while (true) {
                 // -n: perf's evsel__config zeroes sample_freq on every event, the dummy's period too
-                byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1, TRACKING_SAMPLE_TYPE,
+                // perf's evsel__config gives the dummy the callchain settings too, all but the
+                // branch stack bit (a dummy never samples branches)
+                byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1,
+                        TRACKING_SAMPLE_TYPE | (o.callGraph().sampleType() & ~PERF_SAMPLE_BRANCH_STACK),
                         trackingFlags | dummy.excludeFlags(), 0);
+                o.callGraph().configure(ByteBuffer.wrap(tracking).order(ByteOrder.LITTLE_ENDIAN), o.userRegs());
                 try {
                     List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
                             ev.samplingRings, o.mmapPages(), false);
@@ -127,7 +142,7 @@ final class PerfEvents implements AutoCloseable {
                 } catch (NativeException e) {
                     EventSpec next = fallback(dummy, e);
                     if (next == null) {
-                        throw explain(e, dummy.name(), threads);
+                        throw explain(e, dummy.name(), threads, 0);
                     }
                     dummy = next;
                 }
@@ -200,11 +215,14 @@ final class PerfEvents implements AutoCloseable {
             NativeException failure = openSamplingPrecise(current, flags, period, cpus, threads, ringFd,
                     o.mmapPages());
             if (failure == null) {
+                if (lbrFallsBack(current)) {
+                    lbrFallbacks++;
+                }
                 return;
             }
             EventSpec next = fallback(current, failure);
             if (next == null) {
-                throw explain(failure, current.name(), threads);
+                throw explain(failure, current.name(), threads, sampleTypeOf(current));
             }
             current = next;
         }
@@ -277,10 +295,25 @@ final class PerfEvents implements AutoCloseable {
 
     private void openSampling(EventSpec spec, long flags, long period, List<Integer> cpus, List<Integer> threads,
             Map<Integer, Integer> ringFd, int pages) {
-        byte[] a = attr(spec.type(), spec.config(), period, sampleType,
+        byte[] a = attr(spec.type(), spec.config(), period, sampleTypeOf(spec),
                 flags | spec.excludeFlags() | ((long) spec.preciseIp() << PRECISE_IP_SHIFT), 0);
+        ByteBuffer b = ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN);
+        (lbrFallsBack(spec) ? CallGraph.FP : callGraph).configure(b, userRegs);
+        b.putLong(SAMPLE_REGS_USER, b.getLong(SAMPLE_REGS_USER) | userRegs);
         List<Long> ids = openAll(a, spec.name(), cpus, threads, ringFd, samplingRings, pages, true);
         evsels.add(new Evsel(spec.name(), a, ids));
+    }
+
+    /**
+     * perf's __evsel__config_callchain: the LBR call stack is user space only, so an event that
+     * excludes user space falls back to frame pointers.
+     */
+    private boolean lbrFallsBack(EventSpec spec) {
+        return callGraph.mode() == CallGraph.Mode.LBR && (spec.excludeFlags() & FLAG_EXCLUDE_USER) != 0;
+    }
+
+    private long sampleTypeOf(EventSpec spec) {
+        return lbrFallsBack(spec) ? sampleType & ~PERF_SAMPLE_BRANCH_STACK : sampleType;
     }
 
     private List<Long> openAll(byte[] attr, String name, List<Integer> cpus, List<Integer> threads,
@@ -386,8 +419,13 @@ final class PerfEvents implements AutoCloseable {
      * Turns an open failure into the one line a user can act on; a refused event exits 255, as
      * perf record does when it cannot open its events.
      */
-    static RecordException explain(NativeException e, String event, List<Integer> threads) {
+    static RecordException explain(NativeException e, String event, List<Integer> threads, long sampleType) {
         int errno = e.errno();
+        if (errno == Errno.EOPNOTSUPP && (sampleType & PERF_SAMPLE_BRANCH_STACK) != 0) {
+            // perf's evsel__open_strerror, word for word (--call-graph lbr on an event or PMU without LBR)
+            return new RecordException(event + ": PMU Hardware or event type doesn't support branch stack sampling.",
+                    e, RecordException.OPEN_FAILED);
+        }
         if (errno == Errno.EACCES || errno == Errno.EPERM) {
             return new RecordException(Privileges.noPermission(event, threads.get(0), threads.size()), e,
                     RecordException.OPEN_FAILED);
@@ -405,6 +443,14 @@ final class PerfEvents implements AutoCloseable {
                     RecordException.OPEN_FAILED);
         }
         return new RecordException(e.getMessage(), e, RecordException.OPEN_FAILED);
+    }
+
+    /**
+     * How many events record frame-pointer callchains where {@code --call-graph lbr} was asked,
+     * since they exclude user space (perf warns once for each).
+     */
+    int lbrFallbacks() {
+        return lbrFallbacks;
     }
 
     /** Why the side-band event could not be opened (the kernel's answer), or null. */

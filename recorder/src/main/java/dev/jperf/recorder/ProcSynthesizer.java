@@ -34,12 +34,19 @@ final class ProcSynthesizer {
     private static final String[] NAMESPACES = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
 
     private final boolean namespaces;
+    /** perf's mmap_data: readable data maps too, not only executable ones. */
+    private final boolean mmapData;
 
-    /** {@code namespaces}: a NAMESPACES record after each task's FORK ({@code --namespaces}, as perf). */
-    ProcSynthesizer(Path proc, SyntheticRecords out, boolean namespaces) {
+    /**
+     * {@code namespaces}: a NAMESPACES record after each task's FORK ({@code --namespaces}, as perf);
+     * {@code mmapData}: the readable data maps as well, marked PERF_RECORD_MISC_MMAP_DATA (perf's
+     * sample_address, which {@code --call-graph dwarf} turns on).
+     */
+    ProcSynthesizer(Path proc, SyntheticRecords out, boolean namespaces, boolean mmapData) {
         this.proc = proc;
         this.out = out;
         this.namespaces = namespaces;
+        this.mmapData = mmapData;
     }
 
     /** The kernel text map (pid -1, "[kernel.kallsyms]_text") and one MMAP per loaded module. */
@@ -181,12 +188,12 @@ final class ProcSynthesizer {
         byte[] b = file.bytes();
         for (int line = 0, end; line < n; line = end + 1) {
             end = ProcFile.lineEnd(b, line, n);
-            // "start-end perms ...": only executable maps become records, the rest stay bytes
+            // "start-end perms ...": only the maps that become records are parsed, the rest stay bytes
             int sp = line;
             while (sp < end && b[sp] != ' ') {
                 sp++;
             }
-            if (sp + 3 < end && b[sp + 3] == 'x') {
+            if (sp + 3 < end && (b[sp + 3] == 'x' || (mmapData && b[sp + 1] == 'r'))) {
                 synthMapLine(pid, b, line, end);
             }
         }
@@ -194,7 +201,8 @@ final class ProcSynthesizer {
 
     /**
      * One /proc/PID/maps line, bytes {@code from} to {@code to} of {@code b}:
-     * {@code start-end perms offset maj:min inode [path]}; only executable maps. Parsed in place:
+     * {@code start-end perms offset maj:min inode [path]}; executable maps, and readable data maps
+     * with {@code mmapData} (as perf_event__synthesize_mmap_events). Parsed in place:
      * a regex split per line compiled a Pattern each time, interpreted, about half of the walk's
      * CPU (bench/README.md). A field that is not a number throws NumberFormatException, as
      * {@code Long.parseUnsignedLong} did (the walk skips that process).
@@ -212,7 +220,8 @@ final class ProcSynthesizer {
             return;
         }
         // perms: b[sp1 + 1 .. sp1 + 4]
-        if (b[sp1 + 3] != 'x') {
+        boolean exec = b[sp1 + 3] == 'x';
+        if (!exec && !(mmapData && b[sp1 + 1] == 'r')) {
             return;
         }
         // offset, maj:min and inode, then the path (the rest, white space inside kept)
@@ -237,9 +246,9 @@ final class ProcSynthesizer {
         long ino = Long.parseLong(new String(b, f2, e2 - f2, StandardCharsets.ISO_8859_1));
         int p = skipSpace(b, e2, to);
         String path = p < to ? new String(b, p, to - p, StandardCharsets.ISO_8859_1) : "//anon";
-        int prot = (b[sp1 + 1] == 'r' ? PROT_READ : 0) | (b[sp1 + 2] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+        int prot = (b[sp1 + 1] == 'r' ? PROT_READ : 0) | (b[sp1 + 2] == 'w' ? PROT_WRITE : 0) | (exec ? PROT_EXEC : 0);
         int flags = b[sp1 + 4] == 's' ? MAP_SHARED : MAP_PRIVATE;
-        int misc = PerfRecord.PERF_RECORD_MISC_USER;
+        int misc = PerfRecord.PERF_RECORD_MISC_USER | (exec ? 0 : PerfRecord.PERF_RECORD_MISC_MMAP_DATA);
         out.mmap2(misc, pid, pid, start, end - start, pgoff, maj, min, ino, prot, flags, path);
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
  * @param events     {@code -e} names; empty means perf's default ({@code cycles}, else cpu-clock)
  * @param freq       {@code -F}: samples per second (0: not given)
  * @param period     {@code -c}: fixed sample period (0: not given)
- * @param callGraph  {@code -g}: frame-pointer callchains
+ * @param callGraph  {@code -g}, {@code --call-graph}: how callchains are recorded ({@link CallGraph#NONE}: not)
  * @param mmapPages  {@code -m}: data pages per ring (power of two)
  * @param output     {@code -o}; {@code -} is perf's pipe mode on stdout
  * @param duration   stop after this long (null: until the command ends or a signal)
@@ -41,15 +41,17 @@ import java.util.List;
  *     {@code output.YYYYmmddHHMMSScc} (local time, centiseconds), as perf renames it
  * @param noSamples  {@code -n/--no-samples}: sample_freq (or period) 0 on every event, as perf sets
  *     it: the side-band records only
+ * @param userRegs   {@code --user-regs}: the user registers every sample carries (sample_regs_user
+ *     of the sampling events; 0: none asked)
  * @param offCpu     {@code --off-cpu}: where tasks wait, from a BPF program on sched_switch, written
  *     as {@code offcpu-time} samples when the recording ends ({@link OffCpu})
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
-        List<String> command, List<String> events, int freq, long period, boolean callGraph, int mmapPages,
+        List<String> command, List<String> events, int freq, long period, CallGraph callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
-        boolean timestampFilename, boolean offCpu) {
+        boolean timestampFilename, long userRegs, boolean offCpu) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -77,7 +79,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private List<String> events = List.of();
         private int freq;
         private long period;
-        private boolean callGraph;
+        private CallGraph callGraph = CallGraph.NONE;
         private int mmapPages = DEFAULT_MMAP_PAGES;
         private Path output = Path.of("perf.data");
         private Duration duration;
@@ -96,6 +98,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean noSamples;
         private int delayMs;
         private boolean timestampFilename;
+        private long userRegs;
 
         private Builder() {
         }
@@ -140,7 +143,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
-        public Builder callGraph(boolean v) {
+        public Builder callGraph(CallGraph v) {
             callGraph = v;
             return this;
         }
@@ -230,6 +233,11 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder userRegs(long v) {
+            userRegs = v;
+            return this;
+        }
+
         public Builder offCpu(boolean v) {
             offCpu = v;
             return this;
@@ -240,7 +248,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
                     allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
-                    timestampFilename, offCpu);
+                    timestampFilename, userRegs, offCpu);
         }
     }
 
@@ -250,6 +258,9 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         tids = List.copyOf(tids);
         command = List.copyOf(command);
         events = List.copyOf(events);
+        if (callGraph == null) {
+            callGraph = CallGraph.NONE;
+        }
         cmdline = List.copyOf(cmdline);
         if (freq < 0 || period < 0) {
             throw new IllegalArgumentException("sample frequency and period must be positive");

@@ -98,6 +98,21 @@ public final class Recorder implements StopSignals.Stoppable {
             }
         }
         if (!options.quiet()) {
+            if (options.callGraph().mode() == CallGraph.Mode.DWARF && options.userRegs() != 0) {
+                // perf's __evsel__config_callchain warns for each event it configures: the sampling
+                // events, and the dummy perf adds system-wide or with -D (jperf's workload dummy is its own)
+                int evsels = events.evsels().size() - (options.systemWide() || options.delayMs() != 0 ? 0 : 1);
+                for (int i = 0; i < evsels; i++) {
+                    err.println("WARNING: The use of --call-graph=dwarf may require all the user registers, specifying"
+                            + " a subset with --user-regs may render DWARF unwinding unreliable, so the minimal"
+                            + " registers set (IP, SP) is explicitly forced.");
+                }
+            }
+            for (int i = 0; i < events.lbrFallbacks(); i++) {
+                // perf's __evsel__config_callchain, word for word
+                err.println("LBR callstack option is only available to get user callchain information."
+                        + " Falling back to framepointers.");
+            }
             String warning = noCapture != null ? noCapture(noCapture) : events.sideBandFailure() == null ? null
                     : "BPF programs loaded while recording are not captured: the kernel refused the side-band event ("
                             + events.sideBandFailure() + ")";

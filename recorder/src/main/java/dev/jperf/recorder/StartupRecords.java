@@ -24,7 +24,7 @@ final class StartupRecords {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
         Kallsyms kallsyms = images.readKernelRange();
-        ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s, options.namespaces());
+        ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s, options.namespaces(), options.callGraph().mmapData());
         proc.kernel(kallsyms);
         if (options.pipeOutput()) {
             // a file carries the names in EVENT_DESC; a stream names its events here too, as perf does

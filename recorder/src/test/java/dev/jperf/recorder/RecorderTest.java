@@ -255,7 +255,7 @@ class RecorderTest {
     void workloadIsRecordedFromItsExecOnly() throws Exception {
         Path out = dir.resolve("wl.data");
         RecordOptions o = RecordOptions.builder().command(List.of(Oracle.CORPUS_BIN.resolve("workload").toString(), "1", "cpu"))
-                .freq(999).callGraph(true).output(out).quiet(true).buildIdDir(dir.resolve("buildid")).build();
+                .freq(999).callGraph(CallGraph.FP).output(out).quiet(true).buildIdDir(dir.resolve("buildid")).build();
         Recorder.Result r = record(o);
         assertEquals(0, r.workloadExit());
         assertTrue(r.samples() > 50, "samples " + r.samples()); // cpu-clock follows the CPU time it gets on a busy machine
@@ -416,7 +416,7 @@ class RecorderTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(mount.rc() == 0, "cannot mount a small tmpfs: " + mount.out());
         try {
             Path out = mnt.resolve("perf.data");
-            RecordOptions o = RecordOptions.builder().allCpus(true).freq(20000).callGraph(true).output(out)
+            RecordOptions o = RecordOptions.builder().allCpus(true).freq(20000).callGraph(CallGraph.FP).output(out)
                     .duration(Duration.ofSeconds(60)).quiet(true).buildIdDir(dir.resolve("buildid")).build();
             long t0 = System.nanoTime();
             Recorder.Result r = record(o);

@@ -163,6 +163,11 @@ public record PerfEventAttr(int type, int size, long config, long samplePeriod, 
     public static final long PERF_FORMAT_GROUP = 1L << 3;
     public static final long PERF_FORMAT_LOST = 1L << 4;
 
+    // enum perf_branch_sample_type (branch_sample_type)
+    public static final long PERF_SAMPLE_BRANCH_USER = 1L << 0;
+    public static final long PERF_SAMPLE_BRANCH_CALL_STACK = 1L << 11;
+    public static final long PERF_SAMPLE_BRANCH_NO_FLAGS = 1L << 14;
+    public static final long PERF_SAMPLE_BRANCH_NO_CYCLES = 1L << 15;
     /** branch_sample_type bit that adds hw_idx to PERF_SAMPLE_BRANCH_STACK. */
     public static final long PERF_SAMPLE_BRANCH_HW_INDEX = 1L << 17;
 
