@@ -279,7 +279,7 @@ final class PerfEvents implements AutoCloseable {
             List<Long> ids = openAll(a, OffCpu.EVENT, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
             evsels.add(new Evsel(OffCpu.EVENT, a, ids));
         } catch (NativeException e) {
-            throw explain(e, OffCpu.EVENT, threads);
+            throw explain(e, OffCpu.EVENT, threads, OffCpu.sampleType(sampleType));
         }
     }
 
