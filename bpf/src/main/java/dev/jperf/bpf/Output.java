@@ -120,11 +120,16 @@ public final class Output {
         return new BpftoolException(e.getMessage(), true);
     }
 
-    /** p_err's JSON object. */
+    /** jsonw_null: what bpftool's help prints in JSON mode. */
+    public void nul() {
+        jw.nul();
+    }
+
+    /** p_err's JSON object: the message quoted as jsonw_vprintf_enquote quotes it, unescaped. */
     public void error(String message) {
         jw.startObject();
         jw.name("error");
-        jw.string(message);
+        jw.raw('"' + message + '"');
         jw.endObject();
     }
 
