@@ -39,7 +39,8 @@ public final class BtfCommands {
     private static final int LIBBPF_ERRNO_LIBELF = 4001;
 
     private final Output o;
-    private final KernelObjects kernel = new KernelObjects();
+    /** The bpf(2) side, made when first needed: {@code dump file} loads no native code. */
+    private KernelObjects kernel;
     /** bpftool's base_btf ({@code -B FILE}), null when not given. */
     private Btf baseBtf;
 
@@ -60,6 +61,13 @@ public final class BtfCommands {
         }
     }
 
+    private KernelObjects kernel() {
+        if (kernel == null) {
+            kernel = new KernelObjects();
+        }
+        return kernel;
+    }
+
     // ---- list / show
 
     /** {@code bpftool btf list}: every BTF object. */
@@ -74,7 +82,7 @@ public final class BtfCommands {
             int id = 0;
             while (true) {
                 try {
-                    id = kernel.bpf.btfGetNextId(id);
+                    id = kernel().bpf.btfGetNextId(id);
                 } catch (NativeException e) {
                     throw new BpftoolException("can't get next BTF object: " + KernelObjects.strerror(e)
                             + (e.errno() == Errno.EINVAL ? " -- kernel too old?" : ""));
@@ -84,7 +92,7 @@ public final class BtfCommands {
                 }
                 int fd;
                 try {
-                    fd = kernel.bpf.btfGetFdById(id);
+                    fd = kernel().bpf.btfGetFdById(id);
                 } catch (NativeException e) {
                     if (e.errno() == Errno.ENOENT) {
                         continue;
@@ -114,7 +122,7 @@ public final class BtfCommands {
         LibbpfHashmap<Long> maps = table(IdWalk.Kind.MAP);
         int fd;
         try {
-            fd = kernel.bpf.btfGetFdById(id);
+            fd = kernel().bpf.btfGetFdById(id);
         } catch (NativeException e) {
             throw new BpftoolException("can't get BTF object by id (" + Integer.toUnsignedString(id) + "): "
                     + KernelObjects.strerror(e));
@@ -129,11 +137,11 @@ public final class BtfCommands {
     /** build_btf_type_table: the ids of the programs or maps using each BTF object. */
     private LibbpfHashmap<Long> table(IdWalk.Kind kind) {
         LibbpfHashmap<Long> t = new LibbpfHashmap<>();
-        IdWalk walk = new IdWalk(kernel, kind, true);
+        IdWalk walk = new IdWalk(kernel(), kind, true);
         for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
             byte[] info;
             try {
-                info = kernel.info(fd, new Memory(kind.infoSize), kind.infoSize, true);
+                info = kernel().info(fd, new Memory(kind.infoSize), kind.infoSize, true);
             } catch (NativeException e) {
                 throw new BpftoolException("can't get " + kind.word + " info: " + KernelObjects.strerror(e));
             } finally {
@@ -154,12 +162,12 @@ public final class BtfCommands {
         Memory name = new Memory(64);
         name.clear();
         try {
-            kernel.info(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE, true);
+            kernel().info(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE, true);
             if (info.getInt(BpfProgInfoLayout.BTF_INFO_NAME_LEN) != 0) {
                 info.clear();
                 info.setInt(BpfProgInfoLayout.BTF_INFO_NAME_LEN, 64);
                 info.setLong(BpfProgInfoLayout.BTF_INFO_NAME, Pointer.nativeValue(name));
-                kernel.bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
+                kernel().bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
             }
         } catch (NativeException e) {
             throw new BpftoolException("can't get BTF object info: " + KernelObjects.strerror(e));
@@ -233,14 +241,14 @@ public final class BtfCommands {
 
     /** {@code dump prog PROG}: the BTF of the one program {@code h} names. */
     public Source byProg(BpfHandle h) {
-        int[] fds = ProgCommands.open(kernel, h);
+        int[] fds = ProgCommands.open(kernel(), h);
         if (fds.length != 1) {
             closeAll(fds);
             throw new BpftoolException(fds.length == 0 ? "no program matches " + h : "several programs match this handle");
         }
         int btfId;
         try {
-            byte[] info = kernel.info(fds[0], new Memory(BpfProgInfoLayout.SIZE), BpfProgInfoLayout.SIZE, true);
+            byte[] info = kernel().info(fds[0], new Memory(BpfProgInfoLayout.SIZE), BpfProgInfoLayout.SIZE, true);
             btfId = le32(info, BpfProgInfoLayout.BTF_ID);
         } catch (NativeException e) {
             throw new BpftoolException("can't get prog info: " + KernelObjects.strerror(e));
@@ -262,7 +270,7 @@ public final class BtfCommands {
         }
         byte[] info;
         try {
-            info = kernel.info(fds[0], new Memory(BpfMapInfoLayout.SIZE), BpfMapInfoLayout.SIZE, true);
+            info = kernel().info(fds[0], new Memory(BpfMapInfoLayout.SIZE), BpfMapInfoLayout.SIZE, true);
         } catch (NativeException e) {
             throw new BpftoolException("can't get map info: " + KernelObjects.strerror(e));
         } finally {
@@ -376,7 +384,7 @@ public final class BtfCommands {
     private boolean isKernelModule(int id) {
         int fd;
         try {
-            fd = kernel.bpf.btfGetFdById(id);
+            fd = kernel().bpf.btfGetFdById(id);
         } catch (NativeException e) {
             err.println("Error: can't get BTF object by id (" + Integer.toUnsignedString(id) + "): "
                     + KernelObjects.strerror(e));
@@ -389,7 +397,7 @@ public final class BtfCommands {
             info.clear();
             info.setLong(BpfProgInfoLayout.BTF_INFO_NAME, Pointer.nativeValue(name));
             info.setInt(BpfProgInfoLayout.BTF_INFO_NAME_LEN, 64);
-            kernel.bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
+            kernel().bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
             return info.getInt(BpfProgInfoLayout.BTF_INFO_KERNEL_BTF) != 0
                     && !name.getString(0, StandardCharsets.UTF_8.name()).equals("vmlinux");
         } catch (NativeException e) {
@@ -403,7 +411,7 @@ public final class BtfCommands {
 
     private Btf load(int id, Btf base) {
         try {
-            byte[] raw = kernel.btfBytes(id);
+            byte[] raw = kernel().btfBytes(id);
             return Btf.parse(raw, base);
         } catch (NativeException e) {
             throw new BpftoolException("get btf by id (" + Integer.toUnsignedString(id) + "): " + KernelObjects.strerror(e),

@@ -28,6 +28,10 @@ public final class BtfCDump {
     private final boolean[] nameResolved;
     private final boolean[] referenced;
     private final String[] cachedNames;
+    /** Each type's kind, info word and size/type word, read once: the dump asks for them many times per type. */
+    private final BtfKind[] kinds;
+    private final int[] infos;
+    private final int[] sizeOrTypes;
     private final HashMap<String, Integer> typeNames = new HashMap<>();
     private final HashMap<String, Integer> identNames = new HashMap<>();
     private int[] emitQueue = new int[16];
@@ -50,6 +54,15 @@ public final class BtfCDump {
         nameResolved = new boolean[count];
         referenced = new boolean[count];
         cachedNames = new String[count];
+        kinds = new BtfKind[count];
+        infos = new int[count];
+        sizeOrTypes = new int[count];
+        kinds[0] = BtfKind.UNKN;
+        for (int id = 1; id < count; id++) {
+            kinds[id] = btf.kind(id);
+            infos[id] = btf.word(id, 1);
+            sizeOrTypes[id] = btf.word(id, 2);
+        }
         orderState[0] = DONE;
         emitState[0] = DONE;
         markReferenced();
@@ -131,7 +144,7 @@ public final class BtfCDump {
     // ---- the type's raw fields, as libbpf's btf.h accessors read them
 
     private BtfKind kind(int id) {
-        return btf.kind(id);
+        return kinds[id];
     }
 
     private int nameOff(int id) {
@@ -139,16 +152,16 @@ public final class BtfCDump {
     }
 
     private int vlen(int id) {
-        return id == 0 ? 0 : btf.word(id, 1) & 0xffff;
+        return infos[id] & 0xffff;
     }
 
     private boolean kflag(int id) {
-        return id != 0 && btf.word(id, 1) < 0;
+        return infos[id] < 0;
     }
 
     /** t->size or t->type. */
     private int sizeOrType(int id) {
-        return btf.word(id, 2);
+        return sizeOrTypes[id];
     }
 
     private int memberType(int id, int i) {
@@ -590,8 +603,16 @@ public final class BtfCDump {
         }
     }
 
+    private static final String[] PFX = new String[PREFIXES.length() + 1];
+
+    static {
+        for (int i = 0; i < PFX.length; i++) {
+            PFX[i] = PREFIXES.substring(PREFIXES.length() - i);
+        }
+    }
+
     private static String pfx(int lvl) {
-        return lvl >= PREFIXES.length() ? PREFIXES : PREFIXES.substring(PREFIXES.length() - lvl);
+        return lvl >= PREFIXES.length() ? PREFIXES : PFX[lvl];
     }
 
     private void emitStructFwd(int id) {
@@ -909,26 +930,29 @@ public final class BtfCDump {
         return dups;
     }
 
+    /** btf_dump_resolve_name: the name, suffixed {@code ___N} for the Nth type of that name; "" when anonymous. */
     private String resolveName(int id, HashMap<String, Integer> names) {
+        if (nameResolved[id]) {
+            return cachedNames[id];
+        }
         if (nameOff(id) == 0) {
             return "";
         }
         String orig = btf.name(id);
-        if (nameResolved[id]) {
-            return cachedNames[id] != null ? cachedNames[id] : orig;
-        }
         BtfKind k = kind(id);
-        if (k == BtfKind.FWD || (k == BtfKind.ENUM && vlen(id) == 0)) {
-            nameResolved[id] = true;
-            return orig;
+        String name = orig;
+        if (k != BtfKind.FWD && !(k == BtfKind.ENUM && vlen(id) == 0)) {
+            int dups = nameDups(names, orig);
+            if (dups > 1) {
+                name = orig + "___" + dups;
+                if (name.length() > 255) {
+                    name = name.substring(0, 255); // snprintf into 256 bytes
+                }
+            }
         }
-        int dups = nameDups(names, orig);
-        if (dups > 1) {
-            String n = orig + "___" + dups;
-            cachedNames[id] = n.length() > 255 ? n.substring(0, 255) : n;
-        }
+        cachedNames[id] = name;
         nameResolved[id] = true;
-        return cachedNames[id] != null ? cachedNames[id] : orig;
+        return name;
     }
 
     private String typeName(int id) {
