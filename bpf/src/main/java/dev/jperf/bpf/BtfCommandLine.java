@@ -114,13 +114,13 @@ public final class BtfCommandLine {
 
     /** do_dump. */
     private static void dump(BtfCommands c, List<String> args) {
-        needs(args, 2);
+        needs("dump", args, 2);
         String src = args.get(0);
         List<String> rest = args.subList(1, args.size());
         BtfCommands.Source s;
         if (isPrefix(src, "map") || isPrefix(src, "prog")) {
             boolean map = isPrefix(src, "map");
-            needs(rest, 2);
+            needs(src, rest, 2);
             BpfHandle h = handle(rest.get(0), rest.get(1), !map);
             rest = rest.subList(2, rest.size());
             if (map) {
@@ -165,10 +165,10 @@ public final class BtfCommandLine {
         c.dump(s, cFormat);
     }
 
-    /** REQ_ARGS. */
-    private static void needs(List<String> args, int n) {
+    /** REQ_ARGS: at least {@code n} words after {@code word}. */
+    private static void needs(String word, List<String> args, int n) {
         if (args.size() < n) {
-            throw new Usage("'dump' needs at least " + n + " arguments, " + args.size() + " found");
+            throw new Usage("'" + word + "' needs at least " + n + " arguments, " + args.size() + " found");
         }
     }
 

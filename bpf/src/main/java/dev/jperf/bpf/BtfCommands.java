@@ -380,14 +380,22 @@ public final class BtfCommands {
         o.flushSome();
     }
 
+    /** p_err of a step that goes on after it: the JSON error object, or the line on stderr. */
+    private void pErr(String message) {
+        if (o.json()) {
+            o.error(message);
+        } else {
+            err.println("Error: " + message);
+        }
+    }
+
     /** btf_is_kernel_module: a kernel BTF object that is not vmlinux's. */
     private boolean isKernelModule(int id) {
         int fd;
         try {
             fd = kernel().bpf.btfGetFdById(id);
         } catch (NativeException e) {
-            err.println("Error: can't get BTF object by id (" + Integer.toUnsignedString(id) + "): "
-                    + KernelObjects.strerror(e));
+            pErr("can't get BTF object by id (" + Integer.toUnsignedString(id) + "): " + KernelObjects.strerror(e));
             return false;
         }
         try {
@@ -401,8 +409,7 @@ public final class BtfCommands {
             return info.getInt(BpfProgInfoLayout.BTF_INFO_KERNEL_BTF) != 0
                     && !name.getString(0, StandardCharsets.UTF_8.name()).equals("vmlinux");
         } catch (NativeException e) {
-            err.println("Error: can't get BTF (ID " + Integer.toUnsignedString(id) + ") object info: "
-                    + KernelObjects.strerror(e));
+            pErr("can't get BTF (ID " + Integer.toUnsignedString(id) + ") object info: " + KernelObjects.strerror(e));
             return false;
         } finally {
             Fd.close(fd);

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.jperf.nativeshim.BpfAttrLayout;
+import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -92,6 +96,11 @@ class BtfAgreementTest {
             {"dump", "nothing", "x"},
             {"dump", "id", "12x"},
             {"show", "di", "1"},
+            {"dump", "prog", "id"},
+            {"dump", "map"},
+            {"dump"},
+            {"bogus"},
+            {"help"},
             {"show", "1"},
         };
         for (String[] c : cases) {
@@ -143,6 +152,18 @@ class BtfAgreementTest {
         }
         assertEquals(bpftool(bpftool, List.of(), "dump", "map", "id", Integer.toString(mapId), "format", "c"),
                 jperf(List.of(), "dump", "map", "id", Integer.toString(mapId), "format", "c"));
+        // a program without BTF: bpftool's two lookups of BTF object 0 fail, each said
+        ByteBuffer insns = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+        insns.put((byte) 0xb7).put((byte) 0).putShort((short) 0).putInt(0); // r0 = 0
+        insns.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
+        int prog = new dev.jperf.nativeshim.Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, insns.array(), "GPL",
+                "t_btf_prog");
+        fds.add(prog);
+        String progId = Integer.toString(progIdOf(prog));
+        for (String[] mode : MODES) {
+            assertEquals(bpftool(bpftool, List.of(mode), "dump", "prog", "id", progId),
+                    jperf(List.of(mode), "dump", "prog", "id", progId), "dump prog " + String.join(" ", mode));
+        }
         Result list = jperf(List.of(), "list");
         assertTrue(list.out.contains(btfId + ": name <anon>  size "), list.out);
         assertTrue(list.out.contains("  map_ids "), list.out);
@@ -160,6 +181,13 @@ class BtfAgreementTest {
         m.clear();
         new dev.jperf.nativeshim.Bpf().objGetInfoByFd(fd, m, 32);
         return m.getInt(12);
+    }
+
+    private static int progIdOf(int fd) {
+        com.sun.jna.Memory m = new com.sun.jna.Memory(BpfProgInfoLayout.SIZE);
+        m.clear();
+        new dev.jperf.nativeshim.Bpf().objGetInfoByFd(fd, m, BpfProgInfoLayout.SIZE);
+        return m.getInt(BpfProgInfoLayout.ID);
     }
 
     private static int mapId(int fd) {
