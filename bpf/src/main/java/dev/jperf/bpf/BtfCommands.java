@@ -118,8 +118,6 @@ public final class BtfCommands {
 
     /** {@code bpftool btf show id ID}. */
     public void show(int id) {
-        LibbpfHashmap<Long> progs = table(IdWalk.Kind.PROG);
-        LibbpfHashmap<Long> maps = table(IdWalk.Kind.MAP);
         int fd;
         try {
             fd = kernel().bpf.btfGetFdById(id);
@@ -128,6 +126,9 @@ public final class BtfCommands {
                     + KernelObjects.strerror(e));
         }
         try {
+            // bpftool opens the object before it walks the programs and maps
+            LibbpfHashmap<Long> progs = table(IdWalk.Kind.PROG);
+            LibbpfHashmap<Long> maps = table(IdWalk.Kind.MAP);
             show(fd, progs, maps);
         } finally {
             Fd.close(fd);
@@ -138,7 +139,19 @@ public final class BtfCommands {
     private LibbpfHashmap<Long> table(IdWalk.Kind kind) {
         LibbpfHashmap<Long> t = new LibbpfHashmap<>();
         IdWalk walk = new IdWalk(kernel(), kind, true);
-        for (int fd = walk.next(); fd >= 0; fd = walk.next()) {
+        while (true) {
+            int fd;
+            try {
+                fd = walk.next();
+            } catch (BpftoolException e) {
+                // build_btf_type_table names a program "prog" where do_show says "program"
+                throw e.getMessage().startsWith("can't get next program")
+                        ? new BpftoolException("can't get next prog" + e.getMessage().substring("can't get next program".length()))
+                        : e;
+            }
+            if (fd < 0) {
+                break;
+            }
             byte[] info;
             try {
                 info = kernel().info(fd, new Memory(kind.infoSize), kind.infoSize, true);

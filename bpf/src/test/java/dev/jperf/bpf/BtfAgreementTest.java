@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * {@code jperf bpf btf list|show|dump} against bpftool 7.1 run live on the same input: the
  * running kernel's vmlinux BTF in C, every object of testdata/bpf-objects raw (plain, -j, -p)
  * and in C, BTF objects and a map this test loads (show, dump by id and through the map), and
- * bpftool's errors: the same stdout, the same {@code Error:} line, the same exit code.
+ * bpftool's errors (an ordinary user's refusals included): the same stdout, the same
+ * {@code Error:} line, the same exit code.
  */
 class BtfAgreementTest {
     private static final Path OBJECTS = Path.of(System.getProperty("jperf.testdata", "../testdata"))
@@ -96,6 +97,8 @@ class BtfAgreementTest {
             {"dump", "nothing", "x"},
             {"dump", "id", "12x"},
             {"show", "di", "1"},
+            {"show", "id", "1"},
+            {"show", "id", "4000000000"},
             {"dump", "prog", "id"},
             {"dump", "map"},
             {"dump"},
@@ -110,6 +113,24 @@ class BtfAgreementTest {
         }
         assertEquals(bpftool(bpftool, List.of("-j"), "dump", "file", object.toString(), "format", "c"),
                 jperf(List.of("-j"), "dump", "file", object.toString(), "format", "c"));
+    }
+
+    @Test
+    void baseBtfIsBpftools() throws Exception {
+        String bpftool = bpftool();
+        assumeTrue(Files.isReadable(VMLINUX), "this kernel has no readable " + VMLINUX);
+        String object = OBJECTS.resolve("kprobe.bpf.o").toString();
+        // an object's BTF read as split BTF over vmlinux's: ids and string offsets continue the base's
+        for (String base : new String[] {VMLINUX.toString(), "/nonexistent/base"}) {
+            // (with -j, bpftool leaves a base it cannot parse without its JSON writer's last newline)
+            for (String[] mode : base.equals(VMLINUX.toString()) ? new String[][] {{}, {"-j"}} : new String[][] {{}}) {
+                List<String> bt = new ArrayList<>(List.of(mode));
+                bt.add("-B");
+                bt.add(base);
+                assertEquals(bpftool(bpftool, bt, "dump", "file", object), jperfWithBase(List.of(mode), base, "dump", "file", object),
+                        base + " " + String.join(" ", mode));
+            }
+        }
     }
 
     @Test
@@ -231,10 +252,15 @@ class BtfAgreementTest {
 
     /** The same command through {@link BtfCommandLine}, as {@code jperf bpf btf} runs it. */
     private static Result jperf(List<String> mode, String... args) {
+        return jperfWithBase(mode, null, args);
+    }
+
+    /** With bpftool's {@code -B baseBtf}. */
+    private static Result jperfWithBase(List<String> mode, String baseBtf, String... args) {
         boolean json = !mode.isEmpty();
         Output o = new Output(json, json && mode.get(0).equals("-p"));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = BtfCommandLine.run(o, List.of(args), null, new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = BtfCommandLine.run(o, List.of(args), baseBtf, new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Result(o.finish(), errorLines(err.toString(StandardCharsets.UTF_8)), code);
     }
 }
