@@ -1,7 +1,8 @@
 #!/bin/sh
 # Rebuilds samples/bpf/obj/*.bpf.o and samples/bin/jperf-sample-spin from their sources (the
-# committed ones are what tests use; only this script needs clang, bpftool and gcc):
-#   clang -O2 -g -target bpf against a vmlinux.h dumped from the running kernel's BTF, then
+# committed ones are what tests use; only this script needs clang and gcc):
+#   clang -O2 -g -target bpf against a vmlinux.h dumped from the running kernel's BTF by jperf
+#   (`jperf bpf btf dump file /sys/kernel/btf/vmlinux format c`, bpftool's output), then
 #   llvm-strip -g (DWARF dropped, .BTF and .BTF.ext kept), as libbpf-bootstrap's Makefile does.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -9,7 +10,7 @@ out=$here/bpf/obj
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v clang >/dev/null || { echo "build.sh: clang is needed (apt-get install clang)" >&2; exit 1; }
-bpftool btf dump file /sys/kernel/btf/vmlinux format c > "$tmp/vmlinux.h"
+"$here/../jperf" bpf btf dump file /sys/kernel/btf/vmlinux format c > "$tmp/vmlinux.h"
 mkdir -p "$out" "$here/bin"
 # compiled with the checkout's path mapped away: the BTF line info names the source
 # "samples/bpf/x.bpf.c", not a path of the machine that built it

@@ -11,6 +11,7 @@ public final class BpftoolException extends RuntimeException {
 
     private final boolean onStdout;
     private final int exitCode;
+    private final int status;
     private String info;
     private boolean usage;
     private boolean quiet;
@@ -53,11 +54,20 @@ public final class BpftoolException extends RuntimeException {
         this(message, onStdout, EXIT);
     }
 
-    /** With the exit code bpftool's command returns for this failure (1 for {@code link detach}). */
-    public BpftoolException(String message, boolean onStdout, int exitCode) {
+    /**
+     * With what bpftool's command returns for this failure: its exit code (1 for {@code link
+     * detach}) or its negative return value (-1, a negative errno), which exits as a byte (-22 is 234).
+     */
+    public BpftoolException(String message, boolean onStdout, int status) {
         super(message);
         this.onStdout = onStdout;
-        this.exitCode = exitCode;
+        this.status = status;
+        this.exitCode = status & 0xff;
+    }
+
+    /** What bpftool's command returned, as given: -1, a negative errno, or an exit code. */
+    public int status() {
+        return status;
     }
 
     /** p_info's lines bpftool prints on stderr after this error, without {@code -j} (null: none). */

@@ -35,6 +35,11 @@ final class KernelObjects {
 
     /** btf__load_from_kernel_by_id: BTF object {@code id} parsed (standalone, as libbpf parses it without a base). */
     Btf btf(int id) {
+        return Btf.parse(btfBytes(id));
+    }
+
+    /** BTF object {@code id}'s blob. */
+    byte[] btfBytes(int id) {
         int fd = bpf.btfGetFdById(id);
         try {
             Memory info = new Memory(BpfProgInfoLayout.BTF_INFO_SIZE);
@@ -50,7 +55,7 @@ final class KernelObjects {
             info.setInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE, (int) size);
             bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
             long got = Integer.toUnsignedLong(info.getInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE));
-            return Btf.parse(blob.getByteArray(0, (int) Math.min(size, got)));
+            return blob.getByteArray(0, (int) Math.min(size, got));
         } finally {
             Fd.close(fd);
         }

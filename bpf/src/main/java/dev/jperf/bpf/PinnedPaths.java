@@ -11,31 +11,15 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * bpftool's {@code -f} table (build_pinned_obj_table): every program or map pinned in a bpf file
  * system, by id. The paths of one id come out in the order bpftool prints them: it files them in
- * a libbpf hashmap (entries prepended to their bucket, buckets rebuilt as the map grows) walked
- * in bpffs directory order, and both are kept here.
+ * a {@link LibbpfHashmap} walked in bpffs directory order, and both are kept here.
  */
 final class PinnedPaths {
-    /** One libbpf hashmap_entry. */
-    private static final class Entry {
-        final long key;
-        final String value;
-        Entry next;
-
-        Entry(long key, String value) {
-            this.key = key;
-            this.value = value;
-        }
-    }
-
-    private Entry[] buckets = new Entry[0];
-    private int capBits;
-    private int size;
+    private final LibbpfHashmap<String> table = new LibbpfHashmap<>();
 
     private PinnedPaths() {}
 
@@ -110,58 +94,17 @@ final class PinnedPaths {
         }
     }
 
-    /** hash_bits: the upper {@code bits} bits of the key times the 64-bit golden ratio. */
-    private static int hashBits(long h, int bits) {
-        return bits == 0 ? 0 : (int) ((h * 0x9E3779B97F4A7C15L) >>> (64 - bits));
-    }
-
-    /** hashmap__append. */
     private void append(long key, String value) {
-        if (buckets.length == 0 || (size + 1) * 4 / 3 > buckets.length) {
-            grow();
-        }
-        Entry e = new Entry(key, value);
-        int h = hashBits(key, capBits);
-        e.next = buckets[h];
-        buckets[h] = e;
-        size++;
-    }
-
-    /** hashmap_grow: every entry, bucket by bucket and head first, prepended to its new bucket. */
-    private void grow() {
-        int bits = Math.max(capBits + 1, 2);
-        Entry[] next = new Entry[1 << bits];
-        for (Entry head : buckets) {
-            Entry cur = head;
-            while (cur != null) {
-                Entry tmp = cur.next;
-                int h = hashBits(cur.key, bits);
-                cur.next = next[h];
-                next[h] = cur;
-                cur = tmp;
-            }
-        }
-        buckets = next;
-        capBits = bits;
+        table.append(key, value);
     }
 
     boolean isEmpty() {
-        return size == 0;
+        return table.isEmpty();
     }
 
     /** hashmap__for_each_key_entry: the paths of {@code id}. */
     List<String> paths(int id) {
-        List<String> out = new ArrayList<>();
-        long key = Integer.toUnsignedLong(id);
-        if (buckets.length == 0) {
-            return out;
-        }
-        for (Entry cur = buckets[hashBits(key, capBits)]; cur != null; cur = cur.next) {
-            if (cur.key == key) {
-                out.add(cur.value);
-            }
-        }
-        return out;
+        return table.values(Integer.toUnsignedLong(id));
     }
 
     /** The "pinned" array of print_prog_json / show_map_close_json; nothing for null. */

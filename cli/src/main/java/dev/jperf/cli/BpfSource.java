@@ -5,15 +5,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.nio.file.DirectoryStream;
+import java.nio.file.LinkOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * {@code jperf record -e prog.bpf.c}: the source compiled with clang as perf's llvm support did
  * ({@code clang -O2 -g -target bpf}, with the source's directory on the include path for its
- * vmlinux.h and headers). jperf runs clang only here, and only when it is installed.
+ * headers, and the running kernel's {@link VmlinuxHeader} after it when the source includes a
+ * vmlinux.h its directory lacks). jperf runs clang only here, and only when it is installed. On
+ * the record path: no lambdas or streams.
  */
 final class BpfSource {
     static final long TIMEOUT_S = 120;
@@ -35,15 +38,27 @@ final class BpfSource {
         Path out = dir.resolve(name.substring(0, name.length() - 2) + ".o");
         Path log = dir.resolve(name + ".log");
         Path inc = source.toAbsolutePath().getParent();
-        Process p = new ProcessBuilder(List.of(clang, "-O2", "-g", "-target", "bpf", "-D__TARGET_ARCH_x86", "-I" + inc,
-                "-c", source.toString(), "-o", out.toString())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> cmd = new ArrayList<>(List.of(clang, "-O2", "-g", "-target", "bpf", "-D__TARGET_ARCH_x86", "-I" + inc));
+        if (VmlinuxHeader.needed(source)) {
+            cmd.add("-I" + VmlinuxHeader.directory(dir));
+        }
+        cmd.add("-c");
+        cmd.add(source.toString());
+        cmd.add("-o");
+        cmd.add(out.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IOException("clang did not compile " + source + " in " + TIMEOUT_S + " s");
         }
         if (p.exitValue() != 0) {
-            String first = Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> l.contains("error"))
-                    .findFirst().orElse("exit " + p.exitValue());
+            String first = "exit " + p.exitValue();
+            for (String l : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                if (l.contains("error")) {
+                    first = l;
+                    break;
+                }
+            }
             throw new IOException("clang failed on " + source + ": " + first);
         }
         return out;
@@ -59,9 +74,17 @@ final class BpfSource {
         return null;
     }
 
+    /** Deletes {@code dir} and what it holds (the build's files: no links followed). */
     static void delete(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path f : s) {
+                if (Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS)) {
+                    delete(f);
+                } else {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(dir);
         } catch (IOException e) {
             // a temporary directory left behind is harmless
         }

@@ -57,4 +57,7 @@ public final class BpfProgInfoLayout {
     public static final int BTF_INFO_BTF = 0;
     public static final int BTF_INFO_BTF_SIZE = 8;
     public static final int BTF_INFO_ID = 12;
+    public static final int BTF_INFO_NAME = 16;
+    public static final int BTF_INFO_NAME_LEN = 24;
+    public static final int BTF_INFO_KERNEL_BTF = 28;
 }

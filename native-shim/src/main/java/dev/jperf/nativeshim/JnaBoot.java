@@ -91,8 +91,8 @@ public final class JnaBoot {
         System.setProperty(PLATFORM_PATH, b.toString());
     }
 
-    /** $XDG_CACHE_HOME/jperf or ~/.cache/jperf, created owner-only; null without a home. */
-    static Path cacheDir() throws IOException {
+    /** jperf's cache: $XDG_CACHE_HOME/jperf or ~/.cache/jperf, created owner-only; null without a home. */
+    public static Path cacheDir() throws IOException {
         String xdg = System.getenv("XDG_CACHE_HOME");
         String home = System.getProperty("user.home");
         Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : home == null || home.equals("?") ? null

@@ -225,6 +225,28 @@ public final class Btf {
         return offsets[i];
     }
 
+    /** The blob holding type {@code id}: this one, or a base's. */
+    private Btf owner(int id) {
+        Btf b = this;
+        while (id < b.firstId) {
+            if (b.base == null) {
+                throw new BtfException("BTF type id " + id + " out of range");
+            }
+            b = b.base;
+        }
+        return b;
+    }
+
+    /**
+     * Word {@code i} of type {@code id}'s struct btf_type and what follows it (0 name_off, 1 info,
+     * 2 size/type, 3... the kind's trailing data), as libbpf's accessors read it: for the C
+     * dumper and the raw dump, which walk every type many times without decoding it whole.
+     */
+    int word(int id, int i) {
+        Btf b = owner(id);
+        return b.buf.getInt(b.offsetOf(id) + 4 * i);
+    }
+
     /** The kind of type {@code id} (id 0, void, is {@link BtfKind#UNKN}). */
     public BtfKind kind(int id) {
         if (id == 0) {
