@@ -56,8 +56,10 @@ public final class Unwinder {
      * Unwinds one sample. The registers are the u64s at {@code regsAt} in {@code src}, one per bit
      * of perf's x86 {@code mask}; the stack copy is {@code stackSize} bytes at {@code stackAt} (its
      * dyn_size). Writes the frames' addresses innermost first into {@code out}: the interrupted pc,
-     * then each caller's return address minus one (perf's, for a caller's line) unless it is a
-     * signal frame; returns how many, at most {@code max}.
+     * then each caller's return address minus one (perf's, for a caller's line; the signal
+     * trampoline's too), except the frame a signal interrupted, whose address is where it stopped
+     * (perf's libunwind says so of the frame after a signal frame), which is also where its FDE is
+     * looked up; returns how many, at most {@code max}.
      */
     public int unwind(ByteSource src, long regsAt, long mask, long stackAt, long stackSize, Modules modules,
             long[] out, int max) {
@@ -114,10 +116,6 @@ public final class Unwinder {
                 break;
             }
             boolean haveRow = cfi.row(vaddr[0], row);
-            if (haveRow && row.signalFrame && n > 1) {
-                // a signal trampoline's frame: its address is where it starts, not a return address
-                out[n - 1] = pc;
-            }
             memFault = false;
             if (haveRow ? !step(cfi) : !framePointerStep()) {
                 break;
@@ -134,7 +132,7 @@ public final class Unwinder {
             valid = nextValid;
             pc = newPc;
             exact = signal;
-            out[n++] = pc - 1;
+            out[n++] = exact ? pc : pc - 1;
         }
         stack = null;
         return n;
@@ -181,7 +179,10 @@ public final class Unwinder {
                 default -> ok = false;
             }
             if (memFault) {
-                return false;
+                // as libunwind, which reads a saved register only when it is used: one popped
+                // already (below the stack pointer, outside the copy) is lost, not the chain
+                memFault = false;
+                ok = false;
             }
             next[r] = v;
             if (ok) {
