@@ -22,7 +22,8 @@ public final class CurrentSample {
     PerfThread thread;
     String comm;
     Frame frame;
-    Frame[] chain = new Frame[128];
+    /** Room for a kernel chain and a user one unwound (perf keeps up to 127 of each). */
+    Frame[] chain = new Frame[2 * Machine.PERF_MAX_STACK_DEPTH + 2];
     int chainLength = -1;
     /** {@link #callchainHash()} once known (from the chain cache, or computed on first ask). */
     int chainHash;

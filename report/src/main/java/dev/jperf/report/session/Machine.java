@@ -9,6 +9,9 @@ import static dev.jperf.format.record.PerfRecord.PERF_RECORD_MISC_USER;
 import dev.jperf.format.io.ByteSource;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.SampleRecord;
+import dev.jperf.format.record.UserStack;
+import dev.jperf.format.unwind.Cfi;
+import dev.jperf.format.unwind.Unwinder;
 import dev.jperf.report.symbol.BpfProgSymbols;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Kallsyms;
@@ -62,6 +65,29 @@ public final class Machine {
             return (31 * dsoKey + Long.hashCode(start)) * 31 + Long.hashCode(end);
         }
     }
+
+    /** The DWARF unwinder (session thread only) and the address space it walks. */
+    private final Unwinder unwinder = new Unwinder();
+    private final long[] unwound = new long[PERF_MAX_STACK_DEPTH];
+    private MapGroup unwindMaps;
+    private final Unwinder.Modules unwindModules = new Unwinder.Modules() {
+        @Override
+        public Cfi find(long pc, long[] vaddr) {
+            Mapping m = unwindMaps.find(pc);
+            if (m == null || m.dso() == null) {
+                return null;
+            }
+            if (!m.cfiLooked) {
+                Dso.Kind k = m.dso().kind();
+                m.cfi = k == Dso.Kind.USER || k == Dso.Kind.VDSO ? resolver.cfi(m.dso()) : null;
+                m.cfiLooked = true;
+            }
+            if (m.cfi != null) {
+                vaddr[0] = m.cfi.vaddr(m.mapIp(pc));
+            }
+            return m.cfi;
+        }
+    };
 
     public Machine(SymbolResolver resolver) {
         this.resolver = resolver;
@@ -339,6 +365,29 @@ public final class Machine {
         }
         for (int i = 0; i < k; i++) {
             out[i] = callee[k - 1 - i];
+        }
+        return k;
+    }
+
+    /**
+     * perf's thread__resolve_callchain_unwind: the user frames of a sample unwound from its
+     * registers and stack copy (a {@link UserStack} located in {@code src}), innermost first into
+     * {@code out}, at most {@value #PERF_MAX_STACK_DEPTH}; none when the sample has no registers or
+     * an empty copy (perf's "nothing was captured").
+     */
+    public int unwindUser(PerfThread thread, ByteSource src, UserStack us, Frame[] out) {
+        if (us.abi == 0 || us.stackSize == 0) {
+            return 0;
+        }
+        unwindMaps = thread.maps();
+        int n = unwinder.unwind(src, us.regsAt, us.mask, us.stackAt, us.stackSize, unwindModules, unwound,
+                PERF_MAX_STACK_DEPTH);
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            // perf's unwind entry(): skips a 0 address
+            if (unwound[i] != 0) {
+                out[k++] = resolve(thread, PERF_RECORD_MISC_USER, unwound[i]);
+            }
         }
         return k;
     }

@@ -20,6 +20,9 @@ public final class Mapping {
     private final int flags;
     private final long ino;
     private final LongMap<Frame> frames = new LongMap<>();
+    /** The DSO's CFI for the unwinder, looked up at the first unwind through this mapping (null: no file). */
+    dev.jperf.format.unwind.Cfi cfi;
+    boolean cfiLooked;
 
     public Mapping(long start, long end, long pgoff, Dso dso, boolean identity, boolean kernelSpace) {
         this(start, end, pgoff, dso, identity, kernelSpace, 0, 0, 0);

@@ -18,6 +18,8 @@ import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.SampleRecord;
+import dev.jperf.format.record.UserStack;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.report.symbol.BpfProgSymbols;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.SymbolResolver;
@@ -63,7 +65,10 @@ public final class Session {
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
     /** A delivered sample's frames before they are copied at their length (session thread only). */
-    private final Frame[] chainScratch = new Frame[MAX_STACK];
+    private final Frame[] chainScratch = new Frame[2 * MAX_STACK];
+    /** A DWARF sample's registers and stack copy, located in place, and its unwound user frames. */
+    private final UserStack userStack = new UserStack();
+    private final Frame[] userFrames = new Frame[MAX_STACK];
     /** {@link Frame#hashOf} of the frames the last {@link #resolveCallchain} returned (made as they were). */
     private int resolvedHash;
     private volatile boolean fileOrder;
@@ -273,7 +278,7 @@ public final class Session {
             } else if (ref instanceof ByteSource src) {
                 int at = i * Batch.L;
                 sample((SampleRecord) file.decode(src, b.d[at + Batch.POSITION], b.d[at + Batch.OFFSET]), src,
-                        b.d[at + Batch.CALLCHAIN_AT], consumer);
+                        b.d[at + Batch.POSITION], b.d[at + Batch.CALLCHAIN_AT], consumer);
             } else if (ref instanceof BuildIdRecord r) {
                 machine.addBuildId(r.filename(), r.buildId());
             } else {
@@ -372,7 +377,12 @@ public final class Session {
         c.chainLength = -1;
         c.chainHashed = false;
         c.chainId = -1;
-        if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
+        if (options.callchains() && UserStack.sampled(c.event.attr())) {
+            // a raw chain says nothing of the user stack: no chain cache
+            c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
+            c.chainLength = withUnwound(thread, src, d[at + Batch.POSITION], d[at + Batch.CALLCHAIN_AT], nr,
+                    c.event.attr(), c.chain);
+        } else if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT],
                     d[at + Batch.RAW_HASH], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
@@ -466,8 +476,34 @@ public final class Session {
         c.chainId = chains.serial(chains.lastPut());
     }
 
+    /**
+     * perf's thread__resolve_callchain for an event sampling user registers and stack (record
+     * --call-graph dwarf), in the session's caller-first order: the user frames unwound
+     * (thread__resolve_callchain_unwind), outermost first, then the frames of the sample's
+     * callchain (its kernel part: the kernel is told to exclude the user one). The sample is at
+     * {@code position} in {@code src}, its {@code nr} callchain entries at {@code chainAt} (-1: none,
+     * and nothing to unwind from). {@code out} has room for twice {@value #MAX_STACK}.
+     */
+    private int withUnwound(PerfThread thread, ByteSource src, long position, long chainAt, int nr,
+            PerfEventAttr attr, Frame[] out) {
+        if (nr < 0) {
+            return 0;
+        }
+        int k = resolveCallchain(thread, src, chainAt, null, nr, out, -1, nr);
+        long end = position + src.u16(position + 6);
+        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, userFrames)
+                : 0;
+        if (u > 0) {
+            System.arraycopy(out, 0, out, u, k);
+            for (int i = 0; i < u; i++) {
+                out[i] = userFrames[u - 1 - i];
+            }
+        }
+        return k + u;
+    }
+
     /** A sample decoded in full; its callchain's entries are u64s at {@code chainAt} in {@code src}. */
-    private void sample(SampleRecord s, ByteSource src, long chainAt, SampleConsumer consumer) {
+    private void sample(SampleRecord s, ByteSource src, long position, long chainAt, SampleConsumer consumer) {
         if (options.filter().drops(s.cpu(), s.time())) {
             return;
         }
@@ -478,9 +514,14 @@ public final class Session {
         if (options.callchains() && s.hasCallchain()) {
             // the record's bytes into the reused buffer: callchain() would copy (garbage per sample)
             int nr = s.callchainLength();
-            long[] ips = nr <= raw.length ? raw : new long[nr];
-            src.u64s(chainAt, ips, 0, nr);
-            int n = resolveCallchain(thread, null, 0, ips, nr, chainScratch, -1, nr);
+            int n;
+            if (UserStack.sampled(s.event().attr())) {
+                n = withUnwound(thread, src, position, chainAt, nr, s.event().attr(), chainScratch);
+            } else {
+                long[] ips = nr <= raw.length ? raw : new long[nr];
+                src.u64s(chainAt, ips, 0, nr);
+                n = resolveCallchain(thread, null, 0, ips, nr, chainScratch, -1, nr);
+            }
             chain = Arrays.copyOf(chainScratch, n);
         }
         String comm = thread.comm();

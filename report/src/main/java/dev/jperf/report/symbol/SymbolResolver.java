@@ -4,6 +4,7 @@ import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.elf.ElfDebugLink;
 import dev.jperf.format.elf.ElfFile;
 import dev.jperf.format.elf.ElfSection;
+import dev.jperf.format.unwind.Cfi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,7 @@ public final class SymbolResolver {
     /** User DSOs whose symbols another thread is reading (see {@link #prefetchUserSymbols}). */
     private final Map<Dso, Prefetch> userPrefetch = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
+    private final Map<Dso, Cfi> cfis = new HashMap<>();
 
     /** A symbol table read off the lock, with the problems met reading it. */
     private record Loaded(SymbolTable table, List<String> warnings) {}
@@ -323,6 +325,62 @@ public final class SymbolResolver {
 
     private static long le32(byte[] b, int at) {
         return (b[at] & 0xffL) | (b[at + 1] & 0xffL) << 8 | (b[at + 2] & 0xffL) << 16 | (b[at + 3] & 0xffL) << 24;
+    }
+
+    /**
+     * The CFI of a user DSO or [vdso] for the DWARF unwinder, from the image perf's unwinder reads:
+     * the first candidate (build-id cache, debug files, the recorded path on --symfs) with a
+     * .eh_frame, else one with a .debug_frame; {@link Cfi#EMPTY} when the image has neither (the
+     * unwinder then follows frame pointers there), null when no image is found. Read once per DSO.
+     */
+    public synchronized Cfi cfi(Dso dso) {
+        if (cfis.containsKey(dso)) {
+            return cfis.get(dso);
+        }
+        Cfi c = null;
+        try {
+            c = loadCfi(dso);
+        } catch (IOException | RuntimeException e) {
+            warnings.add(dso.longName() + ": " + e.getMessage());
+        }
+        cfis.put(dso, c);
+        return c;
+    }
+
+    private Cfi loadCfi(Dso dso) throws IOException {
+        List<Path> candidates;
+        if (dso.kind() == Dso.Kind.VDSO) {
+            if (dso.buildId() == null) {
+                Optional<ElfFile> running = RunningVdso.read();
+                return running.isPresent() ? Cfi.of(running.get()) : null;
+            }
+            String bid = dso.buildIdHex();
+            candidates = List.of(options.buildIdDir().resolve("[vdso]").resolve(bid).resolve("vdso"),
+                    options.buildIdDir().resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2))
+                            .resolve("elf"));
+        } else if (dso.kind() == Dso.Kind.USER) {
+            candidates = userCandidates(dso);
+        } else {
+            return null;
+        }
+        ElfFile debugFrame = null;
+        ElfFile any = null;
+        for (Path p : candidates) {
+            ElfFile f = openMatching(p, dso.buildId(), warnings);
+            if (f == null) {
+                continue;
+            }
+            if (hasTable(f, ".eh_frame")) {
+                return Cfi.of(f);
+            }
+            if (debugFrame == null && (hasTable(f, ".debug_frame") || hasTable(f, ".zdebug_frame"))) {
+                debugFrame = f;
+            }
+            if (any == null && hasTable(f, ".text")) {
+                any = f;
+            }
+        }
+        return debugFrame != null ? Cfi.of(debugFrame) : any != null ? Cfi.EMPTY : null;
     }
 
     private SymbolTable vdsoSymbols(Dso dso) throws IOException {
