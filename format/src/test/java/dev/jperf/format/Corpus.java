@@ -240,7 +240,7 @@ public final class Corpus {
     }
 
     /** An .xz file's content, decompressed by xz(1). */
-    private static byte[] unxz(Path xz) {
+    public static byte[] unxz(Path xz) {
         try {
             Process p = new ProcessBuilder("xz", "-dc", xz.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             byte[] content = p.getInputStream().readAllBytes();
