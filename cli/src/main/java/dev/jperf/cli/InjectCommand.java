@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
+import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.writer.PerfDataCopier;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -49,12 +50,9 @@ final class InjectCommand implements Subcommand {
     @Override
     public int call() throws IOException {
         PerfDataCopier.Result r;
-        if (output.equals("-")) {
-            r = PerfDataCopier.copyToStream(input.equals("-") ? null : Path.of(input), System.in, stdout(), "stdout");
-        } else {
-            r = input.equals("-")
-                ? PerfDataCopier.copy("stdin", System.in, Path.of(output))
-                : PerfDataCopier.copy(Path.of(input), Path.of(output));
+        try (PerfDataFile in = Input.open(input)) {
+            r = output.equals("-") ? PerfDataCopier.copyToStream(in, stdout(), "stdout")
+                    : PerfDataCopier.copy(in, Path.of(output));
         }
         for (String w : r.warnings()) {
             System.err.println("warning: " + w);

@@ -3,6 +3,7 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.report.Report;
@@ -211,7 +212,7 @@ final class ReportCommand implements Subcommand {
         boolean stdin = Input.STDIN.equals(name);
         Path input = Path.of(name);
         if (!stdin && !Files.exists(input)) {
-            throw new IllegalArgumentException(input + ": no such file");
+            throw new Input.Unreadable(new PerfDataException(input + ": No such file or directory"));
         }
         if (kallsyms != null && !Files.isRegularFile(kallsyms)) {
             throw new IllegalArgumentException(kallsyms + ": kallsyms file not found");

@@ -108,18 +108,23 @@ public final class PerfDataCopier {
      */
     public static Result copyToStream(Path in, InputStream stdin, WritableByteChannel out, String name) throws IOException {
         try (PerfDataFile f = in != null ? PerfDataFile.open(in) : PerfDataFile.open("stdin", stdin)) {
-            List<PerfDataWriter.EventAttr> events = events(f);
-            try (PerfPipeWriter w = PerfPipeWriter.create(out, name, events)) {
-                PerfDataCopier c = new PerfDataCopier(f, w);
-                // the records come decompressed: the stream does not say COMPRESSED
-                c.rejected.add(Feature.COMPRESSED.bit());
-                if (!f.isPipe()) {
-                    c.setFeatures();
-                }
-                c.copyRecords();
-                w.close();
-                return new Result(c.records, w.written(), c.warnings());
+            return copyToStream(f, out, name);
+        }
+    }
+
+    /** Copies the opened {@code f} to {@code out} as a pipe-mode stream named {@code name}; {@code f} is left open. */
+    public static Result copyToStream(PerfDataFile f, WritableByteChannel out, String name) throws IOException {
+        List<PerfDataWriter.EventAttr> events = events(f);
+        try (PerfPipeWriter w = PerfPipeWriter.create(out, name, events)) {
+            PerfDataCopier c = new PerfDataCopier(f, w);
+            // the records come decompressed: the stream does not say COMPRESSED
+            c.rejected.add(Feature.COMPRESSED.bit());
+            if (!f.isPipe()) {
+                c.setFeatures();
             }
+            c.copyRecords();
+            w.close();
+            return new Result(c.records, w.written(), c.warnings());
         }
     }
 
@@ -138,7 +143,8 @@ public final class PerfDataCopier {
         return events;
     }
 
-    private static Result copy(PerfDataFile f, Path out) throws IOException {
+    /** Copies the opened {@code f} to {@code out}, as {@link #copy(Path, Path)}; {@code f} is left open. */
+    public static Result copy(PerfDataFile f, Path out) throws IOException {
         List<PerfDataWriter.EventAttr> events = events(f);
         PerfDataWriter.backupExisting(out);
         try (PerfDataWriter w = PerfDataWriter.create(out, events)) {
