@@ -3,6 +3,9 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.feature.BuildIds;
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.writer.BuildIdInjector;
 import dev.jperf.format.writer.PerfDataCopier;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,6 +23,8 @@ import java.nio.file.Path;
 final class InjectCommand implements Subcommand {
     private String input = "-";
     private String output = "-";
+    private boolean buildIds;
+    private boolean buildIdAll;
 
     @Override
     public String name() {
@@ -35,7 +40,9 @@ final class InjectCommand implements Subcommand {
     public Options options() {
         return new Options("jperf inject [<options>]")
                 .value('i', "input", "file", "input file name, or - for a pipe-mode stream on stdin (the default)")
-                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old (default: a pipe-mode stream on stdout)");
+                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old (default: a pipe-mode stream on stdout)")
+                .flag('b', "build-ids", "Inject build-ids into the output stream")
+                .flag('\0', "buildid-all", "Inject build-ids of all DSOs into the output stream");
     }
 
     @Override
@@ -43,6 +50,8 @@ final class InjectCommand implements Subcommand {
         switch (name) {
             case "input" -> input = v.text();
             case "output" -> output = v.text();
+            case "build-ids" -> buildIds = v.on();
+            case "buildid-all" -> buildIdAll = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -51,8 +60,11 @@ final class InjectCommand implements Subcommand {
     public int call() throws IOException {
         PerfDataCopier.Result r;
         try (PerfDataFile in = Input.open(input)) {
-            r = output.equals("-") ? PerfDataCopier.copyToStream(in, stdout(), "stdout")
-                    : PerfDataCopier.copy(in, Path.of(output));
+            // perf: --buildid-all implies -b
+            BuildIdInjector inject = buildIds || buildIdAll ? new BuildIdInjector(buildIdAll,
+                    in.features().get(Feature.BUILD_ID.bit()).map(f -> (BuildIds) f).orElse(null)) : null;
+            r = output.equals("-") ? PerfDataCopier.copyToStream(in, stdout(), "stdout", inject)
+                    : PerfDataCopier.copy(in, Path.of(output), inject);
         }
         for (String w : r.warnings()) {
             System.err.println("warning: " + w);
