@@ -25,6 +25,7 @@ final class InjectCommand implements Subcommand {
     private String output = "-";
     private boolean buildIds;
     private boolean buildIdAll;
+    private boolean strip;
 
     @Override
     public String name() {
@@ -42,7 +43,9 @@ final class InjectCommand implements Subcommand {
                 .value('i', "input", "file", "input file name, or - for a pipe-mode stream on stdin (the default)")
                 .value('o', "output", "file", "output file name; an existing one is renamed <file>.old (default: a pipe-mode stream on stdout)")
                 .flag('b', "build-ids", "Inject build-ids into the output stream")
-                .flag('\0', "buildid-all", "Inject build-ids of all DSOs into the output stream");
+                .flag('\0', "buildid-all", "Inject build-ids of all DSOs into the output stream")
+                .flag('\0', "strip", "strip non-synthesized events (use with --itrace; jperf has no --itrace,"
+                        + " so it is refused as perf refuses it alone)");
     }
 
     @Override
@@ -52,12 +55,18 @@ final class InjectCommand implements Subcommand {
             case "output" -> output = v.text();
             case "build-ids" -> buildIds = v.on();
             case "buildid-all" -> buildIdAll = v.on();
+            case "strip" -> strip = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
 
     @Override
     public int call() throws IOException {
+        if (strip) {
+            // perf's words and exit code (-1); jperf decodes no AUX trace, so there is no --itrace to give
+            System.err.println("--strip option requires --itrace option");
+            return 255;
+        }
         PerfDataCopier.Result r;
         try (PerfDataFile in = Input.open(input)) {
             // perf: --buildid-all implies -b

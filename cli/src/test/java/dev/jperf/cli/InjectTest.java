@@ -266,6 +266,23 @@ class InjectTest {
         assertEquals(shell("perf" + report + " < " + theirs), shell("perf" + report + " < " + ours));
     }
 
+    /** --strip without --itrace (which jperf, without an AUX trace decoder, does not take): perf's line and exit code. */
+    @Test
+    void stripWithoutItraceIsRefusedAsPerfRefusesIt() throws Exception {
+        PerfOracle.assumeInstalled();
+        String in = CORPUS.resolve("c-process/perf.data").toString();
+        Path theirs = tmp.resolve("perf.data");
+        Process p = new ProcessBuilder("perf", "inject", "--strip", "-i", in, "-o", theirs.toString())
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        Path ours = tmp.resolve("jperf.data");
+        Run r = Run.of("inject", "--strip", "-i", in, "-o", ours.toString());
+        assertEquals(p.exitValue(), r.rc());
+        assertEquals(said, r.err());
+        assertEquals(Files.exists(theirs), Files.exists(ours));
+    }
+
     private static String command(List<String> args) {
         StringBuilder b = new StringBuilder();
         for (String a : args) {
