@@ -224,7 +224,9 @@ class InjectTest {
         Path in = CORPUS.resolve(kase + "/perf.data");
         Path ours = tmp.resolve("jperf.data");
         Path theirs = tmp.resolve("perf.data");
-        toFile(tmp.resolve("perf.out"), List.of("perf", "inject", option, "-i", in.toString(), "-o", theirs.toString()));
+        // perf's build-id cache a directory of the test's, never ~/.debug
+        toFile(tmp.resolve("perf.out"), List.of("perf", "--buildid-dir", tmp.resolve("buildid").toString(), "inject", option,
+                "-i", in.toString(), "-o", theirs.toString()));
         Run r = Run.of("inject", option, "-i", in.toString(), "-o", ours.toString());
         assertEquals(0, r.rc(), r.err());
         assertEquals("", r.err());
@@ -245,7 +247,9 @@ class InjectTest {
         PerfOracle.assumeInstalled();
         String workload = "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done";
         Path rec = tmp.resolve("rec.pipe");
-        Process p = new ProcessBuilder("perf", "record", "-q", "-o", "-", "--", "sh", "-c", workload)
+        String perf = "perf --buildid-dir " + tmp.resolve("buildid");
+        Process p = new ProcessBuilder("perf", "--buildid-dir", tmp.resolve("buildid").toString(), "record", "-q", "-o", "-",
+                "--", "sh", "-c", workload)
                 .redirectOutput(rec.toFile()).redirectError(tmp.resolve("rec.err").toFile()).start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "perf record timed out");
         String why = Files.readString(tmp.resolve("rec.err"));
@@ -254,16 +258,16 @@ class InjectTest {
         assertEquals(0, p.exitValue(), why);
         Path theirs = tmp.resolve("perf.pipe");
         Path ours = tmp.resolve("jperf.pipe");
-        shell("perf inject -b < " + rec + " > " + theirs);
+        shell(perf + " inject -b < " + rec + " > " + theirs);
         shell(command(StatTest.jperf(List.of(), "inject", "-b")) + " < " + rec + " > " + ours);
         List<String> expected = fileOrder(theirs);
         assertTrue(expected.stream().anyMatch(l -> l.startsWith("67 ")), "perf injected no build-id");
         assertEquals(expected, fileOrder(ours));
         String report = " report -i - --stdio --sort comm,dso -q";
-        String piped = shell("perf record -q -o - -- sh -c '" + workload + "' | " + command(StatTest.jperf(List.of(), "inject", "-b"))
-                + " | perf" + report);
+        String piped = shell(perf + " record -q -o - -- sh -c '" + workload + "' | "
+                + command(StatTest.jperf(List.of(), "inject", "-b")) + " | " + perf + report);
         assertTrue(piped.contains("sh "), piped);
-        assertEquals(shell("perf" + report + " < " + theirs), shell("perf" + report + " < " + ours));
+        assertEquals(shell(perf + report + " < " + theirs), shell(perf + report + " < " + ours));
     }
 
     /** --strip without --itrace (which jperf, without an AUX trace decoder, does not take): perf's line and exit code. */
