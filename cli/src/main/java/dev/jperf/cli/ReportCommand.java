@@ -267,6 +267,11 @@ final class ReportCommand implements Subcommand {
         // perf's -q: no warnings either
         PrintStream warnings = quiet ? new PrintStream(OutputStream.nullOutputStream()) : System.err;
         if (pprof != null || flamegraph != null) {
+            if (fields != null) {
+                // the exports have no columns to choose
+                throw new UsageException("-F/--fields chooses the stdio report's columns: not with --"
+                        + (pprof != null ? "pprof" : "flamegraph"));
+            }
             try (PerfDataFile f = Input.open(this.input)) {
                 if (pprof != null) {
                     Exports.pprof(f, o, pprof, System.out, warnings);

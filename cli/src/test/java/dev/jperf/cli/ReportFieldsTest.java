@@ -71,5 +71,9 @@ class ReportFieldsTest {
         Run r = Run.of("report", "-i", data, "--stdio", "-F", "overhead,sym", "--json");
         assertEquals(1, r.rc());
         assertTrue(r.err().lines().count() == 1 && r.err().contains("--json"), r.err());
+        r = Run.of("report", "-i", data, "-F", "overhead,sym", "--pprof=-");
+        assertEquals(Main.USAGE_ERROR, r.rc());
+        assertEquals("", r.out());
+        assertTrue(r.err().lines().count() == 1 && r.err().contains("--pprof"), r.err());
     }
 }
