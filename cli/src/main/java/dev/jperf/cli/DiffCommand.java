@@ -86,7 +86,7 @@ final class DiffCommand implements Subcommand {
     @Override
     public int call() {
         PrintStream out = Input.stdout();
-        try (PerfDataFile base = PerfDataFile.open(Path.of(older)); PerfDataFile other = PerfDataFile.open(Path.of(newer))) {
+        try (PerfDataFile base = Input.open(older); PerfDataFile other = Input.open(newer)) {
             Report.Options bo = Report.Options.builder(Path.of(older)).symbols(kallsyms, symfs).buildIdDir(buildIdDir).build();
             Report.Options no = Report.Options.builder(Path.of(newer)).symbols(kallsyms, symfs).buildIdDir(buildIdDir).build();
             DiffReport.print(base, other, bo, no, new DiffReport.View(compute, periods), out);

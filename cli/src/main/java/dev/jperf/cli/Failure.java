@@ -16,7 +16,8 @@ final class Failure {
 
     /**
      * Prints {@code jperf <command>: <what went wrong>} and returns the exit code: 1, or perf's for
-     * the same failure where a {@link RecordException} or {@link StatException} carries it.
+     * the same failure where a {@link RecordException} or {@link StatException} carries it, or an
+     * input that cannot be opened ({@link Input.Unreadable}).
      */
     static int report(String command, Exception ex, PrintStream err) {
         if (System.getenv("JPERF_DEBUG") != null) {
@@ -24,6 +25,9 @@ final class Failure {
         }
         err.println("jperf " + command + ": " + describe(ex));
         err.flush();
+        if (ex instanceof Input.Unreadable) {
+            return Input.Unreadable.EXIT_CODE;
+        }
         return ex instanceof RecordException r ? r.exitCode() : ex instanceof StatException s ? s.exitCode() : 1;
     }
 

@@ -2,6 +2,10 @@ package dev.jperf.cli;
 
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.feature.BuildIds;
+import dev.jperf.format.feature.Feature;
+import dev.jperf.format.writer.BuildIdInjector;
 import dev.jperf.format.writer.PerfDataCopier;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,6 +23,9 @@ import java.nio.file.Path;
 final class InjectCommand implements Subcommand {
     private String input = "-";
     private String output = "-";
+    private boolean buildIds;
+    private boolean buildIdAll;
+    private boolean strip;
 
     @Override
     public String name() {
@@ -34,7 +41,11 @@ final class InjectCommand implements Subcommand {
     public Options options() {
         return new Options("jperf inject [<options>]")
                 .value('i', "input", "file", "input file name, or - for a pipe-mode stream on stdin (the default)")
-                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old (default: a pipe-mode stream on stdout)");
+                .value('o', "output", "file", "output file name; an existing one is renamed <file>.old (default: a pipe-mode stream on stdout)")
+                .flag('b', "build-ids", "Inject build-ids into the output stream")
+                .flag('\0', "buildid-all", "Inject build-ids of all DSOs into the output stream")
+                .flag('\0', "strip", "strip non-synthesized events (use with --itrace; jperf has no --itrace,"
+                        + " so it is refused as perf refuses it alone)");
     }
 
     @Override
@@ -42,19 +53,27 @@ final class InjectCommand implements Subcommand {
         switch (name) {
             case "input" -> input = v.text();
             case "output" -> output = v.text();
+            case "build-ids" -> buildIds = v.on();
+            case "buildid-all" -> buildIdAll = v.on();
+            case "strip" -> strip = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
 
     @Override
     public int call() throws IOException {
+        if (strip) {
+            // perf's words and exit code (-1); jperf decodes no AUX trace, so there is no --itrace to give
+            System.err.println("--strip option requires --itrace option");
+            return 255;
+        }
         PerfDataCopier.Result r;
-        if (output.equals("-")) {
-            r = PerfDataCopier.copyToStream(input.equals("-") ? null : Path.of(input), System.in, stdout(), "stdout");
-        } else {
-            r = input.equals("-")
-                ? PerfDataCopier.copy("stdin", System.in, Path.of(output))
-                : PerfDataCopier.copy(Path.of(input), Path.of(output));
+        try (PerfDataFile in = Input.open(input)) {
+            // perf: --buildid-all implies -b
+            BuildIdInjector inject = buildIds || buildIdAll ? new BuildIdInjector(buildIdAll,
+                    in.features().get(Feature.BUILD_ID.bit()).map(f -> (BuildIds) f).orElse(null)) : null;
+            r = output.equals("-") ? PerfDataCopier.copyToStream(in, stdout(), "stdout", inject)
+                    : PerfDataCopier.copy(in, Path.of(output), inject);
         }
         for (String w : r.warnings()) {
             System.err.println("warning: " + w);

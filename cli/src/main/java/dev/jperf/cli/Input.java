@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -27,12 +28,32 @@ final class Input {
         return isPipe(0) ? STDIN : "perf.data";
     }
 
-    /** The input opened, with the progress line on stderr while its records are read (a terminal only). */
+    /**
+     * The input opened, with the progress line on stderr while its records are read (a terminal only).
+     * One that cannot be opened is an {@link Unreadable}: perf's reading commands exit 255 then.
+     */
     static PerfDataFile open(String given) {
         String name = name(given);
-        PerfDataFile f = STDIN.equals(name) ? PerfDataFile.open("stdin", System.in) : PerfDataFile.open(Path.of(name));
+        PerfDataFile f;
+        try {
+            f = STDIN.equals(name) ? PerfDataFile.open("stdin", System.in) : PerfDataFile.open(Path.of(name));
+        } catch (PerfDataException e) {
+            throw new Unreadable(e);
+        }
         f.onProgress(StderrProgress.ifTerminal());
         return f;
+    }
+
+    /**
+     * An input perf.data that cannot be opened (missing, unreadable, empty, not perf.data): perf's
+     * perf_session__new fails and its commands return -1, exit code 255.
+     */
+    static final class Unreadable extends RuntimeException {
+        static final int EXIT_CODE = 255;
+
+        Unreadable(PerfDataException cause) {
+            super(cause.getMessage(), cause);
+        }
     }
 
     /** Whether file descriptor {@code fd} (0 stdin, 1 stdout) is a pipe: perf's rules of pipe mode. */

@@ -3,11 +3,11 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
-import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.dump.RawDump;
 import dev.jperf.report.export.Exports;
 import dev.jperf.report.header.HeaderReport;
@@ -35,6 +35,8 @@ final class ReportCommand implements Subcommand {
     private boolean dumpRawTrace;
     /** --sort; null: perf's default (comm,dso,sym, or the branch mode's). */
     private String sort;
+    /** -F/--fields; null: perf's default columns. */
+    private String fields;
     private double percentLimit;
     /** --percent-limit given after any -g: it decides the graph's threshold whatever -g said. */
     private boolean percentLimitLast;
@@ -93,9 +95,12 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "tasks", "Display recorded tasks")
                 .flag('\0', "mmaps", "Display recorded tasks memory maps")
                 .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
-                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu; in branch mode also"
+                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu, and the output fields"
+                        + " overhead, overhead_children, sample, period; in branch mode also"
                         + " dso_from, dso_to, symbol_from, symbol_to, cycles, srcline_from, srcline_to (default: comm,dso,sym;"
                         + " comm,dso_from,symbol_from,symbol_to,cycles in branch mode)")
+                .value('F', "fields", "key[,keys...]", "output field(s): overhead overhead_children sample period, and"
+                        + " the sort keys (a leading + adds them to the default columns)")
                 .value('\0', "percent-limit", "percent", "don't show entries under that percent")
                 .value('\0', "percentage", "relative|absolute",
                         "percentages of the samples the filters (--comms, --dsos...) keep (relative) or of all (absolute, default)")
@@ -153,6 +158,7 @@ final class ReportCommand implements Subcommand {
             case "dump-raw-trace" -> dumpRawTrace = v.on();
             case "stdio" -> { }
             case "sort" -> sort = v.text();
+            case "fields" -> fields = v.text();
             case "percent-limit" -> {
                 percentLimit = v.decimal();
                 percentLimitLast = true; // perf's parse_percent_limit sets the graph's threshold as well
@@ -211,7 +217,7 @@ final class ReportCommand implements Subcommand {
         boolean stdin = Input.STDIN.equals(name);
         Path input = Path.of(name);
         if (!stdin && !Files.exists(input)) {
-            throw new IllegalArgumentException(input + ": no such file");
+            throw new Input.Unreadable(new PerfDataException(input + ": No such file or directory"));
         }
         if (kallsyms != null && !Files.isRegularFile(kallsyms)) {
             throw new IllegalArgumentException(kallsyms + ": kallsyms file not found");
@@ -247,8 +253,9 @@ final class ReportCommand implements Subcommand {
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (sort != null) {
-            b.sort(SortKey.parse(sort));
+            b.sort(sort);
         }
+        b.fields(fields);
         Report.Options o = b.build();
         // perf's tasks_mode (--mmaps sets it too): the thread tree in place of the report
         if (tasks || mmaps) {
@@ -260,6 +267,11 @@ final class ReportCommand implements Subcommand {
         // perf's -q: no warnings either
         PrintStream warnings = quiet ? new PrintStream(OutputStream.nullOutputStream()) : System.err;
         if (pprof != null || flamegraph != null) {
+            if (fields != null) {
+                // the exports have no columns to choose
+                throw new UsageException("-F/--fields chooses the stdio report's columns: not with --"
+                        + (pprof != null ? "pprof" : "flamegraph"));
+            }
             try (PerfDataFile f = Input.open(this.input)) {
                 if (pprof != null) {
                     Exports.pprof(f, o, pprof, System.out, warnings);

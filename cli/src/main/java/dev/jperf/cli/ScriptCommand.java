@@ -5,8 +5,12 @@ import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.export.Exports;
+import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.script.Script;
 import dev.jperf.report.symbol.SymbolResolver;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /** {@code jperf script}: perf script's options, spelled as perf spells them. */
@@ -28,6 +32,10 @@ final class ScriptCommand implements Subcommand {
     private boolean demangle = true;
     private boolean json;
     private boolean folded;
+    private boolean header;
+    private boolean headerOnly;
+    /** -I: the header's every section (with --header/--header-only; alone it changes nothing, as in perf). */
+    private boolean showInfo;
     private boolean reltime;
     private boolean deltatime;
     private boolean nanoseconds;
@@ -78,7 +86,10 @@ final class ScriptCommand implements Subcommand {
                 .value('s', "script", "name", "script file name (lang:script name, script name, or *): refused,"
                         + " jperf has no Perl or Python engine (jperf script --json feeds a script of your own)")
                 .value('g', "gen-script", "lang", "generate perf-script.xx script in specified language: refused, as -s")
-                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
+                .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)")
+                .flag('\0', "header", "Show data header.")
+                .flag('\0', "header-only", "Show only data header.")
+                .flag('I', "show-info", "display extended information from perf.data file");
     }
 
     @Override
@@ -106,6 +117,9 @@ final class ScriptCommand implements Subcommand {
             case "demangle" -> demangle = v.on();
             case "json" -> json = v.on();
             case "folded" -> folded = v.on();
+            case "header" -> header = v.on();
+            case "header-only" -> headerOnly = v.on();
+            case "show-info" -> showInfo = v.on();
             case "reltime" -> reltime = v.on();
             case "deltatime" -> deltatime = v.on();
             case "ns" -> nanoseconds = v.on();
@@ -193,7 +207,28 @@ final class ScriptCommand implements Subcommand {
             System.err.println("reltime and deltatime - the two don't get along well. Please limit to --reltime or --deltatime.");
             return 255;
         }
+        if ((header || headerOnly) && (json || folded)) {
+            throw new UsageException("--header" + (headerOnly ? "-only" : "") + " prints perf's text header: not with "
+                    + (json ? "--json" : "--folded"));
+        }
         try (PerfDataFile file = Input.open(input)) {
+            // a stream's features come as records: perf script prints them as they arrive (with
+            // --header, or -I alone), and --header-only stops before the first
+            boolean fixed = header || headerOnly;
+            boolean features = header || (!headerOnly && showInfo && file.isPipe()) || (headerOnly && !file.isPipe());
+            if (fixed || features) {
+                // perf script's header is perf report's (perf_header__fprintf_info)
+                ByteArrayOutputStream text = new ByteArrayOutputStream();
+                HeaderReport.print(file, showInfo, new PrintStream(text, true, StandardCharsets.UTF_8));
+                String h = text.toString(StandardCharsets.UTF_8);
+                int end = fixedPartEnd(h);
+                System.out.print((fixed ? h.substring(0, end) : "") + (features ? h.substring(end) : ""));
+                if (headerOnly) {
+                    System.out.flush();
+                    Input.printWarnings(file, System.err);
+                    return 0;
+                }
+            }
             if (folded) {
                 Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle),
                         System.out, System.err);
@@ -215,5 +250,19 @@ final class ScriptCommand implements Subcommand {
             Input.printWarnings(file, System.err);
         }
         return 0;
+    }
+
+    /** Where the header's fixed part ends: the line after its second "# ========" rule. */
+    private static int fixedPartEnd(String header) {
+        int at = 0;
+        for (int rules = 0; rules < 2; rules++) {
+            int r = header.indexOf("# ========\n", at);
+            if (r < 0) {
+                return header.length();
+            }
+            at = r + "# ========\n".length();
+        }
+        int next = header.indexOf('\n', at);
+        return next < 0 ? header.length() : next + 1;
     }
 }

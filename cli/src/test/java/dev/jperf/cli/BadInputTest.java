@@ -5,8 +5,11 @@ import static dev.jperf.report.CorpusFixture.EXTERNAL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.PerfOracle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Damaged or missing input: one line on stderr, never a stack trace; what is sound is reported. */
 class BadInputTest {
@@ -19,10 +22,38 @@ class BadInputTest {
     void unreadableFileIsOneLineAndNonZeroExit() {
         for (String n : new String[] {"short-header.data", "bad-magic.data", "no-such-file.data"}) {
             Run r = Run.of("report", "--stats", "-i", damaged(n).toString());
-            assertEquals(1, r.rc(), n);
+            assertEquals(255, r.rc(), n);
             assertEquals("", r.out(), n);
             assertEquals(1, r.err().lines().count(), r.err());
             assertTrue(r.err().startsWith("jperf report: " + damaged(n)), r.err());
+        }
+    }
+
+    /**
+     * An input that cannot be opened (missing, empty, not perf.data, cut inside its header): every
+     * reading command exits with perf's code for it (its session fails to open: -1, 255), after
+     * one line.
+     */
+    @Test
+    void unopenableInputExitsAsPerfDoesInEveryReadingCommand(@TempDir Path dir) throws Exception {
+        PerfOracle.assumeInstalled();
+        Path empty = Files.createFile(dir.resolve("empty.data"));
+        Path[] inputs = {dir.resolve("missing.data"), empty, damaged("short-header.data"), damaged("bad-magic.data")};
+        for (Path in : inputs) {
+            String i = in.toString();
+            String out = dir.resolve("out.data").toString();
+            String[][] commands = {{"report", "--stdio", "-i", i}, {"script", "-i", i}, {"annotate", "--stdio", "-i", i},
+                {"inject", "-i", i, "-o", out}, {"evlist", "-i", i}, {"buildid-list", "-i", i}, {"diff", i, i},
+                {"data", "convert", "--to-json", dir.resolve("out.json").toString(), "-f", "-i", i}};
+            for (String[] c : commands) {
+                String what = String.join(" ", c);
+                PerfOracle.Result perf = PerfOracle.perf(c);
+                Run r = Run.of(c);
+                assertEquals(perf.rc(), r.rc(), what + ": perf said " + perf.err() + ", jperf " + r.err());
+                assertEquals("", r.out(), what);
+                assertEquals(1, r.err().lines().count(), what + ": " + r.err());
+                assertTrue(r.err().contains(in.getFileName().toString()), what + ": " + r.err());
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import dev.jperf.format.feature.GroupDescs;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.GroupHists;
 import dev.jperf.report.aggregate.Hists;
+import dev.jperf.report.aggregate.FieldOrder;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
@@ -55,9 +56,15 @@ public final class Report {
         private final String separator;
         private final boolean callchainsAsked;
         private final Boolean group;
+        /** --sort as given when it names output fields (overhead, sample...), else null. */
+        private final String sortFields;
+        /** -F/--fields as given, or null. */
+        private final String fields;
 
         private Options(Builder b) {
             input = b.input;
+            sortFields = b.sortFields;
+            fields = b.fields;
             sort = b.sort;
             sortGiven = b.sortGiven;
             branchStack = b.branchStack;
@@ -111,6 +118,8 @@ public final class Report {
             b.separator = separator;
             b.callchainsAsked = callchainsAsked;
             b.group = group;
+            b.sortFields = sortFields;
+            b.fields = fields;
             return b;
         }
 
@@ -136,9 +145,32 @@ public final class Report {
             private String separator;
             private boolean callchainsAsked;
             private Boolean group;
+            private String sortFields;
+            private String fields;
 
             private Builder(Path input) {
                 this.input = input;
+            }
+
+            /**
+             * --sort as perf reads it: keys, or keys and output fields (overhead, sample, period...),
+             * which make the output order a sort list of its own ({@link FieldOrder}).
+             */
+            public Builder sort(String sort) {
+                if (FieldOrder.isDefault(sort, null)) {
+                    sort(SortKey.parse(sort));
+                    sortFields = null;
+                } else {
+                    sortFields = sort;
+                    sortGiven = true;
+                }
+                return this;
+            }
+
+            /** -F/--fields: the columns, and their order when --sort does not give one ({@link FieldOrder}). */
+            public Builder fields(String fields) {
+                this.fields = fields;
+                return this;
             }
 
             /** --sort. */
@@ -284,6 +316,27 @@ public final class Report {
             return branchStack;
         }
 
+        /**
+         * The columns and sort list of -F, or of a --sort naming output fields; null for perf's
+         * default layout (the overhead columns, then the keys).
+         *
+         * @param children perf's cumulate_callchain (children on a file with callchains)
+         */
+        public FieldOrder fieldOrder(boolean children) {
+            if (fields == null && sortFields == null) {
+                return null;
+            }
+            String sortText = sortFields;
+            if (sortText == null && sortGiven) {
+                StringBuilder t = new StringBuilder();
+                for (SortKey k : sort) {
+                    t.append(t.length() == 0 ? "" : ",").append(k == SortKey.SYM ? "symbol" : k.name().toLowerCase(Locale.ROOT));
+                }
+                sortText = t.toString();
+            }
+            return FieldOrder.of(sortText, DEFAULT_SORT, fields, children, showSamples, showPeriod);
+        }
+
         public boolean children() {
             return children;
         }
@@ -350,6 +403,8 @@ public final class Report {
     }
 
     /** perf's default_branch_sort_order. */
+    /** perf's default_sort_order. */
+    private static final String DEFAULT_SORT = "comm,dso,symbol";
     private static final List<SortKey> BRANCH_SORT = SortKey.parse("comm,dso_from,symbol_from,symbol_to,cycles");
 
     private Report() {
@@ -398,15 +453,19 @@ public final class Report {
                     + " (recorded without -g?)");
         }
         boolean branch = branchMode(file, o);
-        List<SortKey> sort = o.sort(branch);
+        // branch mode entries are branches: no cumulated callchains, no graphs (perf adds none to them)
+        boolean children = o.children() && hasCallchains && !branch;
+        FieldOrder order = o.fieldOrder(children);
+        if (order != null && branch) {
+            throw new IllegalArgumentException("-F/--fields, or output fields in --sort, in branch mode: not supported by jperf yet");
+        }
+        List<SortKey> sort = order != null ? order.keys() : o.sort(branch);
         for (SortKey k : sort) {
             if (k.branch() && !branch) {
                 throw new IllegalArgumentException("Invalid --sort key: `" + k.name().toLowerCase(Locale.ROOT)
                         + "' (a branch mode key: the file has no branch stacks, or --no-branch-stack)");
             }
         }
-        // branch mode entries are branches: no cumulated callchains, no graphs (perf adds none to them)
-        boolean children = o.children() && hasCallchains && !branch;
         // perf's use_callchain: a graph is kept only when the file has callchains
         CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains && !branch
                 ? o.callGraph().effectiveOrder(children) : null;
@@ -417,7 +476,7 @@ public final class Report {
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
-            Hists h = new Hists(e, sort, children, graph, branch);
+            Hists h = order != null ? new Hists(e, order, children, graph, branch) : new Hists(e, sort, children, graph, branch);
             byEvent.put(e, h);
             ordered.add(h);
         }
@@ -426,7 +485,8 @@ public final class Report {
         SampleSink sink = s -> {
             Hists h = byEvent.get(s.event());
             if (h == null) {
-                h = new Hists(s.event(), sort, children, graph, branch);
+                h = order != null ? new Hists(s.event(), order, children, graph, branch)
+                        : new Hists(s.event(), sort, children, graph, branch);
                 byEvent.put(s.event(), h);
                 // a pipe's events are described again in the stream: the new description takes
                 // its index's place (group descriptions name events by index)
@@ -531,11 +591,23 @@ public final class Report {
         if (srcline != null) {
             err.println(srcline);
         }
+        boolean children = false;
+        for (Hists h : r.hists()) {
+            children |= h.children();
+        }
+        FieldOrder order = o.fieldOrder(children);
+        if (o.json() && order != null) {
+            throw new IllegalArgumentException("--json prints perf's default columns: -F/--fields, or output fields in --sort,"
+                    + " not with it");
+        }
+        // callchain__fprintf_graph's test: no -F, and a --sort starting with "sym"
+        boolean symFirst = order != null ? o.fields == null && o.sortFields.startsWith("sym")
+                : o.sort().get(0) == SortKey.SYM;
         if (o.json()) {
-            new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
+            new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), symFirst)
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
-            new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), o.sort().get(0) == SortKey.SYM)
+            new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), symFirst).fields(order)
                     .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }

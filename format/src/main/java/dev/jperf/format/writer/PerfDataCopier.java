@@ -13,6 +13,7 @@ import dev.jperf.format.record.HeaderAttrRecord;
 import dev.jperf.format.record.HeaderFeatureRecord;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.record.RecordType;
+import dev.jperf.format.record.SampleRecord;
 import dev.jperf.format.record.TracingDataRecord;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,6 +76,10 @@ public final class PerfDataCopier {
     private int used;
     private long records;
     private boolean decompressed;
+    /** perf inject -b / --buildid-all, or null. */
+    private BuildIdInjector buildIds;
+    /** perf inject -b's ordered-events queue, or null. */
+    private List<Queued> queued;
 
     private PerfDataCopier(PerfDataFile in, PerfDataOutput out) {
         this.in = in;
@@ -108,18 +114,30 @@ public final class PerfDataCopier {
      */
     public static Result copyToStream(Path in, InputStream stdin, WritableByteChannel out, String name) throws IOException {
         try (PerfDataFile f = in != null ? PerfDataFile.open(in) : PerfDataFile.open("stdin", stdin)) {
-            List<PerfDataWriter.EventAttr> events = events(f);
-            try (PerfPipeWriter w = PerfPipeWriter.create(out, name, events)) {
-                PerfDataCopier c = new PerfDataCopier(f, w);
-                // the records come decompressed: the stream does not say COMPRESSED
-                c.rejected.add(Feature.COMPRESSED.bit());
-                if (!f.isPipe()) {
-                    c.setFeatures();
-                }
-                c.copyRecords();
-                w.close();
-                return new Result(c.records, w.written(), c.warnings());
+            return copyToStream(f, out, name);
+        }
+    }
+
+    /** Copies the opened {@code f} to {@code out} as a pipe-mode stream named {@code name}; {@code f} is left open. */
+    public static Result copyToStream(PerfDataFile f, WritableByteChannel out, String name) throws IOException {
+        return copyToStream(f, out, name, null);
+    }
+
+    /** {@link #copyToStream(PerfDataFile, WritableByteChannel, String)} with build-id records injected ({@code perf inject -b}), or not (null). */
+    public static Result copyToStream(PerfDataFile f, WritableByteChannel out, String name, BuildIdInjector buildIds)
+            throws IOException {
+        List<PerfDataWriter.EventAttr> events = events(f);
+        try (PerfPipeWriter w = PerfPipeWriter.create(out, name, events)) {
+            PerfDataCopier c = new PerfDataCopier(f, w);
+            c.buildIds = buildIds;
+            // the records come decompressed: the stream does not say COMPRESSED
+            c.rejected.add(Feature.COMPRESSED.bit());
+            if (!f.isPipe()) {
+                c.setFeatures();
             }
+            c.copyRecords();
+            w.close();
+            return new Result(c.records, w.written(), c.warnings());
         }
     }
 
@@ -138,15 +156,28 @@ public final class PerfDataCopier {
         return events;
     }
 
-    private static Result copy(PerfDataFile f, Path out) throws IOException {
+    /** Copies the opened {@code f} to {@code out}, as {@link #copy(Path, Path)}; {@code f} is left open. */
+    public static Result copy(PerfDataFile f, Path out) throws IOException {
+        return copy(f, out, null);
+    }
+
+    /**
+     * {@link #copy(PerfDataFile, Path)} with build-id records injected ({@code perf inject -b}) and
+     * HEADER_BUILD_ID made of what they hit, or not (null).
+     */
+    public static Result copy(PerfDataFile f, Path out, BuildIdInjector buildIds) throws IOException {
         List<PerfDataWriter.EventAttr> events = events(f);
         PerfDataWriter.backupExisting(out);
         try (PerfDataWriter w = PerfDataWriter.create(out, events)) {
             PerfDataCopier c = new PerfDataCopier(f, w);
+            c.buildIds = buildIds;
             c.setFeatures();
             c.copyRecords();
             // Pipe-mode features may also come later in the stream.
             c.setFeatures();
+            if (buildIds != null) {
+                w.setFeature(buildIds.table());
+            }
             w.close();
             return new Result(c.records, w.dataSize(), c.warnings());
         }
@@ -196,6 +227,13 @@ public final class PerfDataCopier {
                     continue;
                 }
                 ByteSource raw = rs.raw();
+                if (buildIds != null && buildIds.ordered() && queue(r, raw)) {
+                    continue;
+                }
+                byte[] injected = buildIds == null ? null : buildIds.before(r);
+                if (injected != null) {
+                    addBytes(injected);
+                }
                 if (r instanceof TracingDataRecord t) {
                     add(r, raw, t.data(), t.dataSize());
                 } else if (r instanceof AuxtraceRecord a) {
@@ -214,7 +252,50 @@ public final class PerfDataCopier {
                 }
             }
         }
+        if (queued != null) {
+            // perf inject -b's ordered events, never flushed at a round: all of them at the end, in time order
+            queued.sort(Comparator.comparingLong(Queued::time));
+            for (Queued q : queued) {
+                byte[] injected = buildIds.before(q.record);
+                if (injected != null) {
+                    addBytes(injected);
+                }
+                addBytes(q.bytes);
+                if (used >= CHUNK) {
+                    flushChunk();
+                }
+            }
+            queued = null;
+        }
         flushChunk();
+    }
+
+    /** A kernel record perf inject -b holds in its ordered-events queue; time sorts unsigned. */
+    private record Queued(long time, PerfRecord record, byte[] bytes) {
+    }
+
+    /**
+     * perf_session__queue_event as perf inject -b has it (tool.ordered_events, FINISHED_ROUND
+     * passed on at once without a flush): a kernel record with a time is held for the end, in
+     * time order (equal times in file order); true when {@code r} was held.
+     */
+    private boolean queue(PerfRecord r, ByteSource raw) {
+        if (r.type() >= RecordType.PERF_RECORD_USER_TYPE_START) {
+            return false;
+        }
+        long time = r instanceof SampleRecord s ? s.time() : r.sampleId().time();
+        if (time == 0 || time == -1) {
+            return false;
+        }
+        if (queued == null) {
+            queued = new ArrayList<>();
+        }
+        byte[] bytes = new byte[(int) raw.size()];
+        raw.get(0, bytes, 0, bytes.length);
+        // unsigned order as a signed key: flip the sign bit
+        queued.add(new Queued(time ^ Long.MIN_VALUE, r, bytes));
+        records++;
+        return true;
     }
 
     /**
@@ -265,6 +346,16 @@ public final class PerfDataCopier {
             payload.get(0, chunk, used, (int) payloadSize);
             used += (int) payloadSize;
         }
+        records++;
+    }
+
+    /** Adds a record made here (an injected build-id) to the chunk. */
+    private void addBytes(byte[] record) {
+        if (used + record.length > chunk.length) {
+            chunk = Arrays.copyOf(chunk, Math.max(used + record.length, chunk.length));
+        }
+        System.arraycopy(record, 0, chunk, used, record.length);
+        used += record.length;
         records++;
     }
 

@@ -28,9 +28,15 @@ public final class Hists {
     /** {@link #keys} for the comparators: iterating a List allocates an iterator per call under C1. */
     private final SortKey[] keyArray;
     private final boolean children;
+    /** perf's sort list when it is not the default (overhead, then the keys): -F, or --sort with output fields. */
+    private final Field[] sortList;
     private final boolean hasSym;
     private final boolean hasDso;
     private final boolean hasComm;
+    /** perf's need_collapse: a comm key from the sort order (not one -F added). */
+    private final boolean collapses;
+    /** perf's hists__has(dso): a dso key from the sort order, which sort__sym_cmp leaves DSOs to. */
+    private final boolean dsoDimension;
     private final boolean hasThread;
     private final boolean hasCpu;
     /** perf's branch mode: an entry per branch of the samples' branch stacks, period 1 each. */
@@ -118,6 +124,21 @@ public final class Hists {
      */
     public Hists(EventDesc event, List<SortKey> keys, boolean children, CallchainParams.Order graphOrder,
             boolean branchMode) {
+        this(event, keys, null, null, children, graphOrder, branchMode);
+    }
+
+    /**
+     * Entries told apart by {@code order}'s keys and put out in its sort list's order (-F, or
+     * --sort naming output fields).
+     */
+    public Hists(EventDesc event, FieldOrder order, boolean children, CallchainParams.Order graphOrder, boolean branchMode) {
+        this(event, order.keys(), order.sortList(), order.sortDimensions(), children, graphOrder, branchMode);
+    }
+
+    /** @param dimensions the keys perf's sort_dimension__add took ({@link FieldOrder#sorted}); null: all */
+    private Hists(EventDesc event, List<SortKey> keys, List<Field> sortList, Set<SortKey> dimensions, boolean children,
+            CallchainParams.Order graphOrder, boolean branchMode) {
+        this.sortList = sortList == null ? null : sortList.toArray(new Field[0]);
         this.branchMode = branchMode;
         this.graphOrder = graphOrder;
         this.event = event;
@@ -127,10 +148,13 @@ public final class Hists {
         this.hasSym = keys.contains(SortKey.SYM);
         this.hasDso = keys.contains(SortKey.DSO);
         this.hasComm = keys.contains(SortKey.COMM);
+        Set<SortKey> dims = dimensions == null ? Set.copyOf(keys) : dimensions;
+        this.collapses = dims.contains(SortKey.COMM);
+        this.dsoDimension = dims.contains(SortKey.DSO);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
         // branch entries are found by perf's own search, the keys being many
-        this.searchTree = (hasSym && !hasDso) || branchMode
+        this.searchTree = (hasSym && !dsoDimension) || branchMode
                 ? new EntryTree((n, node) -> {
                     long c = perfCmp(node, n);
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
@@ -664,8 +688,8 @@ public final class Hists {
             settle();
             // the search tree is perf's input tree as it is; a replay would compare today's DSOs
             EntryTree in = searchTree != null ? searchTree : replay(created);
-            inputTree = hasComm ? collapse(in.keys()) : in;
-            inputTreeFinds = hasComm || searchTree != null;
+            inputTree = collapses ? collapse(in.keys()) : in;
+            inputTreeFinds = collapses || searchTree != null;
             collapsedStale = true;
         }
         if (collapsedStale) {
@@ -749,7 +773,7 @@ public final class Hists {
      * between threads that rule does not apply, so the order is perf's insertion order.
      */
     private int perfSort(Comparator<HistEntry> sort, HistEntry a, HistEntry b) {
-        if (children && graphOrder != null && a.periodAcc == b.periodAcc && a.thread == b.thread) {
+        if (sortList == null && children && graphOrder != null && a.periodAcc == b.periodAcc && a.thread == b.thread) {
             int d = maxDepth(b) - maxDepth(a);
             if (graphOrder == CallchainParams.Order.CALLER) {
                 d = -d;
@@ -784,7 +808,7 @@ public final class Hists {
             long c = switch (k) {
                 case COMM -> r.comm.compareTo(l.comm);
                 case DSO -> dsoCmpPerf(l, r);
-                case SYM -> symCmpPerf(l, r, hasDso);
+                case SYM -> symCmpPerf(l, r, dsoDimension);
                 case PID, TID -> (long) r.thread.tid() - l.thread.tid();
                 case CPU -> (long) r.cpu - l.cpu;
                 case DSO_FROM -> dsoCmp(l.from.dso(), r.from.dso());
@@ -792,7 +816,7 @@ public final class Hists {
                 case SYMBOL_FROM -> branchSymCmp(l.from, r.from);
                 case SYMBOL_TO -> branchSymCmp(l.to, r.to);
                 case CYCLES -> (long) l.cycles - r.cycles;
-                case IPC_LBR -> symCmpPerf(l, r, hasDso);
+                case IPC_LBR -> symCmpPerf(l, r, dsoDimension);
                 // sort__srcline_from_cmp: strcmp(right, left), each made when first compared
                 case SRCLINE_FROM -> srclineFrom(r).compareTo(srclineFrom(l));
                 case SRCLINE_TO -> srclineTo(r).compareTo(srclineTo(l));
@@ -886,9 +910,11 @@ public final class Hists {
      */
     private final class OutputOrder implements Comparator<HistEntry> {
         private final SortKey[] shown;
+        private final Set<SortKey> elided;
         private final Comparator<HistEntry> afterSelf;
 
         OutputOrder(Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
+            this.elided = elided;
             List<SortKey> s = new ArrayList<>();
             for (SortKey k : keyArray) {
                 if (!elided.contains(k)) {
@@ -918,6 +944,9 @@ public final class Hists {
 
         @Override
         public int compare(HistEntry x, HistEntry y) {
+            if (sortList != null) {
+                return compareFields(x, y, elided, afterSelf);
+            }
             int c;
             if (children) {
                 c = Long.compare(y.periodAcc, x.periodAcc);
@@ -945,6 +974,46 @@ public final class Hists {
         }
     }
 
+    /**
+     * perf's hist_entry__sort over a sort list of output fields and keys: each field's sort in
+     * turn (children: __hpp__sort_acc with its rule for equal periods of one thread; overhead and
+     * period: the self period, then a group's members' {@code afterSelf}; sample: the samples),
+     * elided keys skipped.
+     */
+    private int compareFields(HistEntry x, HistEntry y, Set<SortKey> elided, Comparator<HistEntry> afterSelf) {
+        int c = 0;
+        for (Field f : sortList) {
+            if (f.hpp() == null) {
+                if (!elided.contains(f.key())) {
+                    c = keyOrder(f.key(), x, y);
+                }
+            } else {
+                switch (f.hpp()) {
+                    case OVERHEAD_CHILDREN -> {
+                        if (children) {
+                            c = Long.compare(y.periodAcc, x.periodAcc);
+                            if (c == 0 && graphOrder != null && x.thread == y.thread) {
+                                int d = maxDepth(y) - maxDepth(x);
+                                c = graphOrder == CallchainParams.Order.CALLER ? d : -d;
+                            }
+                        }
+                    }
+                    case OVERHEAD, PERIOD -> {
+                        c = Long.compare(y.period, x.period);
+                        if (c == 0 && afterSelf != null) {
+                            c = afterSelf.compare(x, y);
+                        }
+                    }
+                    case SAMPLE -> c = Long.compare(y.samples, x.samples);
+                }
+            }
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
     /** perf's se_sort of key {@code k}, as seen in the output (x before y when negative). */
     private int keyOrder(SortKey k, HistEntry x, HistEntry y) {
         return switch (k) {
@@ -964,7 +1033,7 @@ public final class Hists {
             case SYMBOL_FROM -> Long.signum(-branchSymCmp(x.from, y.from));
             case SYMBOL_TO -> Long.signum(-branchSymCmp(x.to, y.to));
             case CYCLES -> Integer.compare(y.cycles, x.cycles);
-            case IPC_LBR -> Long.signum(-symCmpPerf(x, y, hasDso));
+            case IPC_LBR -> Long.signum(-symCmpPerf(x, y, dsoDimension));
             case SRCLINE_FROM -> x == y ? 0 : srclineFrom(x).compareTo(srclineFrom(y));
             case SRCLINE_TO -> x == y ? 0 : srclineTo(x).compareTo(srclineTo(y));
         };

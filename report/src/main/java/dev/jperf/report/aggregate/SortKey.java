@@ -47,30 +47,19 @@ public enum SortKey {
         return ordinal() >= DSO_FROM.ordinal();
     }
 
-    /** Parses a comma list ("comm,dso,sym"); an unknown key is an error naming it, as in perf. */
+    /**
+     * Parses a comma list ("comm,dso,sym") of keys named as perf names them (a key's beginning
+     * will do, as in perf); an unknown key is an error naming it, as in perf, and so is one of
+     * perf's output fields (overhead, sample...), which {@link Field#parse} reads.
+     */
     public static List<SortKey> parse(String list) {
         List<SortKey> out = new ArrayList<>();
-        for (String k : list.split(",")) {
-            String t = k.trim();
-            if (t.isEmpty()) {
-                continue;
+        for (Field f : Field.parse(list, "--sort")) {
+            if (f.key() == null) {
+                throw new IllegalArgumentException("--sort key `" + f.hpp().name().toLowerCase(java.util.Locale.ROOT)
+                        + "': an output field, not a key here");
             }
-            SortKey key = null;
-            for (SortKey c : values()) {
-                // ipc_lbr is appended by report itself: perf refuses a key naming "ipc"
-                if (c != IPC_LBR && c.name().equalsIgnoreCase(t)) {
-                    key = c;
-                }
-            }
-            if (key == null) {
-                throw new IllegalArgumentException("Unknown --sort key: `" + t + "'");
-            }
-            if (!out.contains(key)) {
-                out.add(key);
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("no --sort key given");
+            out.add(f.key());
         }
         return List.copyOf(out);
     }

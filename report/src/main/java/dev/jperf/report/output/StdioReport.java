@@ -1,6 +1,8 @@
 package dev.jperf.report.output;
 
 import dev.jperf.report.aggregate.CallchainParams;
+import dev.jperf.report.aggregate.Field;
+import dev.jperf.report.aggregate.FieldOrder;
 import dev.jperf.report.aggregate.GroupHists;
 import dev.jperf.report.aggregate.HistEntry;
 import dev.jperf.report.aggregate.Hists;
@@ -38,6 +40,8 @@ public final class StdioReport {
     private boolean quiet;
     /** -t/--field-separator: between the columns instead of two spaces; null for none. */
     private String separator;
+    /** -F, or --sort naming output fields: the columns in perf's order; null for the default layout. */
+    private FieldOrder fields;
     /** Filters of one value: perf prints that value once ("# dso: x") and leaves its column out. */
     private SampleFilter elide = SampleFilter.NONE;
 
@@ -78,6 +82,12 @@ public final class StdioReport {
      */
     public StdioReport separator(String sep) {
         this.separator = sep;
+        return this;
+    }
+
+    /** perf's columns of -F/--fields (and --sort naming output fields); null: the default layout. */
+    public StdioReport fields(FieldOrder fields) {
+        this.fields = fields;
         return this;
     }
 
@@ -190,23 +200,27 @@ public final class StdioReport {
         String sep = separator == null ? "  " : separator;
         // hpp__width_fn: in group view a column per member, each as wide as the one of an event
         int pctWidth = PERCENT_WIDTH * columns;
-        if (h.children()) {
+        if (fields != null) {
+            fieldHeader(hdr, dots, sep, columns, keys, width);
+        } else if (h.children()) {
             hdr.append(padLeft("Children", pctWidth, ' ')).append(sep);
             dots.append(".".repeat(pctWidth)).append("  ");
         }
-        hdr.append(padLeft(h.children() ? "Self" : "Overhead", pctWidth, ' '));
-        dots.append(".".repeat(pctWidth));
-        if (showSamples) {
+        if (fields == null) {
+            hdr.append(padLeft(h.children() ? "Self" : "Overhead", pctWidth, ' '));
+            dots.append(".".repeat(pctWidth));
+        }
+        if (fields == null && showSamples) {
             // perf's "Samples" column: the entry's own samples (he->stat.nr_events), 12 wide
             hdr.append(sep).append(padLeft("Samples", SAMPLES_WIDTH * columns, ' '));
             dots.append("  ").append(".".repeat(SAMPLES_WIDTH * columns));
         }
-        if (showPeriod) {
+        if (fields == null && showPeriod) {
             // perf's "Period" column: he->stat.period, as wide as Samples
             hdr.append(sep).append(padLeft("Period", SAMPLES_WIDTH * columns, ' '));
             dots.append("  ").append(".".repeat(SAMPLES_WIDTH * columns));
         }
-        for (int i = 0; i < keys.size(); i++) {
+        for (int i = 0; fields == null && i < keys.size(); i++) {
             hdr.append(sep).append(pad(keys.get(i).header(), width[i]));
             dots.append("  ").append(".".repeat(width[i]));
         }
@@ -229,7 +243,9 @@ public final class StdioReport {
                 out.append(b);
                 b.setLength(0);
             }
-            if (separator != null) {
+            if (fields != null) {
+                fieldRow(b, g, e, totals, keys, width);
+            } else if (separator != null) {
                 separatedRow(b, g, e, totals, keys, width, h.keys());
             } else {
                 b.append("  ");
@@ -330,6 +346,101 @@ public final class StdioReport {
                 if (b.charAt(c) == reserved) {
                     b.setCharAt(c, '.');
                 }
+            }
+        }
+    }
+
+    /** The -F columns' header and dotted line; an elided key's column is left out (perf_hpp__should_skip). */
+    private void fieldHeader(StringBuilder hdr, StringBuilder dots, String sep, int members, List<SortKey> keys, int[] width) {
+        boolean first = true;
+        for (Field f : fields.columns()) {
+            int w;
+            String name;
+            if (f.hpp() != null) {
+                w = f.hpp().width() * members;
+                name = f.hpp() == Field.Hpp.OVERHEAD && fields.selfHeader() ? "Self" : f.hpp().header();
+            } else {
+                int k = keys.indexOf(f.key());
+                if (k < 0) {
+                    continue;
+                }
+                w = width[k];
+                name = f.key().header();
+            }
+            if (!first) {
+                hdr.append(sep);
+                dots.append("  ");
+            }
+            first = false;
+            hdr.append(f.hpp() != null ? padLeft(name, w, ' ') : pad(name, w));
+            dots.append(".".repeat(w));
+        }
+    }
+
+    /**
+     * A row of the -F columns: percentages " %6.2f%%" (children "N/A" when not cumulating), counts
+     * "%*d", a group's members side by side; with -t each value unaligned and padded to its column
+     * (but the last), the columns joined by the separator (as {@link #separatedRow}).
+     */
+    private void fieldRow(StringBuilder b, GroupHists g, HistEntry e, long[] totals, List<SortKey> keys, int[] width) {
+        int members = g.columns();
+        boolean children = g.leader().children();
+        List<Field> cols = fields.columns();
+        char reserved = separator == null || separator.isEmpty() ? 0 : separator.charAt(0);
+        boolean first = true;
+        if (separator == null) {
+            b.append("  ");
+        }
+        for (int c = 0; c < cols.size(); c++) {
+            Field f = cols.get(c);
+            int k = f.key() == null ? -1 : keys.indexOf(f.key());
+            if (f.key() != null && k < 0) {
+                continue;
+            }
+            if (!first) {
+                b.append(separator == null ? "  " : separator);
+            }
+            first = false;
+            int at = b.length();
+            if (f.hpp() == null) {
+                cell(b, f.key(), e, width[k], c == cols.size() - 1);
+                for (int i = at; reserved != 0 && i < b.length(); i++) {
+                    if (b.charAt(i) == reserved) {
+                        b.setCharAt(i, '.');
+                    }
+                }
+                continue;
+            }
+            for (int i = 0; i < members; i++) {
+                HistEntry p = g.pair(e, i);
+                switch (f.hpp()) {
+                    case OVERHEAD_CHILDREN -> {
+                        if (!children) {
+                            // hpp__fmt_acc without cumulated callchains: " %*s", len - 1
+                            b.append(' ').append(padLeft("N/A", f.hpp().width() - 1, ' '));
+                        } else if (separator == null) {
+                            Percent.appendColumn(b, percent(p == null ? 0 : p.periodAcc(), totals[i]));
+                        } else {
+                            Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.periodAcc(), totals[i])).append('%');
+                        }
+                    }
+                    case OVERHEAD -> {
+                        if (separator == null) {
+                            Percent.appendColumn(b, percent(p == null ? 0 : p.period(), totals[i]));
+                        } else {
+                            Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.period(), totals[i])).append('%');
+                        }
+                    }
+                    case SAMPLE, PERIOD -> {
+                        String v = f.hpp() == Field.Hpp.SAMPLE ? Long.toString(p == null ? 0 : p.samples())
+                                : Long.toUnsignedString(p == null ? 0 : p.period());
+                        b.append(separator == null ? padLeft(v, f.hpp().width(), ' ') : " " + v);
+                    }
+                }
+            }
+            // with -t a value is padded to its column unless it ends the row
+            if (separator != null && c < cols.size() - 1) {
+                padTo(b, at, f.hpp().width() * members);
             }
         }
     }

@@ -4,6 +4,7 @@ import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.elf.ElfDebugLink;
 import dev.jperf.format.elf.ElfFile;
 import dev.jperf.format.elf.ElfSection;
+import dev.jperf.format.elf.RunningVdso;
 import dev.jperf.format.unwind.Cfi;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.jperf.format.elf.ElfFile;
+import dev.jperf.format.elf.RunningVdso;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

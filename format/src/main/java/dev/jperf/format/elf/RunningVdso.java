@@ -1,7 +1,5 @@
-package dev.jperf.report.symbol;
+package dev.jperf.format.elf;
 
-import dev.jperf.format.elf.ElfException;
-import dev.jperf.format.elf.ElfFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -12,16 +10,17 @@ import java.util.Optional;
 
 /**
  * The vdso image of the kernel we run on, read from this process's own memory, as perf's
- * {@code machine__findnew_vdso} does when a [vdso] map has no build-id of its own to look up.
+ * {@code machine__findnew_vdso} does when a [vdso] map has no build-id of its own to look up
+ * (report's symbols, inject's build-ids).
  */
-final class RunningVdso {
+public final class RunningVdso {
     /** A vdso is two pages on x86-64; anything much larger is not one. */
     private static final long MAX_SIZE = 1 << 20;
 
     private RunningVdso() {
     }
 
-    static Optional<ElfFile> read() {
+    public static Optional<ElfFile> read() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
                 if (!line.endsWith("[vdso]")) {
