@@ -3,6 +3,7 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.recorder.stat.Aggr;
 import dev.jperf.recorder.stat.StatOptions;
 import dev.jperf.recorder.stat.StatSession;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ final class StatCommand implements Subcommand {
     private Path bpfAttrMap;
     private boolean nullRun;
     private boolean quiet;
+    private Aggr aggr = Aggr.GLOBAL;
     private List<String> command = List.of();
 
     @Override
@@ -64,7 +66,13 @@ final class StatCommand implements Subcommand {
                 .flag('n', "null", "null run - dont start any counters")
                 .flag('\0', "quiet", "don't print any output, messages or warnings (useful with record)")
                 .value('o', "output", "file", "output file name")
-                .value('\0', "timeout", "n", "stop workload and print counts after a timeout period in ms (>= 10ms)");
+                .value('\0', "timeout", "n", "stop workload and print counts after a timeout period in ms (>= 10ms)")
+                .flag('A', "no-aggr", "disable CPU count aggregation")
+                .flag('\0', "per-thread", "aggregate counts per thread")
+                .flag('\0', "per-core", "aggregate counts per physical processor core")
+                .flag('\0', "per-die", "aggregate counts per processor die")
+                .flag('\0', "per-socket", "aggregate counts per processor socket")
+                .flag('\0', "per-node", "aggregate counts per numa node");
     }
 
     @Override
@@ -87,6 +95,13 @@ final class StatCommand implements Subcommand {
             case "bpf-attr-map" -> bpfAttrMap = Path.of(v.text());
             case "null" -> nullRun = v.on();
             case "quiet" -> quiet = v.on();
+            // perf's OPT_SET_UINT on aggr_mode: the last one given wins; negated it sets 0, AGGR_NONE
+            case "no-aggr" -> aggr = Aggr.NONE;
+            case "per-thread" -> aggr = v.on() ? Aggr.THREAD : Aggr.NONE;
+            case "per-core" -> aggr = v.on() ? Aggr.CORE : Aggr.NONE;
+            case "per-die" -> aggr = v.on() ? Aggr.DIE : Aggr.NONE;
+            case "per-socket" -> aggr = v.on() ? Aggr.SOCKET : Aggr.NONE;
+            case "per-node" -> aggr = v.on() ? Aggr.NODE : Aggr.NONE;
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -103,6 +118,15 @@ final class StatCommand implements Subcommand {
             System.err.println("interval-count option should be used together with interval-print.");
             return 234;
         }
+        if (aggr != Aggr.GLOBAL && aggr != Aggr.THREAD && !allCpus && cpus == null) {
+            System.err.println("both cgroup and no-aggregation modes only available in system-wide mode");
+            return 234;
+        }
+        if (aggr == Aggr.THREAD && pids == null && tids == null && (cpus != null || (!allCpus && !command.isEmpty()))) {
+            System.err.println("The --per-thread option is only available when monitoring via -p -t -a options or only"
+                    + " --per-thread.");
+            return 234;
+        }
         StatOptions o;
         try {
             // an unknown event is a bad command line (perf: "event syntax error", exit 129)
@@ -111,7 +135,7 @@ final class StatCommand implements Subcommand {
             checkIds("-p", pids);
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
-                    output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet);
+                    output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -29,6 +29,9 @@ final class CountingEvents implements Counters {
 
     private final List<StatEvent> events = new ArrayList<>();
     private final List<int[]> fds = new ArrayList<>();
+    /** per event, the CPU and the thread each fd counts on ({@code -1}: any), in the order of its fds */
+    private final List<int[]> fdCpus = new ArrayList<>();
+    private final List<int[]> fdThreads = new ArrayList<>();
 
     private final boolean inherit;
 
@@ -95,12 +98,16 @@ final class CountingEvents implements Counters {
         attr.putLong(FLAGS, FLAG_DISABLED | (inherit ? FLAG_INHERIT : 0) | spec.excludeFlags()
                 | ((long) spec.preciseIp() << PRECISE_IP_SHIFT) | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0));
         List<Integer> opened = new ArrayList<>();
+        List<Integer> onCpu = new ArrayList<>();
+        List<Integer> onThread = new ArrayList<>();
         try {
             for (int cpu : cpus) {
                 for (int tid : threads) {
                     try {
                         opened.add(PerfEventOpen.open(attr.duplicate().order(ByteOrder.LITTLE_ENDIAN), tid, cpu, -1,
                                 PERF_FLAG_FD_CLOEXEC, spec.name()));
+                        onCpu.add(cpu);
+                        onThread.add(tid);
                     } catch (NativeException e) {
                         if (e.errno() == Errno.ESRCH && tid != -1) {
                             continue; // the thread exited meanwhile
@@ -118,17 +125,17 @@ final class CountingEvents implements Counters {
             }
             events.add(StatEvent.of(spec, false));
             fds.add(new int[0]);
+            fdCpus.add(new int[0]);
+            fdThreads.add(new int[0]);
             return;
         }
         if (opened.isEmpty()) {
             throw new StatException("no thread left to count: every target thread has exited");
         }
-        int[] a = new int[opened.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = opened.get(i);
-        }
         events.add(StatEvent.of(spec, true));
-        fds.add(a);
+        fds.add(StatSession.toArray(opened));
+        fdCpus.add(StatSession.toArray(onCpu));
+        fdThreads.add(StatSession.toArray(onThread));
     }
 
     /** What builtin-stat.c's stat_handle_error takes for "this event is not supported here". */
@@ -147,6 +154,37 @@ final class CountingEvents implements Counters {
         return fds.get(event).clone();
     }
 
+    /** The CPU each fd of event {@code event} counts on ({@code -1}: any), as {@link #fds}. */
+    @Override
+    public int[] cpus(int event) {
+        return fdCpus.get(event);
+    }
+
+    /** The thread each fd of event {@code event} counts ({@code -1}: any), as {@link #fds}. */
+    @Override
+    public int[] threads(int event) {
+        return fdThreads.get(event);
+    }
+
+    /** Each event's values per fd (raw, unscaled), in the order of {@link #cpus}; none for an unsupported one. */
+    @Override
+    public CounterValues[][] readEach() {
+        CounterValues[][] out = new CounterValues[events.size()][];
+        for (int i = 0; i < out.length; i++) {
+            int[] a = fds.get(i);
+            out[i] = new CounterValues[a.length];
+            for (int k = 0; k < a.length; k++) {
+                out[i][k] = readOne(a[k], events.get(i).name());
+            }
+        }
+        return out;
+    }
+
+    private static CounterValues readOne(int fd, String name) {
+        ByteBuffer b = ByteBuffer.wrap(Fd.read(fd, READ_SIZE, name)).order(ByteOrder.LITTLE_ENDIAN);
+        return b.remaining() == READ_SIZE ? new CounterValues(b.getLong(0), b.getLong(8), b.getLong(16)) : CounterValues.ZERO;
+    }
+
     /** Each event's values summed over its fds (raw, unscaled: perf's AGGR_GLOBAL); null for an unsupported one. */
     @Override
     public CounterValues[] read() {
@@ -157,10 +195,7 @@ final class CountingEvents implements Counters {
             }
             CounterValues sum = CounterValues.ZERO;
             for (int fd : fds.get(i)) {
-                ByteBuffer b = ByteBuffer.wrap(Fd.read(fd, READ_SIZE, events.get(i).name())).order(ByteOrder.LITTLE_ENDIAN);
-                if (b.remaining() == READ_SIZE) {
-                    sum = sum.plus(new CounterValues(b.getLong(0), b.getLong(8), b.getLong(16)));
-                }
+                sum = sum.plus(readOne(fd, events.get(i).name()));
             }
             out[i] = sum;
         }

@@ -24,10 +24,11 @@ import java.util.List;
  * @param bpfAttrMap {@code --bpf-attr-map}: the attr map's path (null: /sys/fs/bpf/perf_attr_map)
  * @param nullRun    {@code -n}: no default events, only the {@code -e} ones (none: just the elapsed time)
  * @param quiet      {@code --quiet}: print no counts, and no {@code -o} file (as perf's print_counters)
+ * @param aggr       {@code -A}, {@code --per-thread}, {@code --per-core} ...: the rows per CPU, thread or id
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
-        long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet) {
+        long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr) {
 
     public StatOptions {
         events = List.copyOf(events);
@@ -67,13 +68,24 @@ public record StatOptions(List<String> events, boolean allCpus, String cpus, Str
         if (bpfCounters && bpfIds != null) {
             throw new IllegalArgumentException("--bpf-counters counts events, -b programs: choose one");
         }
-        if (targets == 0 && command.isEmpty()) {
+        if (aggr != Aggr.GLOBAL && (bpfCounters || bpfIds != null)) {
+            throw new IllegalArgumentException("-A and --per-* count per CPU or thread: not with --bpf-counters or -b");
+        }
+        if (targets == 0 && command.isEmpty() && aggr != Aggr.THREAD) {
             throw new IllegalArgumentException("nothing to count: give -a, -C, -p, -t, -b or a command");
         }
     }
 
     /** Counting per CPU for every task (perf's target__has_cpu). */
     public boolean systemWide() {
-        return allCpus || cpus != null;
+        return (allCpus || cpus != null) && !perThreadSystemWide();
+    }
+
+    /**
+     * {@code --per-thread} without {@code -p} or {@code -t}: every thread of the machine, each on
+     * its own (perf's system-wide per-thread target).
+     */
+    public boolean perThreadSystemWide() {
+        return aggr == Aggr.THREAD && pids == null && tids == null;
     }
 }

@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
@@ -34,6 +36,8 @@ public final class StatSession implements StopSignals.Stoppable {
     private volatile boolean stopRequested;
     /** The last waitLoop printed every --interval-count interval. */
     private boolean intervalsDone;
+    /** The rows of an aggregation mode (-A, --per-*) for the current run's CPUs and threads; null: global */
+    private Aggregation aggregation;
 
     /** @param err where perf stat prints (stderr), unless {@code -o} names a file */
     public StatSession(StatOptions options, PrintStream err) {
@@ -120,24 +124,27 @@ public final class StatSession implements StopSignals.Stoppable {
     private int runEvents(PrintStream out) throws IOException, InterruptedException {
         // -n: perf adds no default events (add_default_attributes), the -e ones are counted
         List<EventSpec> specs = options.events().isEmpty()
-                ? options.nullRun() ? List.of() : defaultEvents(options.systemWide())
+                ? options.nullRun() ? List.of() : defaultEvents(options.systemWide() || options.perThreadSystemWide())
                 : parseEvents(options.events());
         int unitWidth = 0;
         for (EventSpec s : specs) {
             unitWidth = Math.max(unitWidth, StatEvent.of(s, true).unit().length());
         }
-        StatPrinter printer = new StatPrinter(out, options.json(), options.csvSeparator(), unitWidth, options.repeat());
+        StatPrinter printer = new StatPrinter(out, options.json(), options.csvSeparator(), unitWidth, options.repeat(),
+                options.aggr());
         int[] cpus = options.systemWide() ? cpus() : new int[] {-1};
         Stats wall = new Stats();
         Stats[][] values = new Stats[specs.size()][];
         List<StatEvent> events = null;
         ResourceUsage usage = null;
+        Aggregation.Readings each = null;
         int exit = 0;
         for (int run = 0; run < options.repeat(); run++) {
             RunResult r = runOnce(specs, cpus, printer);
             events = r.events();
             usage = r.usage();
             exit = r.exit();
+            each = r.each();
             wall.update(r.wallNs());
             for (int i = 0; i < specs.size(); i++) {
                 if (values[i] == null) {
@@ -154,7 +161,12 @@ public final class StatSession implements StopSignals.Stoppable {
                 break;
             }
         }
-        if (options.intervalMs() == 0) {
+        if (options.intervalMs() == 0 && aggregation != null) {
+            printer.header(target(), options.repeat());
+            // perf aggregates the last run's counts; over several runs its spread is printed as 0
+            printAggregated(printer, null, events, each, wall.avg(), options.repeat() > 1 ? 0 : Double.NaN);
+            printer.footer(wall, null, options.nullRun());
+        } else if (options.intervalMs() == 0) {
             printer.header(target(), options.repeat());
             List<Row> rows = new ArrayList<>();
             ShadowStats shadow = new ShadowStats(wall.avg());
@@ -172,7 +184,7 @@ public final class StatSession implements StopSignals.Stoppable {
                 rows.add(row(events.get(i), means.get(i), values[i][0].avg(), noise, shadow));
             }
             for (Row row : rows) {
-                printer.row(null, row);
+                printer.row(null, null, row);
             }
             boolean forked = !options.command().isEmpty() && !options.systemWide() && options.pids() == null
                     && options.tids() == null;
@@ -212,11 +224,44 @@ public final class StatSession implements StopSignals.Stoppable {
         }
         for (int i = 0; i < delta.length; i++) {
             CounterValues v = scaled[i] == null ? CounterValues.ZERO : scaled[i];
-            printer.row(prefix, row(events.get(i), v, v.val(), Double.NaN, shadow));
+            printer.row(prefix, null, row(events.get(i), v, v.val(), Double.NaN, shadow));
         }
     }
 
-    private record RunResult(List<StatEvent> events, CounterValues[] totals, long wallNs, ResourceUsage usage, int exit) {}
+    private void printAggregatedInterval(StatPrinter printer, long ns, List<StatEvent> events, Aggregation.Readings delta) {
+        printer.intervalHeader();
+        printAggregated(printer, printer.intervalPrefix(ns), events, delta, options.intervalMs() * 1e6, Double.NaN);
+    }
+
+    /**
+     * The rows of an aggregation mode, each id's metrics from its own counts (perf keeps its
+     * shadow stats per CPU, thread or id) over {@code wallNs}.
+     */
+    private void printAggregated(StatPrinter printer, String prefix, List<StatEvent> events, Aggregation.Readings r,
+            double wallNs, double noise) {
+        List<Aggregation.Cell> cells = aggregation.rows(events.size(), r);
+        Map<String, ShadowStats> shadows = new HashMap<>();
+        for (Aggregation.Cell c : cells) {
+            ShadowStats shadow = shadows.get(c.id().label());
+            if (shadow == null) {
+                shadow = new ShadowStats(wallNs);
+                shadows.put(c.id().label(), shadow);
+            }
+            CounterValues s = c.values().scaled();
+            if (s != null && events.get(c.event()).supported()) {
+                shadow.update(events.get(c.event()), s.val());
+            }
+        }
+        for (Aggregation.Cell c : cells) {
+            CounterValues s = c.values().scaled();
+            CounterValues v = s == null ? c.values() : s;
+            printer.row(prefix, c.id(), row(events.get(c.event()), v, v.val(), noise, shadows.get(c.id().label())));
+        }
+    }
+
+    /** @param each the last counts per CPU and thread, in an aggregation mode (else null) */
+    private record RunResult(List<StatEvent> events, CounterValues[] totals, long wallNs, ResourceUsage usage, int exit,
+            Aggregation.Readings each) {}
 
     private RunResult runOnce(List<EventSpec> specs, int[] cpus, StatPrinter printer)
             throws IOException, InterruptedException {
@@ -225,6 +270,8 @@ public final class StatSession implements StopSignals.Stoppable {
             // bperf followers are switched on by jperf, not by the kernel at exec
             boolean enableOnExec = workload != null && targetNone() && !options.bpfCounters();
             int[] threads = threads(workload);
+            aggregation = options.aggr() == Aggr.GLOBAL ? null
+                    : new Aggregation(options.aggr(), cpus, threads, options.perThreadSystemWide());
             try (Counters ev = options.bpfCounters() ? bperf(specs, cpus, threads, workload)
                     : CountingEvents.open(specs, cpus, threads, enableOnExec)) {
                 ResourceUsage before = ResourceUsage.children();
@@ -236,9 +283,16 @@ public final class StatSession implements StopSignals.Stoppable {
                     workload.go();
                 }
                 CounterValues[][] last = {new CounterValues[specs.size()]};
+                Aggregation.Readings[] lastEach = {null};
                 Ticker tick = new Ticker() {
                     @Override
                     public void at(long now) {
+                        if (aggregation != null) {
+                            Aggregation.Readings cur = Aggregation.Readings.of(ev);
+                            printAggregatedInterval(printer, now - t0, ev.events(), cur.minus(lastEach[0]));
+                            lastEach[0] = cur;
+                            return;
+                        }
                         CounterValues[] cur = ev.read();
                         printInterval(printer, now - t0, ev.events(), delta(cur, last[0]));
                         last[0] = cur;
@@ -250,10 +304,15 @@ public final class StatSession implements StopSignals.Stoppable {
                     ev.disable();
                 }
                 CounterValues[] totals = ev.read();
+                Aggregation.Readings each = aggregation == null ? null : Aggregation.Readings.of(ev);
                 if (options.intervalMs() > 0 && !intervalsDone) {
-                    printInterval(printer, t1 - t0, ev.events(), delta(totals, last[0]));
+                    if (aggregation != null) {
+                        printAggregatedInterval(printer, t1 - t0, ev.events(), each.minus(lastEach[0]));
+                    } else {
+                        printInterval(printer, t1 - t0, ev.events(), delta(totals, last[0]));
+                    }
                 }
-                return new RunResult(ev.events(), totals, t1 - t0, ResourceUsage.children().since(before), exit);
+                return new RunResult(ev.events(), totals, t1 - t0, ResourceUsage.children().since(before), exit, each);
             }
         } finally {
             stopWorkload(workload);
@@ -387,13 +446,16 @@ public final class StatSession implements StopSignals.Stoppable {
     }
 
     private boolean targetNone() {
-        return !options.systemWide() && options.pids() == null && options.tids() == null && options.bpfIds() == null;
+        return !options.systemWide() && !options.perThreadSystemWide() && options.pids() == null && options.tids() == null
+                && options.bpfIds() == null;
     }
 
     /** The threads to count: the workload's, every thread of each {@code -p} process, the {@code -t} ones, or any. */
     private int[] threads(Workload workload) throws IOException {
         List<Integer> tids = new ArrayList<>();
-        if (options.systemWide()) {
+        if (options.perThreadSystemWide()) {
+            allThreads(tids);
+        } else if (options.systemWide()) {
             tids.add(-1);
         } else if (options.pids() != null) {
             for (int pid : ids("-p", options.pids())) {
@@ -418,6 +480,21 @@ public final class StatSession implements StopSignals.Stoppable {
             tids.add(workload.pid());
         }
         return toArray(tids);
+    }
+
+    /** Every thread of the machine, by /proc (perf's thread_map__new_all_cpus). */
+    private static void allThreads(List<Integer> tids) throws IOException {
+        try (var procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path p : procs) {
+                try (var tasks = Files.newDirectoryStream(p.resolve("task"))) {
+                    for (Path t : tasks) {
+                        tids.add(Integer.parseInt(t.getFileName().toString()));
+                    }
+                } catch (IOException | NumberFormatException e) {
+                    // gone meanwhile
+                }
+            }
+        }
     }
 
     /** A comma-separated list of ids (pids, tids, program ids). */
@@ -460,7 +537,7 @@ public final class StatSession implements StopSignals.Stoppable {
         if (options.bpfIds() != null) {
             return "'BPF program(s) " + options.bpfIds() + "'";
         }
-        if (options.allCpus()) {
+        if (options.allCpus() || options.perThreadSystemWide()) {
             return "'system wide'";
         }
         if (options.cpus() != null) {
