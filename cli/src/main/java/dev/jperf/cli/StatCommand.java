@@ -30,6 +30,15 @@ final class StatCommand implements Subcommand {
     private boolean nullRun;
     private boolean quiet;
     private Aggr aggr = Aggr.GLOBAL;
+    private int delayMs;
+    private String pre;
+    private String post;
+    private boolean append;
+    private long logFd;
+    private boolean summary;
+    private boolean csvSummary = true;
+    /** -B given (not its default, nor --no-big-num): perf refuses it with -x */
+    private boolean bigNumAsked;
     private List<String> command = List.of();
 
     @Override
@@ -72,7 +81,17 @@ final class StatCommand implements Subcommand {
                 .flag('\0', "per-core", "aggregate counts per physical processor core")
                 .flag('\0', "per-die", "aggregate counts per processor die")
                 .flag('\0', "per-socket", "aggregate counts per processor socket")
-                .flag('\0', "per-node", "aggregate counts per numa node");
+                .flag('\0', "per-node", "aggregate counts per numa node")
+                .value('D', "delay", "n", "ms to wait before starting measurement after program start (-1: start with"
+                        + " events disabled)")
+                .value('\0', "pre", "command", "command to run prior to the measured command")
+                .value('\0', "post", "command", "command to run after to the measured command")
+                .flag('\0', "append", "append to the output file")
+                .value('\0', "log-fd", "n", "log output to fd, instead of stderr")
+                .flag('\0', "summary", "print summary for interval mode")
+                .flag('\0', "no-csv-summary", "don't print 'summary' for CSV summary output")
+                .flag('B', "big-num", "print large numbers with thousands' separators (in the C locale, as jperf"
+                        + " prints every number: none)");
     }
 
     @Override
@@ -95,6 +114,14 @@ final class StatCommand implements Subcommand {
             case "bpf-attr-map" -> bpfAttrMap = Path.of(v.text());
             case "null" -> nullRun = v.on();
             case "quiet" -> quiet = v.on();
+            case "delay" -> delayMs = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
+            case "pre" -> pre = v.text();
+            case "post" -> post = v.text();
+            case "append" -> append = v.on();
+            case "log-fd" -> logFd = v.integer();
+            case "summary" -> summary = v.on();
+            case "no-csv-summary" -> csvSummary = !v.on();
+            case "big-num" -> bigNumAsked = v.on();
             // perf's OPT_SET_UINT on aggr_mode: the last one given wins; negated it sets 0, AGGR_NONE
             case "no-aggr" -> aggr = Aggr.NONE;
             case "per-thread" -> aggr = v.on() ? Aggr.THREAD : Aggr.NONE;
@@ -118,6 +145,24 @@ final class StatCommand implements Subcommand {
             System.err.println("interval-count option should be used together with interval-print.");
             return 234;
         }
+        // perf's checks, in its order, with its words and exit code (-EINVAL)
+        if (bigNumAsked && separator != null) {
+            System.err.println("-B option not supported with -x");
+            return 234;
+        }
+        if (output != null && logFd != 0) {
+            System.err.println("cannot use both --output and --log-fd");
+            return 234;
+        }
+        if (logFd < 0 || logFd > Integer.MAX_VALUE) {
+            System.err.println("argument to --log-fd must be a > 0");
+            return 234;
+        }
+        String badFd = logFd > 0 && output == null && !quiet ? StatSession.logFdError((int) logFd) : null;
+        if (badFd != null) {
+            System.err.println("Failed opening logfd: " + badFd);
+            return 234;
+        }
         if (aggr != Aggr.GLOBAL && aggr != Aggr.THREAD && !allCpus && cpus == null) {
             System.err.println("both cgroup and no-aggregation modes only available in system-wide mode");
             return 234;
@@ -135,7 +180,8 @@ final class StatCommand implements Subcommand {
             checkIds("-p", pids);
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
-                    output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr);
+                    output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr, delayMs, pre, post, append, (int) logFd, summary,
+                    csvSummary);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -25,10 +25,18 @@ import java.util.List;
  * @param nullRun    {@code -n}: no default events, only the {@code -e} ones (none: just the elapsed time)
  * @param quiet      {@code --quiet}: print no counts, and no {@code -o} file (as perf's print_counters)
  * @param aggr       {@code -A}, {@code --per-thread}, {@code --per-core} ...: the rows per CPU, thread or id
+ * @param delayMs    {@code -D}: count from so many ms after the start (negative: never; 0: from the start)
+ * @param pre        {@code --pre}: a shell command run before each run (null: none)
+ * @param post       {@code --post}: a shell command run after each run (null: none)
+ * @param append     {@code --append}: {@code -o}/{@code --log-fd} output appended, not replacing
+ * @param logFd      {@code --log-fd}: an inherited fd to print to instead of stderr (0: not given)
+ * @param summary    {@code --summary}: the totals after the {@code -I} lines
+ * @param csvSummary without {@code --no-csv-summary}: {@code -x}'s summary lines start with "summary"
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
-        long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr) {
+        long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr, int delayMs, String pre, String post, boolean append, int logFd,
+        boolean summary, boolean csvSummary) {
 
     public StatOptions {
         events = List.copyOf(events);

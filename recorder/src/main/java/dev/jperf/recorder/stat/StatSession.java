@@ -3,9 +3,13 @@ package dev.jperf.recorder.stat;
 import dev.jperf.recorder.StopSignals;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.format.writer.ReplacingFile;
+import dev.jperf.nativeshim.Errno;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.Workload;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -94,23 +98,33 @@ public final class StatSession implements StopSignals.Stoppable {
     public int run() throws IOException, InterruptedException {
         PrintStream out = err;
         ReplacingFile file = null;
+        OutputStream appended = null;
         if (options.quiet()) {
             // perf opens no -o file then, and leaves an existing one as it was
             out = new PrintStream(OutputStream.nullOutputStream());
         } else if (options.output() != null) {
-            file = ReplacingFile.create(options.output());
-            out = new PrintStream(file.stream(), false, "UTF-8");
+            if (options.append()) {
+                appended = new FileOutputStream(options.output().toFile(), true);
+                out = new PrintStream(appended, false, "UTF-8");
+            } else {
+                file = ReplacingFile.create(options.output());
+                out = new PrintStream(file.stream(), false, "UTF-8");
+            }
             // perf's "# started on" line: ctime(3)'s layout
             out.print("# started on " + DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT)
                     .format(ZonedDateTime.now()) + "\n\n");
+        } else if (options.logFd() > 0) {
+            out = new PrintStream(new FdStream(options.logFd()), false, "UTF-8");
         }
         try {
             int exit = options.bpfIds() != null ? new ProgramStat(this, options, err).run(out) : runEvents(out);
-            if (file != null) {
+            if (file != null || appended != null) {
                 if (out.checkError()) {
                     throw new IOException("cannot write " + options.output());
                 }
-                file.commit();
+                if (file != null) {
+                    file.commit();
+                }
             }
             return exit;
         } finally {
@@ -118,6 +132,43 @@ public final class StatSession implements StopSignals.Stoppable {
             if (file != null) {
                 file.close();
             }
+            if (appended != null) {
+                appended.close();
+            }
+        }
+    }
+
+    /** {@code --log-fd}: an fd the shell opened for jperf, written as perf's fdopen'd stream writes it. */
+    private static final class FdStream extends OutputStream {
+        private final int fd;
+
+        FdStream(int fd) {
+            this.fd = fd;
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            Fd.write(fd, java.util.Arrays.copyOfRange(b, off, off + len), "--log-fd " + fd);
+        }
+    }
+
+    /** system(3): {@code command} by /bin/sh on jperf's stdin, stdout and stderr; its exit status. */
+    private static int shell(String command) throws IOException, InterruptedException {
+        return new ProcessBuilder("/bin/sh", "-c", command).inheritIO().start().waitFor();
+    }
+
+    /** perf's "Failed opening logfd" check: null when {@code fd} can be written, else why not (strerror's text). */
+    public static String logFdError(int fd) {
+        try {
+            Fd.write(fd, new byte[0], "--log-fd " + fd);
+            return null;
+        } catch (NativeException e) {
+            return Errno.text(e.errno());
         }
     }
 
@@ -135,21 +186,30 @@ public final class StatSession implements StopSignals.Stoppable {
         int[] cpus = options.systemWide() ? cpus() : new int[] {-1};
         Stats wall = new Stats();
         Stats[][] values = new Stats[specs.size()][];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = new Stats[] {new Stats(), new Stats(), new Stats()};
+        }
         List<StatEvent> events = null;
         ResourceUsage usage = null;
         Aggregation.Readings each = null;
         int exit = 0;
         for (int run = 0; run < options.repeat(); run++) {
+            // run_perf_stat: a failing --pre skips the run; --post runs only after a workload that
+            // succeeded; a failing one makes perf return system()'s status, which its exit code truncates to 0
+            if (options.pre() != null && shell(options.pre()) != 0) {
+                exit = 0;
+                continue;
+            }
             RunResult r = runOnce(specs, cpus, printer);
             events = r.events();
             usage = r.usage();
             exit = r.exit();
             each = r.each();
+            if (options.post() != null && exit == 0 && shell(options.post()) != 0) {
+                exit = 0;
+            }
             wall.update(r.wallNs());
             for (int i = 0; i < specs.size(); i++) {
-                if (values[i] == null) {
-                    values[i] = new Stats[] {new Stats(), new Stats(), new Stats()};
-                }
                 CounterValues raw = r.totals()[i] == null ? CounterValues.ZERO : r.totals()[i];
                 CounterValues v = raw.scaled();
                 v = v == null ? new CounterValues(0, raw.ena(), raw.run()) : v;
@@ -161,12 +221,23 @@ public final class StatSession implements StopSignals.Stoppable {
                 break;
             }
         }
-        if (options.intervalMs() == 0 && aggregation != null) {
+        if (events == null) {
+            // never opened (every --pre failed): perf's counters are not supported then
+            events = new ArrayList<>();
+            for (EventSpec spec : specs) {
+                events.add(StatEvent.of(spec, false));
+            }
+        }
+        // --summary: the totals after the -I lines, -x's marked "summary" unless --no-csv-summary
+        boolean totals = options.intervalMs() == 0 || options.summary();
+        String summary = options.summary() && options.csvSummary() && printer.mode() == StatPrinter.Mode.CSV
+                ? String.format(Locale.ROOT, "%16s%s", "summary", options.csvSeparator()) : null;
+        if (totals && aggregation != null && each != null) {
             printer.header(target(), options.repeat());
             // perf aggregates the last run's counts; over several runs its spread is printed as 0
-            printAggregated(printer, null, events, each, wall.avg(), options.repeat() > 1 ? 0 : Double.NaN);
+            printAggregated(printer, summary, events, each, wall.avg(), options.repeat() > 1 ? 0 : Double.NaN);
             printer.footer(wall, null, options.nullRun());
-        } else if (options.intervalMs() == 0) {
+        } else if (totals) {
             printer.header(target(), options.repeat());
             List<Row> rows = new ArrayList<>();
             ShadowStats shadow = new ShadowStats(wall.avg());
@@ -184,7 +255,7 @@ public final class StatSession implements StopSignals.Stoppable {
                 rows.add(row(events.get(i), means.get(i), values[i][0].avg(), noise, shadow));
             }
             for (Row row : rows) {
-                printer.row(null, null, row);
+                printer.row(summary, null, row);
             }
             boolean forked = !options.command().isEmpty() && !options.systemWide() && options.pids() == null
                     && options.tids() == null;
@@ -267,21 +338,25 @@ public final class StatSession implements StopSignals.Stoppable {
             throws IOException, InterruptedException {
         Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command(), false);
         try {
-            // bperf followers are switched on by jperf, not by the kernel at exec
-            boolean enableOnExec = workload != null && targetNone() && !options.bpfCounters();
+            // bperf followers are switched on by jperf, not by the kernel at exec; nor are counters after -D
+            boolean enableOnExec = workload != null && targetNone() && !options.bpfCounters() && options.delayMs() == 0;
             int[] threads = threads(workload);
             aggregation = options.aggr() == Aggr.GLOBAL ? null
                     : new Aggregation(options.aggr(), cpus, threads, options.perThreadSystemWide());
             try (Counters ev = options.bpfCounters() ? bperf(specs, cpus, threads, workload)
                     : CountingEvents.open(specs, cpus, threads, enableOnExec)) {
                 ResourceUsage before = ResourceUsage.children();
-                long t0 = System.nanoTime();
-                if (!enableOnExec) {
+                if (options.delayMs() == 0 && !enableOnExec) {
                     ev.enable();
                 }
                 if (workload != null) {
                     workload.go();
                 }
+                if (options.delayMs() != 0) {
+                    delay(ev);
+                }
+                // the elapsed time and the -I ticks count from the counters' start (after -D)
+                long t0 = System.nanoTime();
                 CounterValues[][] last = {new CounterValues[specs.size()]};
                 Aggregation.Readings[] lastEach = {null};
                 Ticker tick = new Ticker() {
@@ -300,7 +375,7 @@ public final class StatSession implements StopSignals.Stoppable {
                 };
                 int exit = waitLoop(workload, t0, threads, tick);
                 long t1 = System.nanoTime();
-                if (!enableOnExec) {
+                if (!enableOnExec && options.delayMs() >= 0) {
                     ev.disable();
                 }
                 CounterValues[] totals = ev.read();
@@ -317,6 +392,26 @@ public final class StatSession implements StopSignals.Stoppable {
         } finally {
             stopWorkload(workload);
         }
+    }
+
+    /**
+     * perf's enable_counters with an initial delay: the counters stay off for {@code -D} ms of the
+     * workload's run (for good with -1), said on stderr as perf says it.
+     */
+    private void delay(Counters ev) {
+        // (pr_info: --quiet does not silence these)
+        err.print("Events disabled\n");
+        err.flush();
+        if (options.delayMs() < 0) {
+            return;
+        }
+        long until = System.nanoTime() + options.delayMs() * 1_000_000L;
+        for (long left = until - System.nanoTime(); left > 0 && !stopRequested; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(Math.min(left, POLL_NS));
+        }
+        ev.enable();
+        err.print("Events enabled\n");
+        err.flush();
     }
 
     /**
