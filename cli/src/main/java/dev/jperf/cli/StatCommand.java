@@ -6,6 +6,7 @@ import dev.jperf.cli.options.UsageException;
 import dev.jperf.recorder.stat.Aggr;
 import dev.jperf.recorder.stat.StatOptions;
 import dev.jperf.recorder.stat.StatSession;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,10 @@ final class StatCommand implements Subcommand {
     private long logFd;
     private boolean summary;
     private boolean csvSummary = true;
+    private int detailed;
+    private boolean topdown;
+    private long tdLevel;
+    private boolean smiCost;
     /** -B given (not its default, nor --no-big-num): perf refuses it with -x */
     private boolean bigNumAsked;
     private List<String> command = List.of();
@@ -90,6 +95,10 @@ final class StatCommand implements Subcommand {
                 .value('\0', "log-fd", "n", "log output to fd, instead of stderr")
                 .flag('\0', "summary", "print summary for interval mode")
                 .flag('\0', "no-csv-summary", "don't print 'summary' for CSV summary output")
+                .flag('d', "detailed", "detailed run - start a lot of events (repeat for more)")
+                .flag('\0', "topdown", "measure top-down statistics (where perf can: system-wide, a PMU that has them)")
+                .value('\0', "td-level", "n", "Set the metrics level for the top-down statistics (0: max level)")
+                .flag('\0', "smi-cost", "measure SMI cost (where perf can: freeze_on_smi, msr/aperf/, msr/smi/)")
                 .flag('B', "big-num", "print large numbers with thousands' separators (in the C locale, as jperf"
                         + " prints every number: none)");
     }
@@ -122,6 +131,11 @@ final class StatCommand implements Subcommand {
             case "summary" -> summary = v.on();
             case "no-csv-summary" -> csvSummary = !v.on();
             case "big-num" -> bigNumAsked = v.on();
+            // perf's OPT_INCR: -dd is two, --no-detailed none
+            case "detailed" -> detailed = v.on() ? detailed + 1 : 0;
+            case "topdown" -> topdown = v.on();
+            case "td-level" -> tdLevel = v.integer();
+            case "smi-cost" -> smiCost = v.on();
             // perf's OPT_SET_UINT on aggr_mode: the last one given wins; negated it sets 0, AGGR_NONE
             case "no-aggr" -> aggr = Aggr.NONE;
             case "per-thread" -> aggr = v.on() ? Aggr.THREAD : Aggr.NONE;
@@ -158,6 +172,11 @@ final class StatCommand implements Subcommand {
             System.err.println("argument to --log-fd must be a > 0");
             return 234;
         }
+        String unmeasurable = unmeasurable();
+        if (unmeasurable != null) {
+            System.err.println(unmeasurable);
+            return 234;
+        }
         String badFd = logFd > 0 && output == null && !quiet ? StatSession.logFdError((int) logFd) : null;
         if (badFd != null) {
             System.err.println("Failed opening logfd: " + badFd);
@@ -181,11 +200,44 @@ final class StatCommand implements Subcommand {
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
                     output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr, delayMs, pre, post, append, (int) logFd, summary,
-                    csvSummary);
+                    csvSummary, detailed);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         return new StatSession(o, System.err).runWithSignals();
+    }
+
+    /**
+     * --smi-cost and --topdown as perf 6.1 answers them: what this machine lacks, in perf's words
+     * and order; where the machine has what perf needs, jperf cannot measure it yet and says so.
+     */
+    private String unmeasurable() {
+        Path cpuPmu = Path.of("/sys/bus/event_source/devices/cpu/events");
+        if (smiCost) {
+            if (!Files.exists(Path.of("/sys/devices/cpu/freeze_on_smi"))) {
+                return "freeze_on_smi is not supported.";
+            }
+            Path msr = Path.of("/sys/bus/event_source/devices/msr/events");
+            if (!Files.exists(msr.resolve("aperf")) || !Files.exists(msr.resolve("smi"))) {
+                return "To measure SMI cost, it needs msr/aperf/, msr/smi/ and cpu/cycles/ support";
+            }
+            return "--smi-cost: jperf does not count msr/aperf/ and msr/smi/ yet";
+        }
+        if (topdown) {
+            // the second level where the PMU has its events (topdown_l2: topdown-heavy-ops)
+            int max = Files.exists(cpuPmu.resolve("topdown-heavy-ops")) ? 2 : 1;
+            if (tdLevel > max) {
+                return "Invalid top-down metrics level. The max level is " + max + ".";
+            }
+            if (!allCpus && cpus == null) {
+                return "top down event configuration requires system-wide mode (-a)";
+            }
+            if (!Files.exists(cpuPmu.resolve("topdown-total-slots")) && !Files.exists(cpuPmu.resolve("slots"))) {
+                return "System does not support topdown";
+            }
+            return "--topdown: jperf does not compute the top-down metrics yet";
+        }
+        return null;
     }
 
     private static void checkIds(String option, String list) {

@@ -175,6 +175,46 @@ class StatOptionsTest {
         assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","));
     }
 
+    /** -d, -dd, -ddd: perf's cache event lists after the others (not with -n). */
+    @Test
+    void detailedAddsPerfsCacheEvents() throws Exception {
+        for (List<String> extra : List.of(List.of("-d"), List.of("-dd"), List.of("-d", "-d", "-d"), List.of("-d", "-e",
+                "task-clock"), List.of("-n", "-d"), List.of("-dd", "--no-detailed"))) {
+            List<String> args = new ArrayList<>(List.of("stat", "-x,"));
+            args.addAll(extra);
+            args.addAll(List.of("--", "true"));
+            StatTest.Result perf = exec(concat(List.of("perf"), args));
+            Run ours = Run.of(args.toArray(String[]::new));
+            assertEquals(perf.rc(), ours.rc(), extra.toString());
+            assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","), extra.toString());
+        }
+    }
+
+    /** --topdown, --td-level, --smi-cost: perf's answer on this machine (what it lacks), its exit code. */
+    @Test
+    void topdownAndSmiCostAnswerAsPerf() throws Exception {
+        for (List<String> extra : List.of(List.of("--topdown"), List.of("--topdown", "-a"), List.of("--td-level", "2",
+                "--topdown"), List.of("--td-level", "0", "--topdown", "-a"), List.of("--smi-cost"), List.of("--smi-cost", "-a",
+                "--topdown"))) {
+            List<String> args = new ArrayList<>(List.of("stat", "-x,"));
+            args.addAll(extra);
+            args.addAll(List.of("-e", "task-clock", "--", "true"));
+            StatTest.Result perf = exec(concat(List.of("perf"), args));
+            Run ours = Run.of(args.toArray(String[]::new));
+            if (perf.rc() != 0) {
+                assertEquals(perf.rc(), ours.rc(), extra.toString());
+                assertEquals(perf.err().lines().findFirst().orElseThrow() + "\n", ours.err(), extra.toString());
+            } else {
+                // a machine that has what perf needs: jperf cannot measure it yet, and says so
+                assertTrue(ours.err().contains("jperf does not"), ours.err());
+            }
+        }
+        // --td-level alone changes nothing
+        StatTest.Result perf = exec("perf", "stat", "-x,", "--td-level", "3", "-e", "task-clock", "--", "true");
+        Run ours = Run.of("stat", "-x,", "--td-level", "3", "-e", "task-clock", "--", "true");
+        assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","));
+    }
+
     private static StatTest.Result withFd3(Path file, List<String> cmd) throws Exception {
         List<String> sh = new ArrayList<>(List.of("sh", "-c", "exec \"$@\" 3>>\"$0\"", file.toString()));
         sh.addAll(cmd);

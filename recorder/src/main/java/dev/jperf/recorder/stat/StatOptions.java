@@ -32,11 +32,12 @@ import java.util.List;
  * @param logFd      {@code --log-fd}: an inherited fd to print to instead of stderr (0: not given)
  * @param summary    {@code --summary}: the totals after the {@code -I} lines
  * @param csvSummary without {@code --no-csv-summary}: {@code -x}'s summary lines start with "summary"
+ * @param detailed   how many {@code -d}: perf's detailed, very and very very detailed cache events added
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
         long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr, int delayMs, String pre, String post, boolean append, int logFd,
-        boolean summary, boolean csvSummary) {
+        boolean summary, boolean csvSummary, int detailed) {
 
     public StatOptions {
         events = List.copyOf(events);

@@ -1,5 +1,8 @@
 package dev.jperf.recorder.stat;
 
+import static dev.jperf.format.header.PerfEventAttr.FLAG_EXCLUDE_GUEST;
+import static dev.jperf.format.header.PerfEventAttr.PERF_TYPE_HW_CACHE;
+
 import dev.jperf.recorder.StopSignals;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.format.writer.ReplacingFile;
@@ -68,6 +71,27 @@ public final class StatSession implements StopSignals.Stoppable {
         List<EventSpec> specs = new ArrayList<>();
         for (String n : names) {
             specs.add(EventSpec.parse(n));
+        }
+        return specs;
+    }
+
+    /**
+     * {@code -d}'s hardware cache events (builtin-stat.c detailed_attrs, very_detailed_attrs,
+     * very_very_detailed_attrs: one more list per {@code -d}), appended to the others.
+     */
+    static List<EventSpec> detailedEvents(int level) {
+        // PERF_COUNT_HW_CACHE_{L1D, L1I, LL, DTLB, ITLB} | op (READ 0, PREFETCH 2) << 8 | result (ACCESS 0, MISS 1) << 16
+        Object[][] lists = {
+            {"L1-dcache-loads", 0x0L, "L1-dcache-load-misses", 0x10000L, "LLC-loads", 0x2L, "LLC-load-misses", 0x10002L},
+            {"L1-icache-loads", 0x1L, "L1-icache-load-misses", 0x10001L, "dTLB-loads", 0x3L, "dTLB-load-misses", 0x10003L,
+                "iTLB-loads", 0x4L, "iTLB-load-misses", 0x10004L},
+            {"L1-dcache-prefetches", 0x200L, "L1-dcache-prefetch-misses", 0x10200L}};
+        List<EventSpec> specs = new ArrayList<>();
+        for (int l = 0; l < Math.min(level, lists.length); l++) {
+            for (int i = 0; i < lists[l].length; i += 2) {
+                specs.add(new EventSpec((String) lists[l][i], PERF_TYPE_HW_CACHE, (Long) lists[l][i + 1], FLAG_EXCLUDE_GUEST,
+                        0, false));
+            }
         }
         return specs;
     }
@@ -177,6 +201,10 @@ public final class StatSession implements StopSignals.Stoppable {
         List<EventSpec> specs = options.events().isEmpty()
                 ? options.nullRun() ? List.of() : defaultEvents(options.systemWide() || options.perThreadSystemWide())
                 : parseEvents(options.events());
+        if (options.detailed() > 0 && !options.nullRun()) {
+            specs = new ArrayList<>(specs);
+            specs.addAll(detailedEvents(options.detailed()));
+        }
         int unitWidth = 0;
         for (EventSpec s : specs) {
             unitWidth = Math.max(unitWidth, StatEvent.of(s, true).unit().length());
