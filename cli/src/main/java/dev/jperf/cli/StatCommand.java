@@ -39,6 +39,10 @@ final class StatCommand implements Subcommand {
     private boolean summary;
     private boolean csvSummary = true;
     private int detailed;
+    private boolean allUser;
+    private boolean allKernel;
+    private boolean noInherit;
+    private boolean table;
     private boolean topdown;
     private long tdLevel;
     private boolean smiCost;
@@ -99,6 +103,10 @@ final class StatCommand implements Subcommand {
                 .flag('\0', "topdown", "measure top-down statistics (where perf can: system-wide, a PMU that has them)")
                 .value('\0', "td-level", "n", "Set the metrics level for the top-down statistics (0: max level)")
                 .flag('\0', "smi-cost", "measure SMI cost (where perf can: freeze_on_smi, msr/aperf/, msr/smi/)")
+                .flag('\0', "all-user", "Configure all used events to run in user space.")
+                .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
+                .flag('i', "no-inherit", "child tasks do not inherit counters")
+                .flag('\0', "table", "display details about each run (only with -r option)")
                 .flag('B', "big-num", "print large numbers with thousands' separators (in the C locale, as jperf"
                         + " prints every number: none)");
     }
@@ -134,6 +142,10 @@ final class StatCommand implements Subcommand {
             // perf's OPT_INCR: -dd is two, --no-detailed none
             case "detailed" -> detailed = v.on() ? detailed + 1 : 0;
             case "topdown" -> topdown = v.on();
+            case "all-user" -> allUser = v.on();
+            case "all-kernel" -> allKernel = v.on();
+            case "no-inherit" -> noInherit = v.on();
+            case "table" -> table = v.on();
             case "td-level" -> tdLevel = v.integer();
             case "smi-cost" -> smiCost = v.on();
             // perf's OPT_SET_UINT on aggr_mode: the last one given wins; negated it sets 0, AGGR_NONE
@@ -159,6 +171,10 @@ final class StatCommand implements Subcommand {
             System.err.println("interval-count option should be used together with interval-print.");
             return 234;
         }
+        if (allUser && allKernel) {
+            // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
+            throw new UsageException("option `all-kernel' cannot be used with all-user");
+        }
         // perf's checks, in its order, with its words and exit code (-EINVAL)
         if (bigNumAsked && separator != null) {
             System.err.println("-B option not supported with -x");
@@ -166,6 +182,10 @@ final class StatCommand implements Subcommand {
         }
         if (output != null && logFd != 0) {
             System.err.println("cannot use both --output and --log-fd");
+            return 234;
+        }
+        if (table && repeat <= 1) {
+            System.err.println("--table is only supported with -r");
             return 234;
         }
         if (logFd < 0 || logFd > Integer.MAX_VALUE) {
@@ -200,7 +220,7 @@ final class StatCommand implements Subcommand {
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
                     output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr, delayMs, pre, post, append, (int) logFd, summary,
-                    csvSummary, detailed);
+                    csvSummary, detailed, allUser, allKernel, noInherit, table);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

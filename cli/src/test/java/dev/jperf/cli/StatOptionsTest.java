@@ -215,6 +215,70 @@ class StatOptionsTest {
         assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","));
     }
 
+    /** --all-user/--all-kernel: every event in that context (whatever its modifier), its name kept; not both. */
+    @Test
+    void allUserAndAllKernelSetEveryEventsContext() throws Exception {
+        for (String option : List.of("--all-user", "--all-kernel")) {
+            StatTest.Result perf = exec("perf", "stat", option, "-x,", "-e", "page-faults:k,page-faults:u,page-faults", "--", "true");
+            Run ours = Run.of("stat", option, "-x,", "-e", "page-faults:k,page-faults:u,page-faults", "--", "true");
+            assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","), option);
+            List<String> counts = StatTest.fields(ours.err(), 1);
+            assertEquals(1, counts.stream().distinct().count(), option + ": one context for all\n" + ours.err());
+        }
+        StatTest.Result user = exec(StatTest.jperf(List.of(), "stat", "--all-user", "-x,", "-e", "page-faults", "--", "true"));
+        StatTest.Result all = exec(StatTest.jperf(List.of(), "stat", "-x,", "-e", "page-faults", "--", "true"));
+        assertTrue(Long.parseLong(StatTest.fields(user.err(), 1).get(0)) < Long.parseLong(StatTest.fields(all.err(), 1).get(0)),
+                user.err() + all.err());
+        StatTest.Result perf = exec("perf", "stat", "--all-user", "--all-kernel", "--", "true");
+        Run ours = Run.of("stat", "--all-user", "--all-kernel", "--", "true");
+        assertEquals(perf.rc(), ours.rc());
+        assertTrue(ours.err().startsWith("jperf stat: " + perf.err().lines().findFirst().orElseThrow().replace(" Error: ", "")),
+                ours.err());
+    }
+
+    /** -i: the workload's children are not counted. */
+    @Test
+    void noInheritLeavesTheChildrenOut() throws Exception {
+        String[] work = {"sh", "-c", "/bin/true; /bin/true; /bin/true"};
+        StatTest.Result perf = exec(concat(List.of("perf", "stat", "-i", "-x,", "-e", "page-faults,task-clock", "--"), List.of(work)));
+        Run ours = Run.of(concat(List.of("stat", "-i", "-x,", "-e", "page-faults,task-clock", "--"), List.of(work))
+                .toArray(String[]::new));
+        assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","));
+        Run inherited = Run.of(concat(List.of("stat", "-x,", "-e", "page-faults", "--"), List.of(work)).toArray(String[]::new));
+        // three children fault in their own pages: well more than the shell alone
+        long alone = Long.parseLong(StatTest.fields(ours.err(), 1).get(0));
+        long withChildren = Long.parseLong(StatTest.fields(inherited.err(), 1).get(0));
+        assertTrue(withChildren > alone + 60, alone + " vs " + withChildren);
+    }
+
+    /** --table: each run's elapsed time and its distance from the mean before the mean; only with -r. */
+    @Test
+    void tableListsEachRun() throws Exception {
+        StatTest.Result perf = exec("perf", "stat", "-r", "3", "--table", "-e", "task-clock", "--", "true");
+        Run ours = Run.of("stat", "-r", "3", "--table", "-e", "task-clock", "--", "true");
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(bars(shapes(table(perf.err()))), bars(shapes(table(ours.err()))), ours.err());
+        // indented as the mean's figure
+        Matcher m = Pattern.compile("\n\n( +)# Table of individual measurements:\n(?:.*\n)+\n( +)# Final result:\n( +)[0-9]")
+                .matcher(ours.err());
+        assertTrue(m.find(), ours.err());
+        assertEquals(m.group(1), m.group(2));
+        assertEquals(m.group(1), m.group(3), ours.err());
+        perf = exec("perf", "stat", "--table", "-e", "task-clock", "--", "true");
+        ours = Run.of("stat", "--table", "-e", "task-clock", "--", "true");
+        assertEquals(perf.rc(), ours.rc());
+        assertEquals(perf.err().lines().findFirst().orElseThrow() + "\n", ours.err());
+    }
+
+    /** A run's bar of #s and its sign (they depend on the timing) masked, the spread's figure left out. */
+    private static List<String> bars(List<String> shapes) {
+        List<String> out = new ArrayList<>();
+        for (String s : shapes) {
+            out.add(s.replaceAll("#+$", "#").replaceAll("\\([+-]0\\)", "(0)").replaceAll(" *\\( \\+- *0% \\)", ""));
+        }
+        return out;
+    }
+
     private static StatTest.Result withFd3(Path file, List<String> cmd) throws Exception {
         List<String> sh = new ArrayList<>(List.of("sh", "-c", "exec \"$@\" 3>>\"$0\"", file.toString()));
         sh.addAll(cmd);

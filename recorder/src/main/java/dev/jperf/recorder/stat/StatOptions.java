@@ -33,11 +33,16 @@ import java.util.List;
  * @param summary    {@code --summary}: the totals after the {@code -I} lines
  * @param csvSummary without {@code --no-csv-summary}: {@code -x}'s summary lines start with "summary"
  * @param detailed   how many {@code -d}: perf's detailed, very and very very detailed cache events added
+ * @param allUser    {@code --all-user}: every event counts user space only (the names kept)
+ * @param allKernel  {@code --all-kernel}: every event counts the kernel only (the names kept)
+ * @param noInherit  {@code -i}: the workload's children are not counted
+ * @param table      {@code --table}: each run's elapsed time listed before the mean (with {@code -r})
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
         long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr, int delayMs, String pre, String post, boolean append, int logFd,
-        boolean summary, boolean csvSummary, int detailed) {
+        boolean summary, boolean csvSummary, int detailed, boolean allUser, boolean allKernel, boolean noInherit,
+        boolean table) {
 
     public StatOptions {
         events = List.copyOf(events);

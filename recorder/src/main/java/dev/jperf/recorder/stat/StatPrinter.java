@@ -260,6 +260,11 @@ final class StatPrinter {
      * user and sys time ({@code usage} null: not shown). The table only.
      */
     void footer(Stats wall, ResourceUsage usage, boolean nullRun) {
+        footer(wall, usage, nullRun, null);
+    }
+
+    /** As {@link #footer(Stats, ResourceUsage, boolean)}, {@code --table}'s run times ({@code table}, seconds) first. */
+    void footer(Stats wall, ResourceUsage usage, boolean nullRun, double[] table) {
         if (mode != Mode.STD) {
             return;
         }
@@ -276,6 +281,9 @@ final class StatPrinter {
         } else {
             double sd = wall.stddev() / 1e9;
             int precision = precision(sd) + 2;
+            if (table != null) {
+                table(b, table, precision, avg);
+            }
             b.append(f(" %17." + precision + "f +- %." + precision + "f seconds time elapsed", avg, sd));
             double pct = Stats.relStddev(sd, avg);
             if (pct != 0) {
@@ -283,6 +291,18 @@ final class StatPrinter {
             }
         }
         out.print(b.append("\n\n"));
+    }
+
+    /** print_table: each run's elapsed time, its distance from the mean and a bar of it (a # per 5 %). */
+    private static void table(StringBuilder b, double[] runs, int precision, double avg) {
+        String first = f(" %17." + precision + "f", avg);
+        int indent = first.length() - first.stripLeading().length();
+        b.append(" ".repeat(indent)).append("# Table of individual measurements:\n");
+        for (double run : runs) {
+            int n = 1 + Math.abs((int) (100.0 * (run - avg) / run) / 5);
+            b.append(f(" %17." + precision + "f (%+." + precision + "f) ", run, run - avg)).append("#".repeat(n)).append('\n');
+        }
+        b.append('\n').append(" ".repeat(indent)).append("# Final result:\n");
     }
 
     /** get_precision: the digits after the point that the spread's first significant one needs. */

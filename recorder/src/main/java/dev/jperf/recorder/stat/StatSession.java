@@ -205,6 +205,13 @@ public final class StatSession implements StopSignals.Stoppable {
             specs = new ArrayList<>(specs);
             specs.addAll(detailedEvents(options.detailed()));
         }
+        if (options.allUser() || options.allKernel()) {
+            List<EventSpec> contexts = new ArrayList<>();
+            for (EventSpec spec : specs) {
+                contexts.add(spec.withContexts(options.allUser(), options.allKernel()));
+            }
+            specs = contexts;
+        }
         int unitWidth = 0;
         for (EventSpec s : specs) {
             unitWidth = Math.max(unitWidth, StatEvent.of(s, true).unit().length());
@@ -213,6 +220,8 @@ public final class StatSession implements StopSignals.Stoppable {
                 options.aggr());
         int[] cpus = options.systemWide() ? cpus() : new int[] {-1};
         Stats wall = new Stats();
+        // --table: each run's elapsed time
+        double[] runSeconds = new double[options.repeat()];
         Stats[][] values = new Stats[specs.size()][];
         for (int i = 0; i < values.length; i++) {
             values[i] = new Stats[] {new Stats(), new Stats(), new Stats()};
@@ -237,6 +246,7 @@ public final class StatSession implements StopSignals.Stoppable {
                 exit = 0;
             }
             wall.update(r.wallNs());
+            runSeconds[run] = r.wallNs() / 1e9;
             for (int i = 0; i < specs.size(); i++) {
                 CounterValues raw = r.totals()[i] == null ? CounterValues.ZERO : r.totals()[i];
                 CounterValues v = raw.scaled();
@@ -264,7 +274,7 @@ public final class StatSession implements StopSignals.Stoppable {
             printer.header(target(), options.repeat());
             // perf aggregates the last run's counts; over several runs its spread is printed as 0
             printAggregated(printer, summary, events, each, wall.avg(), options.repeat() > 1 ? 0 : Double.NaN);
-            printer.footer(wall, null, options.nullRun());
+            printer.footer(wall, null, options.nullRun(), options.table() ? runSeconds : null);
         } else if (totals) {
             printer.header(target(), options.repeat());
             List<Row> rows = new ArrayList<>();
@@ -287,7 +297,8 @@ public final class StatSession implements StopSignals.Stoppable {
             }
             boolean forked = !options.command().isEmpty() && !options.systemWide() && options.pids() == null
                     && options.tids() == null;
-            printer.footer(wall, forked && options.repeat() == 1 ? usage : null, options.nullRun());
+            printer.footer(wall, forked && options.repeat() == 1 ? usage : null, options.nullRun(),
+                    options.table() ? runSeconds : null);
         }
         return exit;
     }
@@ -372,7 +383,7 @@ public final class StatSession implements StopSignals.Stoppable {
             aggregation = options.aggr() == Aggr.GLOBAL ? null
                     : new Aggregation(options.aggr(), cpus, threads, options.perThreadSystemWide());
             try (Counters ev = options.bpfCounters() ? bperf(specs, cpus, threads, workload)
-                    : CountingEvents.open(specs, cpus, threads, enableOnExec)) {
+                    : CountingEvents.open(specs, cpus, threads, enableOnExec, !options.noInherit())) {
                 ResourceUsage before = ResourceUsage.children();
                 if (options.delayMs() == 0 && !enableOnExec) {
                     ev.enable();
