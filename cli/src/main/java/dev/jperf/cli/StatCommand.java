@@ -43,6 +43,7 @@ final class StatCommand implements Subcommand {
     private boolean allKernel;
     private boolean noInherit;
     private boolean table;
+    private boolean group;
     private boolean topdown;
     private long tdLevel;
     private boolean smiCost;
@@ -106,6 +107,7 @@ final class StatCommand implements Subcommand {
                 .flag('\0', "all-user", "Configure all used events to run in user space.")
                 .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
                 .flag('i', "no-inherit", "child tasks do not inherit counters")
+                .flag('g', "group", "put the counters into a counter group")
                 .flag('\0', "table", "display details about each run (only with -r option)")
                 .flag('B', "big-num", "print large numbers with thousands' separators (in the C locale, as jperf"
                         + " prints every number: none)");
@@ -146,6 +148,7 @@ final class StatCommand implements Subcommand {
             case "all-kernel" -> allKernel = v.on();
             case "no-inherit" -> noInherit = v.on();
             case "table" -> table = v.on();
+            case "group" -> group = v.on();
             case "td-level" -> tdLevel = v.integer();
             case "smi-cost" -> smiCost = v.on();
             // perf's OPT_SET_UINT on aggr_mode: the last one given wins; negated it sets 0, AGGR_NONE
@@ -220,7 +223,7 @@ final class StatCommand implements Subcommand {
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
                     output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr, delayMs, pre, post, append, (int) logFd, summary,
-                    csvSummary, detailed, allUser, allKernel, noInherit, table);
+                    csvSummary, detailed, allUser, allKernel, noInherit, table, group);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -37,12 +37,13 @@ import java.util.List;
  * @param allKernel  {@code --all-kernel}: every event counts the kernel only (the names kept)
  * @param noInherit  {@code -i}: the workload's children are not counted
  * @param table      {@code --table}: each run's elapsed time listed before the mean (with {@code -r})
+ * @param group      {@code -g}: the {@code -e} events in one group
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
         long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr, int delayMs, String pre, String post, boolean append, int logFd,
         boolean summary, boolean csvSummary, int detailed, boolean allUser, boolean allKernel, boolean noInherit,
-        boolean table) {
+        boolean table, boolean group) {
 
     public StatOptions {
         events = List.copyOf(events);

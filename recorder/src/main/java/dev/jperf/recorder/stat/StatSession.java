@@ -43,6 +43,8 @@ public final class StatSession implements StopSignals.Stoppable {
     private volatile boolean stopRequested;
     /** The last waitLoop printed every --interval-count interval. */
     private boolean intervalsDone;
+    /** Each event's group leader (its own index when alone), as {@link #parseGroups} gives them */
+    private int[] leaders;
     /** The rows of an aggregation mode (-A, --per-*) for the current run's CPUs and threads; null: global */
     private Aggregation aggregation;
 
@@ -96,17 +98,78 @@ public final class StatSession implements StopSignals.Stoppable {
         return specs;
     }
 
-    /** The {@code -e} lists as events; an unknown one is an {@link IllegalArgumentException} naming it. */
+    /** The {@code -e} lists as events (groups flattened); an unknown one is an {@link IllegalArgumentException} naming it. */
     public static List<EventSpec> parseEvents(List<String> lists) {
+        return parseGroups(lists, false).specs();
+    }
+
+    /**
+     * The events and their groups: {@code leaders[i]} is the index of event i's group leader (i
+     * itself when alone or leading).
+     */
+    record Groups(List<EventSpec> specs, int[] leaders) {}
+
+    /**
+     * The {@code -e} lists with perf's event groups: {@code {a,b}} (its modifiers, {@code {a,b}:u},
+     * apply to each member, whose name stays as written, as perf names them), or every event in one
+     * group with {@code -g}.
+     */
+    static Groups parseGroups(List<String> lists, boolean groupAll) {
         List<EventSpec> specs = new ArrayList<>();
+        List<Integer> leaders = new ArrayList<>();
         for (String list : lists) {
-            for (String one : list.split(",")) {
-                if (!one.isBlank()) {
-                    specs.add(EventSpec.parse(one));
+            for (String token : splitOutsideBraces(list, ',')) {
+                if (token.isBlank()) {
+                    continue;
+                }
+                String t = token.strip();
+                if (!t.startsWith("{")) {
+                    leaders.add(specs.size());
+                    specs.add(EventSpec.parse(t));
+                    continue;
+                }
+                int close = t.lastIndexOf('}');
+                if (close < 0 || (close + 1 < t.length() && t.charAt(close + 1) != ':')) {
+                    throw new IllegalArgumentException("event syntax error: '" + t + "'");
+                }
+                String modifiers = close + 1 < t.length() ? t.substring(close + 2) : "";
+                int leader = specs.size();
+                for (String member : splitOutsideBraces(t.substring(1, close), ',')) {
+                    if (member.isBlank()) {
+                        continue;
+                    }
+                    String m = member.strip();
+                    EventSpec spec = EventSpec.parse(modifiers.isEmpty() ? m : m + (m.indexOf(':') < 0 ? ":" : "") + modifiers);
+                    leaders.add(leader);
+                    specs.add(new EventSpec(m, spec.type(), spec.config(), spec.excludeFlags(), spec.preciseIp(),
+                            spec.preciseMax()));
                 }
             }
         }
-        return specs;
+        int[] l = toArray(leaders);
+        if (groupAll) {
+            java.util.Arrays.fill(l, 0);
+        }
+        return new Groups(specs, l);
+    }
+
+    private static List<String> splitOutsideBraces(String s, char sep) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        int from = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '{') {
+                depth++;
+            } else if (c == '}') {
+                depth--;
+            } else if (c == sep && depth == 0) {
+                parts.add(s.substring(from, i));
+                from = i + 1;
+            }
+        }
+        parts.add(s.substring(from));
+        return parts;
     }
 
     /** Counts until done; SIGINT and SIGTERM stop it and print what was counted, as perf's do. */
@@ -198,9 +261,10 @@ public final class StatSession implements StopSignals.Stoppable {
 
     private int runEvents(PrintStream out) throws IOException, InterruptedException {
         // -n: perf adds no default events (add_default_attributes), the -e ones are counted
-        List<EventSpec> specs = options.events().isEmpty()
+        Groups groups = options.events().isEmpty() ? null : parseGroups(options.events(), options.group());
+        List<EventSpec> specs = groups == null
                 ? options.nullRun() ? List.of() : defaultEvents(options.systemWide() || options.perThreadSystemWide())
-                : parseEvents(options.events());
+                : groups.specs();
         if (options.detailed() > 0 && !options.nullRun()) {
             specs = new ArrayList<>(specs);
             specs.addAll(detailedEvents(options.detailed()));
@@ -212,6 +276,12 @@ public final class StatSession implements StopSignals.Stoppable {
             }
             specs = contexts;
         }
+        // each event's group leader: -e's groups, the default and -d's events alone; -g: all in one
+        int[] leaders = new int[specs.size()];
+        for (int i = 0; i < leaders.length; i++) {
+            leaders[i] = options.group() ? 0 : groups != null && i < groups.leaders().length ? groups.leaders()[i] : i;
+        }
+        this.leaders = leaders;
         int unitWidth = 0;
         for (EventSpec s : specs) {
             unitWidth = Math.max(unitWidth, StatEvent.of(s, true).unit().length());
@@ -383,7 +453,8 @@ public final class StatSession implements StopSignals.Stoppable {
             aggregation = options.aggr() == Aggr.GLOBAL ? null
                     : new Aggregation(options.aggr(), cpus, threads, options.perThreadSystemWide());
             try (Counters ev = options.bpfCounters() ? bperf(specs, cpus, threads, workload)
-                    : CountingEvents.open(specs, cpus, threads, enableOnExec, !options.noInherit())) {
+                    : CountingEvents.open(specs, leaders, cpus, threads, enableOnExec, !options.noInherit(),
+                            options.perThreadSystemWide())) {
                 ResourceUsage before = ResourceUsage.children();
                 if (options.delayMs() == 0 && !enableOnExec) {
                     ev.enable();
