@@ -44,6 +44,8 @@ final class StatCommand implements Subcommand {
     private boolean noInherit;
     private boolean table;
     private boolean group;
+    private String cputype;
+    private String iostat;
     private boolean topdown;
     private long tdLevel;
     private boolean smiCost;
@@ -108,6 +110,10 @@ final class StatCommand implements Subcommand {
                 .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
                 .flag('i', "no-inherit", "child tasks do not inherit counters")
                 .flag('g', "group", "put the counters into a counter group")
+                .value('\0', "cputype", "hybrid cpu type", "Only enable events on applying cpu with this type for hybrid"
+                        + " platform (e.g. core or atom); jperf knows no hybrid platform")
+                .attachedValueOrDefault('\0', "iostat", "default", "measure I/O performance metrics provided by"
+                        + " arch/platform (where perf has none: its answer)", "default")
                 .flag('\0', "table", "display details about each run (only with -r option)")
                 .flag('B', "big-num", "print large numbers with thousands' separators (in the C locale, as jperf"
                         + " prints every number: none)");
@@ -149,6 +155,8 @@ final class StatCommand implements Subcommand {
             case "no-inherit" -> noInherit = v.on();
             case "table" -> table = v.on();
             case "group" -> group = v.on();
+            case "cputype" -> cputype = v.text();
+            case "iostat" -> iostat = v.text();
             case "td-level" -> tdLevel = v.integer();
             case "smi-cost" -> smiCost = v.on();
             // perf's OPT_SET_UINT on aggr_mode: the last one given wins; negated it sets 0, AGGR_NONE
@@ -173,6 +181,12 @@ final class StatCommand implements Subcommand {
             // perf's words and exit code (-EINVAL)
             System.err.println("interval-count option should be used together with interval-print.");
             return 234;
+        }
+        // perf's option callbacks: answered at parse time with its usage exit code (129)
+        String platform = platformAnswer();
+        if (platform != null) {
+            System.err.println(platform);
+            return 129;
         }
         if (allUser && allKernel) {
             // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
@@ -228,6 +242,27 @@ final class StatCommand implements Subcommand {
             throw new UsageException(e.getMessage());
         }
         return new StatSession(o, System.err).runWithSignals();
+    }
+
+    /**
+     * --cputype and --iostat as perf 6.1 answers them where the machine has no hybrid CPU PMUs
+     * (cpu_core, cpu_atom) or no Intel IIO uncore PMUs; where it has them jperf cannot use them yet.
+     */
+    private String platformAnswer() {
+        Path devices = Path.of("/sys/bus/event_source/devices");
+        if (cputype != null) {
+            if (!Files.exists(devices.resolve("cpu_core")) && !Files.exists(devices.resolve("cpu_atom"))) {
+                return "--cputype " + cputype + " is not supported!";
+            }
+            return "--cputype: jperf does not count on hybrid CPU types yet";
+        }
+        if (iostat != null) {
+            if (!Files.exists(devices.resolve("uncore_iio_0"))) {
+                return "Unsupported uncore pmu configuration";
+            }
+            return "--iostat: jperf does not read the IIO uncore PMUs yet";
+        }
+        return null;
     }
 
     /**

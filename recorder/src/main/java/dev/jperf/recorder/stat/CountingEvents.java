@@ -91,7 +91,7 @@ final class CountingEvents implements Counters {
                 c.broken.add(false);
                 boolean grouped = leader != i || (i + 1 < specs.size() && leaders[i + 1] == i);
                 if (leader == i && grouped && !c.events.get(i).supported()) {
-                    throw StatException.unsupportedLeader(specs.get(i).name());
+                    throw StatException.unsupportedLeader(c.events.get(i).name());
                 }
                 if (leader != i && !c.events.get(i).supported()) {
                     for (int k = leader; k <= i; k++) {
