@@ -3,7 +3,7 @@ package dev.jperf.nativeshim;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 
-/** read/flock/close of raw file descriptors (event fds, bpf fds). */
+/** read/write/flock/close of raw file descriptors (event fds, bpf fds, an inherited log fd). */
 public final class Fd {
     private Fd() {}
 
@@ -15,6 +15,24 @@ public final class Fd {
             throw new NativeException("read(" + what + ")", Errno.last());
         }
         return buf.getByteArray(0, (int) n);
+    }
+
+    /** Writes all of {@code data} (an empty array: only checks the fd can be written), retrying partial writes. */
+    public static void write(int fd, byte[] data, String what) {
+        Memory buf = new Memory(Math.max(1, data.length));
+        buf.write(0, data, 0, data.length);
+        long done = 0;
+        do {
+            long n = LibC.write(fd, Pointer.nativeValue(buf) + done, data.length - done);
+            if (n < 0) {
+                int errno = Errno.last();
+                if (errno == Errno.EINTR) {
+                    continue;
+                }
+                throw new NativeException("write(" + what + ")", errno);
+            }
+            done += n;
+        } while (done < data.length);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.feature.CpuTopology;
 import dev.jperf.format.header.CpuList;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,9 +8,40 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The CPUs this machine has online, and CPU or thread lists as the kernel's arrays want them. */
-final class Cpus {
+/**
+ * The CPUs this machine has online, where each sits (socket, die, core, NUMA node), and CPU or
+ * thread lists as the kernel's arrays want them.
+ */
+public final class Cpus {
     private Cpus() {}
+
+    /** CPU {@code cpu}'s core, socket and die ids from its sysfs topology (-1 where not there, as perf's cpu__get_*). */
+    public static CpuTopology.CpuId id(int cpu) {
+        String t = "/sys/devices/system/cpu/cpu" + cpu + "/topology/";
+        return new CpuTopology.CpuId(intOf(t + "core_id"), intOf(t + "physical_package_id"), intOf(t + "die_id"));
+    }
+
+    /** The NUMA node CPU {@code cpu} belongs to (the nodeN directory listing it, as perf's cpu__get_node), else -1. */
+    public static int node(int cpu) {
+        try (var dir = Files.newDirectoryStream(Path.of("/sys/devices/system/node"), "node[0-9]*")) {
+            for (Path n : dir) {
+                if (Files.exists(n.resolve("cpu" + cpu))) {
+                    return Integer.parseInt(n.getFileName().toString().substring(4));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    private static int intOf(String path) {
+        try {
+            return Integer.parseInt(ProcFile.readText(Path.of(path)).strip());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
 
     static List<Integer> online() {
         try {

@@ -214,8 +214,7 @@ final class HeaderFeatures {
             if (die != null) {
                 dies.add(die);
             }
-            ids.add(new CpuTopology.CpuId(intOf(read(t + "core_id")), intOf(read(t + "physical_package_id")),
-                    intOf(read(t + "die_id"))));
+            ids.add(Cpus.id(cpu));
         }
         if (cores.isEmpty() || threads.isEmpty()) {
             return Optional.empty();
@@ -227,14 +226,6 @@ final class HeaderFeatures {
     private static String readEither(String path, String fallback) {
         String v = read(path);
         return v != null ? v : read(fallback);
-    }
-
-    private static int intOf(String s) {
-        try {
-            return s == null ? -1 : Integer.parseInt(s);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     /** PMU_MAPPINGS: every /sys/bus/event_source/devices/NAME/type, in directory order as perf lists them. */

@@ -9,7 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 
 /** The threads events are opened for, as perf's target: every task (-1), the workload, -t, or -p's threads. */
-final class Targets {
+public final class Targets {
     private Targets() {
     }
 
@@ -42,7 +42,7 @@ final class Targets {
     }
 
     /** A thread's comm, "" once it is gone. */
-    static String comm(int tid) {
+    public static String comm(int tid) {
         try {
             return Files.readString(Path.of("/proc/" + tid + "/comm")).strip();
         } catch (IOException e) {

@@ -20,7 +20,10 @@ import java.util.List;
  * event its own group leader, opened disabled and enabled at the workload's exec or by ioctl (as
  * builtin-stat.c's create_perf_stat_counter). An event the machine lacks (the kernel answers
  * ENOENT, EOPNOTSUPP, ENODEV, EINVAL, ENXIO or ENOSYS, as for hardware events without a PMU) is
- * kept, unsupported: perf prints {@code <not supported>} for it.
+ * kept, unsupported: perf prints {@code <not supported>} for it. In an event group ({@code {a,b}},
+ * {@code -g}) the members are opened into their leader's group (only the leader disabled and
+ * enabled at exec); a group one of whose members the machine lacks is not counted at all, as perf
+ * 6.1 prints it, and one whose leader it lacks is perf's error.
  */
 final class CountingEvents implements Counters {
     static final long STAT_READ_FORMAT = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -29,8 +32,18 @@ final class CountingEvents implements Counters {
 
     private final List<StatEvent> events = new ArrayList<>();
     private final List<int[]> fds = new ArrayList<>();
+    /** per event, the CPU and the thread each fd counts on ({@code -1}: any), in the order of its fds */
+    private final List<int[]> fdCpus = new ArrayList<>();
+    private final List<int[]> fdThreads = new ArrayList<>();
 
     private final boolean inherit;
+    /** per event: in a group one of whose members is not supported (read as never run) */
+    private final List<Boolean> broken = new ArrayList<>();
+    /** system-wide --per-thread: threads the kernel refuses are left out (the last refusal kept) */
+    private boolean skipRefused;
+    private NativeException refused;
+    /** while opening: the index of the event whose group the one being opened joins, -1 for none */
+    private int leader = -1;
 
     private CountingEvents(boolean inherit) {
         this.inherit = inherit;
@@ -49,10 +62,45 @@ final class CountingEvents implements Counters {
      * reads only events without inherit (perf_event_read_local), as stat -b's profilers do.
      */
     static CountingEvents open(List<EventSpec> specs, int[] cpus, int[] threads, boolean enableOnExec, boolean inherit) {
+        int[] alone = new int[specs.size()];
+        for (int i = 0; i < alone.length; i++) {
+            alone[i] = i;
+        }
+        return open(specs, alone, cpus, threads, enableOnExec, inherit);
+    }
+
+    /** As {@link #open(List, int[], int[], boolean, boolean)}, event i in the group led by event {@code leaders[i]}. */
+    static CountingEvents open(List<EventSpec> specs, int[] leaders, int[] cpus, int[] threads, boolean enableOnExec,
+            boolean inherit) {
+        return open(specs, leaders, cpus, threads, enableOnExec, inherit, false);
+    }
+
+    /**
+     * As {@link #open(List, int[], int[], int[], boolean, boolean)}; {@code skipRefused}: threads the
+     * kernel refuses are left out (perf's system-wide --per-thread), an error only when it refuses all.
+     */
+    static CountingEvents open(List<EventSpec> specs, int[] leaders, int[] cpus, int[] threads, boolean enableOnExec,
+            boolean inherit, boolean skipRefused) {
         CountingEvents c = new CountingEvents(inherit);
+        c.skipRefused = skipRefused;
         try {
-            for (EventSpec spec : specs) {
-                c.openOne(spec, cpus, threads, enableOnExec);
+            for (int i = 0; i < specs.size(); i++) {
+                int leader = leaders[i];
+                c.leader = leader == i ? -1 : leader;
+                c.openOne(specs.get(i), cpus, threads, enableOnExec);
+                c.broken.add(false);
+                boolean grouped = leader != i || (i + 1 < specs.size() && leaders[i + 1] == i);
+                if (leader == i && grouped && !c.events.get(i).supported()) {
+                    throw StatException.unsupportedLeader(c.events.get(i).name());
+                }
+                if (leader != i && !c.events.get(i).supported()) {
+                    for (int k = leader; k <= i; k++) {
+                        c.broken.set(k, true);
+                    }
+                }
+                if (leader != i && c.broken.get(leader)) {
+                    c.broken.set(i, true);
+                }
             }
             return c;
         } catch (RuntimeException e) {
@@ -92,18 +140,33 @@ final class CountingEvents implements Counters {
         attr.putInt(SIZE, PERF_ATTR_SIZE_VER7);
         attr.putLong(CONFIG, spec.config());
         attr.putLong(READ_FORMAT, STAT_READ_FORMAT);
-        attr.putLong(FLAGS, FLAG_DISABLED | (inherit ? FLAG_INHERIT : 0) | spec.excludeFlags()
-                | ((long) spec.preciseIp() << PRECISE_IP_SHIFT) | (enableOnExec ? FLAG_ENABLE_ON_EXEC : 0));
+        // a member follows its leader: only the leader starts disabled and is enabled at exec
+        boolean isLeader = leader < 0;
+        attr.putLong(FLAGS, (isLeader ? FLAG_DISABLED : 0) | (inherit ? FLAG_INHERIT : 0) | spec.excludeFlags()
+                | ((long) spec.preciseIp() << PRECISE_IP_SHIFT) | (enableOnExec && isLeader ? FLAG_ENABLE_ON_EXEC : 0));
         List<Integer> opened = new ArrayList<>();
+        List<Integer> onCpu = new ArrayList<>();
+        List<Integer> onThread = new ArrayList<>();
         try {
             for (int cpu : cpus) {
                 for (int tid : threads) {
                     try {
-                        opened.add(PerfEventOpen.open(attr.duplicate().order(ByteOrder.LITTLE_ENDIAN), tid, cpu, -1,
+                        int groupFd = isLeader ? -1 : leaderFd(cpu, tid);
+                        if (!isLeader && groupFd < 0) {
+                            continue; // the leader's thread exited meanwhile
+                        }
+                        opened.add(PerfEventOpen.open(attr.duplicate().order(ByteOrder.LITTLE_ENDIAN), tid, cpu, groupFd,
                                 PERF_FLAG_FD_CLOEXEC, spec.name()));
+                        onCpu.add(cpu);
+                        onThread.add(tid);
                     } catch (NativeException e) {
                         if (e.errno() == Errno.ESRCH && tid != -1) {
                             continue; // the thread exited meanwhile
+                        }
+                        if (skipRefused && tid != -1 && (e.errno() == Errno.EACCES || e.errno() == Errno.EPERM)) {
+                            // system-wide --per-thread: perf leaves out the threads it may not count
+                            refused = e;
+                            continue;
                         }
                         throw e;
                     }
@@ -118,17 +181,34 @@ final class CountingEvents implements Counters {
             }
             events.add(StatEvent.of(spec, false));
             fds.add(new int[0]);
+            fdCpus.add(new int[0]);
+            fdThreads.add(new int[0]);
             return;
         }
+        if (opened.isEmpty() && refused != null) {
+            NativeException why = refused;
+            refused = null;
+            throw StatException.of(why, spec.name(), threads[0], threads.length);
+        }
+        refused = null;
         if (opened.isEmpty()) {
             throw new StatException("no thread left to count: every target thread has exited");
         }
-        int[] a = new int[opened.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = opened.get(i);
-        }
         events.add(StatEvent.of(spec, true));
-        fds.add(a);
+        fds.add(StatSession.toArray(opened));
+        fdCpus.add(StatSession.toArray(onCpu));
+        fdThreads.add(StatSession.toArray(onThread));
+    }
+
+    /** The fd of the current group leader on {@code cpu} and {@code tid}, -1 when it has none there. */
+    private int leaderFd(int cpu, int tid) {
+        int[] a = fds.get(leader);
+        for (int k = 0; k < a.length; k++) {
+            if (fdCpus.get(leader)[k] == cpu && fdThreads.get(leader)[k] == tid) {
+                return a[k];
+            }
+        }
+        return -1;
     }
 
     /** What builtin-stat.c's stat_handle_error takes for "this event is not supported here". */
@@ -147,6 +227,37 @@ final class CountingEvents implements Counters {
         return fds.get(event).clone();
     }
 
+    /** The CPU each fd of event {@code event} counts on ({@code -1}: any), as {@link #fds}. */
+    @Override
+    public int[] cpus(int event) {
+        return fdCpus.get(event);
+    }
+
+    /** The thread each fd of event {@code event} counts ({@code -1}: any), as {@link #fds}. */
+    @Override
+    public int[] threads(int event) {
+        return fdThreads.get(event);
+    }
+
+    /** Each event's values per fd (raw, unscaled), in the order of {@link #cpus}; none for an unsupported one. */
+    @Override
+    public CounterValues[][] readEach() {
+        CounterValues[][] out = new CounterValues[events.size()][];
+        for (int i = 0; i < out.length; i++) {
+            int[] a = fds.get(i);
+            out[i] = new CounterValues[a.length];
+            for (int k = 0; k < a.length; k++) {
+                out[i][k] = broken.get(i) ? CounterValues.ZERO : readOne(a[k], events.get(i).name());
+            }
+        }
+        return out;
+    }
+
+    private static CounterValues readOne(int fd, String name) {
+        ByteBuffer b = ByteBuffer.wrap(Fd.read(fd, READ_SIZE, name)).order(ByteOrder.LITTLE_ENDIAN);
+        return b.remaining() == READ_SIZE ? new CounterValues(b.getLong(0), b.getLong(8), b.getLong(16)) : CounterValues.ZERO;
+    }
+
     /** Each event's values summed over its fds (raw, unscaled: perf's AGGR_GLOBAL); null for an unsupported one. */
     @Override
     public CounterValues[] read() {
@@ -156,11 +267,8 @@ final class CountingEvents implements Counters {
                 continue;
             }
             CounterValues sum = CounterValues.ZERO;
-            for (int fd : fds.get(i)) {
-                ByteBuffer b = ByteBuffer.wrap(Fd.read(fd, READ_SIZE, events.get(i).name())).order(ByteOrder.LITTLE_ENDIAN);
-                if (b.remaining() == READ_SIZE) {
-                    sum = sum.plus(new CounterValues(b.getLong(0), b.getLong(8), b.getLong(16)));
-                }
+            for (int fd : broken.get(i) ? new int[0] : fds.get(i)) {
+                sum = sum.plus(readOne(fd, events.get(i).name()));
             }
             out[i] = sum;
         }

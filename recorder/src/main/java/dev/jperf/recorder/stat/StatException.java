@@ -27,6 +27,11 @@ public final class StatException extends RuntimeException {
         return exitCode;
     }
 
+    /** A group whose leader the machine lacks (perf's "The cycles event is not supported."), exit code 255. */
+    static StatException unsupportedLeader(String event) {
+        return new StatException("The " + event + " event is not supported.", null, RecordException.OPEN_FAILED);
+    }
+
     /** An event that could not be opened, in words a user can act on; exit code 255, as perf stat's. */
     static StatException of(NativeException e, String event, int firstThread, int threads) {
         int errno = e.errno();

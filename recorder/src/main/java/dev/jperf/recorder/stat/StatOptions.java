@@ -24,10 +24,26 @@ import java.util.List;
  * @param bpfAttrMap {@code --bpf-attr-map}: the attr map's path (null: /sys/fs/bpf/perf_attr_map)
  * @param nullRun    {@code -n}: no default events, only the {@code -e} ones (none: just the elapsed time)
  * @param quiet      {@code --quiet}: print no counts, and no {@code -o} file (as perf's print_counters)
+ * @param aggr       {@code -A}, {@code --per-thread}, {@code --per-core} ...: the rows per CPU, thread or id
+ * @param delayMs    {@code -D}: count from so many ms after the start (negative: never; 0: from the start)
+ * @param pre        {@code --pre}: a shell command run before each run (null: none)
+ * @param post       {@code --post}: a shell command run after each run (null: none)
+ * @param append     {@code --append}: {@code -o}/{@code --log-fd} output appended, not replacing
+ * @param logFd      {@code --log-fd}: an inherited fd to print to instead of stderr (0: not given)
+ * @param summary    {@code --summary}: the totals after the {@code -I} lines
+ * @param csvSummary without {@code --no-csv-summary}: {@code -x}'s summary lines start with "summary"
+ * @param detailed   how many {@code -d}: perf's detailed, very and very very detailed cache events added
+ * @param allUser    {@code --all-user}: every event counts user space only (the names kept)
+ * @param allKernel  {@code --all-kernel}: every event counts the kernel only (the names kept)
+ * @param noInherit  {@code -i}: the workload's children are not counted
+ * @param table      {@code --table}: each run's elapsed time listed before the mean (with {@code -r})
+ * @param group      {@code -g}: the {@code -e} events in one group
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
-        long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet) {
+        long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr, int delayMs, String pre, String post, boolean append, int logFd,
+        boolean summary, boolean csvSummary, int detailed, boolean allUser, boolean allKernel, boolean noInherit,
+        boolean table, boolean group) {
 
     public StatOptions {
         events = List.copyOf(events);
@@ -67,13 +83,24 @@ public record StatOptions(List<String> events, boolean allCpus, String cpus, Str
         if (bpfCounters && bpfIds != null) {
             throw new IllegalArgumentException("--bpf-counters counts events, -b programs: choose one");
         }
-        if (targets == 0 && command.isEmpty()) {
+        if (aggr != Aggr.GLOBAL && (bpfCounters || bpfIds != null)) {
+            throw new IllegalArgumentException("-A and --per-* count per CPU or thread: not with --bpf-counters or -b");
+        }
+        if (targets == 0 && command.isEmpty() && aggr != Aggr.THREAD) {
             throw new IllegalArgumentException("nothing to count: give -a, -C, -p, -t, -b or a command");
         }
     }
 
     /** Counting per CPU for every task (perf's target__has_cpu). */
     public boolean systemWide() {
-        return allCpus || cpus != null;
+        return (allCpus || cpus != null) && !perThreadSystemWide();
+    }
+
+    /**
+     * {@code --per-thread} without {@code -p} or {@code -t}: every thread of the machine, each on
+     * its own (perf's system-wide per-thread target).
+     */
+    public boolean perThreadSystemWide() {
+        return aggr == Aggr.THREAD && pids == null && tids == null;
     }
 }

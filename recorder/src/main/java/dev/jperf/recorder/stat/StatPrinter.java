@@ -25,6 +25,7 @@ final class StatPrinter {
     private final String sep;
     private final int unitWidth;
     private final int runs;
+    private final Aggr aggr;
     private int intervalsPrinted;
 
     /**
@@ -32,6 +33,12 @@ final class StatPrinter {
      * @param unitWidth    the widest unit of the events shown, at least 4 (perf's unit_width)
      */
     StatPrinter(PrintStream out, boolean json, String csvSeparator, int unitWidth, int runs) {
+        this(out, json, csvSeparator, unitWidth, runs, Aggr.GLOBAL);
+    }
+
+    /** @param aggr the aggregation mode: the id column of the interval header */
+    StatPrinter(PrintStream out, boolean json, String csvSeparator, int unitWidth, int runs, Aggr aggr) {
+        this.aggr = aggr;
         this.out = out;
         this.mode = json ? Mode.JSON : csvSeparator != null ? Mode.CSV : Mode.STD;
         this.sep = csvSeparator != null ? csvSeparator : " ";
@@ -64,7 +71,8 @@ final class StatPrinter {
     /** The column header before the first interval and every 25th after it (the table only). */
     void intervalHeader() {
         if (mode == Mode.STD && intervalsPrinted == 0) {
-            out.print("#           time             counts " + pad("unit", unitWidth, false) + " events\n");
+            out.print("#           time" + aggr.intervalHeader + "             counts " + pad("unit", unitWidth, false)
+                    + " events\n");
         }
         if (++intervalsPrinted == HEADER_EVERY) {
             intervalsPrinted = 0;
@@ -73,11 +81,19 @@ final class StatPrinter {
 
     /** One row; {@code prefix} is the interval's, null outside interval mode. */
     void row(String prefix, Row r) {
+        row(prefix, null, r);
+    }
+
+    /** One row, after the id of its CPU, thread, core, die, socket or node (null: global). */
+    void row(String prefix, Aggregation.Id id, Row r) {
         StringBuilder b = new StringBuilder();
         if (prefix != null) {
             b.append(prefix);
         } else if (mode == Mode.JSON) {
             b.append('{');
+        }
+        if (id != null) {
+            id(b, id);
         }
         if (r.counted()) {
             counted(b, r);
@@ -85,6 +101,35 @@ final class StatPrinter {
             notCounted(b, r);
         }
         out.print(b.append('\n'));
+    }
+
+    /** print_aggr_id_std/csv/json */
+    private void id(StringBuilder b, Aggregation.Id id) {
+        String label = id.label();
+        switch (mode) {
+            case JSON -> {
+                b.append('"').append(id.mode().jsonKey()).append("\" : \"").append(label).append("\", ");
+                if (id.mode().byTopology()) {
+                    b.append("\"aggregate-number\" : ").append(id.nr()).append(", ");
+                }
+            }
+            case CSV -> {
+                b.append(id.mode() == Aggr.NONE ? "CPU" : "").append(label).append(sep);
+                if (id.mode().byTopology()) {
+                    b.append(id.nr()).append(sep);
+                }
+            }
+            default -> {
+                switch (id.mode()) {
+                    case NONE -> b.append(f("CPU%-7s ", label));
+                    case THREAD -> {
+                        int dash = label.lastIndexOf('-');
+                        b.append(f("%16s-%-8s ", label.substring(0, dash), label.substring(dash + 1)));
+                    }
+                    default -> b.append(pad(label, id.mode().width(), true)).append(f(" %4d ", id.nr()));
+                }
+            }
+        }
     }
 
     private void counted(StringBuilder b, Row r) {
@@ -215,6 +260,11 @@ final class StatPrinter {
      * user and sys time ({@code usage} null: not shown). The table only.
      */
     void footer(Stats wall, ResourceUsage usage, boolean nullRun) {
+        footer(wall, usage, nullRun, null);
+    }
+
+    /** As {@link #footer(Stats, ResourceUsage, boolean)}, {@code --table}'s run times ({@code table}, seconds) first. */
+    void footer(Stats wall, ResourceUsage usage, boolean nullRun, double[] table) {
         if (mode != Mode.STD) {
             return;
         }
@@ -231,6 +281,9 @@ final class StatPrinter {
         } else {
             double sd = wall.stddev() / 1e9;
             int precision = precision(sd) + 2;
+            if (table != null) {
+                table(b, table, precision, avg);
+            }
             b.append(f(" %17." + precision + "f +- %." + precision + "f seconds time elapsed", avg, sd));
             double pct = Stats.relStddev(sd, avg);
             if (pct != 0) {
@@ -238,6 +291,18 @@ final class StatPrinter {
             }
         }
         out.print(b.append("\n\n"));
+    }
+
+    /** print_table: each run's elapsed time, its distance from the mean and a bar of it (a # per 5 %). */
+    private static void table(StringBuilder b, double[] runs, int precision, double avg) {
+        String first = f(" %17." + precision + "f", avg);
+        int indent = first.length() - first.stripLeading().length();
+        b.append(" ".repeat(indent)).append("# Table of individual measurements:\n");
+        for (double run : runs) {
+            int n = 1 + Math.abs((int) (100.0 * (run - avg) / run) / 5);
+            b.append(f(" %17." + precision + "f (%+." + precision + "f) ", run, run - avg)).append("#".repeat(n)).append('\n');
+        }
+        b.append('\n').append(" ".repeat(indent)).append("# Final result:\n");
     }
 
     /** get_precision: the digits after the point that the spread's first significant one needs. */

@@ -1,11 +1,18 @@
 package dev.jperf.recorder.stat;
 
+import static dev.jperf.format.header.PerfEventAttr.FLAG_EXCLUDE_GUEST;
+import static dev.jperf.format.header.PerfEventAttr.PERF_TYPE_HW_CACHE;
+
 import dev.jperf.recorder.StopSignals;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.format.writer.ReplacingFile;
+import dev.jperf.nativeshim.Errno;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.Workload;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -14,7 +21,9 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
@@ -34,6 +43,10 @@ public final class StatSession implements StopSignals.Stoppable {
     private volatile boolean stopRequested;
     /** The last waitLoop printed every --interval-count interval. */
     private boolean intervalsDone;
+    /** Each event's group leader (its own index when alone), as {@link #parseGroups} gives them */
+    private int[] leaders;
+    /** The rows of an aggregation mode (-A, --per-*) for the current run's CPUs and threads; null: global */
+    private Aggregation aggregation;
 
     /** @param err where perf stat prints (stderr), unless {@code -o} names a file */
     public StatSession(StatOptions options, PrintStream err) {
@@ -64,17 +77,99 @@ public final class StatSession implements StopSignals.Stoppable {
         return specs;
     }
 
-    /** The {@code -e} lists as events; an unknown one is an {@link IllegalArgumentException} naming it. */
-    public static List<EventSpec> parseEvents(List<String> lists) {
+    /**
+     * {@code -d}'s hardware cache events (builtin-stat.c detailed_attrs, very_detailed_attrs,
+     * very_very_detailed_attrs: one more list per {@code -d}), appended to the others.
+     */
+    static List<EventSpec> detailedEvents(int level) {
+        // PERF_COUNT_HW_CACHE_{L1D, L1I, LL, DTLB, ITLB} | op (READ 0, PREFETCH 2) << 8 | result (ACCESS 0, MISS 1) << 16
+        Object[][] lists = {
+            {"L1-dcache-loads", 0x0L, "L1-dcache-load-misses", 0x10000L, "LLC-loads", 0x2L, "LLC-load-misses", 0x10002L},
+            {"L1-icache-loads", 0x1L, "L1-icache-load-misses", 0x10001L, "dTLB-loads", 0x3L, "dTLB-load-misses", 0x10003L,
+                "iTLB-loads", 0x4L, "iTLB-load-misses", 0x10004L},
+            {"L1-dcache-prefetches", 0x200L, "L1-dcache-prefetch-misses", 0x10200L}};
         List<EventSpec> specs = new ArrayList<>();
-        for (String list : lists) {
-            for (String one : list.split(",")) {
-                if (!one.isBlank()) {
-                    specs.add(EventSpec.parse(one));
-                }
+        for (int l = 0; l < Math.min(level, lists.length); l++) {
+            for (int i = 0; i < lists[l].length; i += 2) {
+                specs.add(new EventSpec((String) lists[l][i], PERF_TYPE_HW_CACHE, (Long) lists[l][i + 1], FLAG_EXCLUDE_GUEST,
+                        0, false));
             }
         }
         return specs;
+    }
+
+    /** The {@code -e} lists as events (groups flattened); an unknown one is an {@link IllegalArgumentException} naming it. */
+    public static List<EventSpec> parseEvents(List<String> lists) {
+        return parseGroups(lists, false).specs();
+    }
+
+    /**
+     * The events and their groups: {@code leaders[i]} is the index of event i's group leader (i
+     * itself when alone or leading).
+     */
+    record Groups(List<EventSpec> specs, int[] leaders) {}
+
+    /**
+     * The {@code -e} lists with perf's event groups: {@code {a,b}} (its modifiers, {@code {a,b}:u},
+     * apply to each member, whose name stays as written, as perf names them), or every event in one
+     * group with {@code -g}.
+     */
+    static Groups parseGroups(List<String> lists, boolean groupAll) {
+        List<EventSpec> specs = new ArrayList<>();
+        List<Integer> leaders = new ArrayList<>();
+        for (String list : lists) {
+            for (String token : splitOutsideBraces(list, ',')) {
+                if (token.isBlank()) {
+                    continue;
+                }
+                String t = token.strip();
+                if (!t.startsWith("{")) {
+                    leaders.add(specs.size());
+                    specs.add(EventSpec.parse(t));
+                    continue;
+                }
+                int close = t.lastIndexOf('}');
+                if (close < 0 || (close + 1 < t.length() && t.charAt(close + 1) != ':')) {
+                    throw new IllegalArgumentException("event syntax error: '" + t + "'");
+                }
+                String modifiers = close + 1 < t.length() ? t.substring(close + 2) : "";
+                int leader = specs.size();
+                for (String member : splitOutsideBraces(t.substring(1, close), ',')) {
+                    if (member.isBlank()) {
+                        continue;
+                    }
+                    String m = member.strip();
+                    EventSpec spec = EventSpec.parse(modifiers.isEmpty() ? m : m + (m.indexOf(':') < 0 ? ":" : "") + modifiers);
+                    leaders.add(leader);
+                    specs.add(new EventSpec(m, spec.type(), spec.config(), spec.excludeFlags(), spec.preciseIp(),
+                            spec.preciseMax()));
+                }
+            }
+        }
+        int[] l = toArray(leaders);
+        if (groupAll) {
+            java.util.Arrays.fill(l, 0);
+        }
+        return new Groups(specs, l);
+    }
+
+    private static List<String> splitOutsideBraces(String s, char sep) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        int from = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '{') {
+                depth++;
+            } else if (c == '}') {
+                depth--;
+            } else if (c == sep && depth == 0) {
+                parts.add(s.substring(from, i));
+                from = i + 1;
+            }
+        }
+        parts.add(s.substring(from));
+        return parts;
     }
 
     /** Counts until done; SIGINT and SIGTERM stop it and print what was counted, as perf's do. */
@@ -90,23 +185,33 @@ public final class StatSession implements StopSignals.Stoppable {
     public int run() throws IOException, InterruptedException {
         PrintStream out = err;
         ReplacingFile file = null;
+        OutputStream appended = null;
         if (options.quiet()) {
             // perf opens no -o file then, and leaves an existing one as it was
             out = new PrintStream(OutputStream.nullOutputStream());
         } else if (options.output() != null) {
-            file = ReplacingFile.create(options.output());
-            out = new PrintStream(file.stream(), false, "UTF-8");
+            if (options.append()) {
+                appended = new FileOutputStream(options.output().toFile(), true);
+                out = new PrintStream(appended, false, "UTF-8");
+            } else {
+                file = ReplacingFile.create(options.output());
+                out = new PrintStream(file.stream(), false, "UTF-8");
+            }
             // perf's "# started on" line: ctime(3)'s layout
             out.print("# started on " + DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.ROOT)
                     .format(ZonedDateTime.now()) + "\n\n");
+        } else if (options.logFd() > 0) {
+            out = new PrintStream(new FdStream(options.logFd()), false, "UTF-8");
         }
         try {
             int exit = options.bpfIds() != null ? new ProgramStat(this, options, err).run(out) : runEvents(out);
-            if (file != null) {
+            if (file != null || appended != null) {
                 if (out.checkError()) {
                     throw new IOException("cannot write " + options.output());
                 }
-                file.commit();
+                if (file != null) {
+                    file.commit();
+                }
             }
             return exit;
         } finally {
@@ -114,35 +219,105 @@ public final class StatSession implements StopSignals.Stoppable {
             if (file != null) {
                 file.close();
             }
+            if (appended != null) {
+                appended.close();
+            }
+        }
+    }
+
+    /** {@code --log-fd}: an fd the shell opened for jperf, written as perf's fdopen'd stream writes it. */
+    private static final class FdStream extends OutputStream {
+        private final int fd;
+
+        FdStream(int fd) {
+            this.fd = fd;
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            Fd.write(fd, java.util.Arrays.copyOfRange(b, off, off + len), "--log-fd " + fd);
+        }
+    }
+
+    /** system(3): {@code command} by /bin/sh on jperf's stdin, stdout and stderr; its exit status. */
+    private static int shell(String command) throws IOException, InterruptedException {
+        return new ProcessBuilder("/bin/sh", "-c", command).inheritIO().start().waitFor();
+    }
+
+    /** perf's "Failed opening logfd" check: null when {@code fd} can be written, else why not (strerror's text). */
+    public static String logFdError(int fd) {
+        try {
+            Fd.write(fd, new byte[0], "--log-fd " + fd);
+            return null;
+        } catch (NativeException e) {
+            return Errno.text(e.errno());
         }
     }
 
     private int runEvents(PrintStream out) throws IOException, InterruptedException {
         // -n: perf adds no default events (add_default_attributes), the -e ones are counted
-        List<EventSpec> specs = options.events().isEmpty()
-                ? options.nullRun() ? List.of() : defaultEvents(options.systemWide())
-                : parseEvents(options.events());
+        Groups groups = options.events().isEmpty() ? null : parseGroups(options.events(), options.group());
+        List<EventSpec> specs = groups == null
+                ? options.nullRun() ? List.of() : defaultEvents(options.systemWide() || options.perThreadSystemWide())
+                : groups.specs();
+        if (options.detailed() > 0 && !options.nullRun()) {
+            specs = new ArrayList<>(specs);
+            specs.addAll(detailedEvents(options.detailed()));
+        }
+        if (options.allUser() || options.allKernel()) {
+            List<EventSpec> contexts = new ArrayList<>();
+            for (EventSpec spec : specs) {
+                contexts.add(spec.withContexts(options.allUser(), options.allKernel()));
+            }
+            specs = contexts;
+        }
+        // each event's group leader: -e's groups, the default and -d's events alone; -g: all in one
+        int[] leaders = new int[specs.size()];
+        for (int i = 0; i < leaders.length; i++) {
+            leaders[i] = options.group() ? 0 : groups != null && i < groups.leaders().length ? groups.leaders()[i] : i;
+        }
+        this.leaders = leaders;
         int unitWidth = 0;
         for (EventSpec s : specs) {
             unitWidth = Math.max(unitWidth, StatEvent.of(s, true).unit().length());
         }
-        StatPrinter printer = new StatPrinter(out, options.json(), options.csvSeparator(), unitWidth, options.repeat());
+        StatPrinter printer = new StatPrinter(out, options.json(), options.csvSeparator(), unitWidth, options.repeat(),
+                options.aggr());
         int[] cpus = options.systemWide() ? cpus() : new int[] {-1};
         Stats wall = new Stats();
+        // --table: each run's elapsed time
+        double[] runSeconds = new double[options.repeat()];
         Stats[][] values = new Stats[specs.size()][];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = new Stats[] {new Stats(), new Stats(), new Stats()};
+        }
         List<StatEvent> events = null;
         ResourceUsage usage = null;
+        Aggregation.Readings each = null;
         int exit = 0;
         for (int run = 0; run < options.repeat(); run++) {
+            // run_perf_stat: a failing --pre skips the run; --post runs only after a workload that
+            // succeeded; a failing one makes perf return system()'s status, which its exit code truncates to 0
+            if (options.pre() != null && shell(options.pre()) != 0) {
+                exit = 0;
+                continue;
+            }
             RunResult r = runOnce(specs, cpus, printer);
             events = r.events();
             usage = r.usage();
             exit = r.exit();
+            each = r.each();
+            if (options.post() != null && exit == 0 && shell(options.post()) != 0) {
+                exit = 0;
+            }
             wall.update(r.wallNs());
+            runSeconds[run] = r.wallNs() / 1e9;
             for (int i = 0; i < specs.size(); i++) {
-                if (values[i] == null) {
-                    values[i] = new Stats[] {new Stats(), new Stats(), new Stats()};
-                }
                 CounterValues raw = r.totals()[i] == null ? CounterValues.ZERO : r.totals()[i];
                 CounterValues v = raw.scaled();
                 v = v == null ? new CounterValues(0, raw.ena(), raw.run()) : v;
@@ -154,7 +329,23 @@ public final class StatSession implements StopSignals.Stoppable {
                 break;
             }
         }
-        if (options.intervalMs() == 0) {
+        if (events == null) {
+            // never opened (every --pre failed): perf's counters are not supported then
+            events = new ArrayList<>();
+            for (EventSpec spec : specs) {
+                events.add(StatEvent.of(spec, false));
+            }
+        }
+        // --summary: the totals after the -I lines, -x's marked "summary" unless --no-csv-summary
+        boolean totals = options.intervalMs() == 0 || options.summary();
+        String summary = options.summary() && options.csvSummary() && printer.mode() == StatPrinter.Mode.CSV
+                ? String.format(Locale.ROOT, "%16s%s", "summary", options.csvSeparator()) : null;
+        if (totals && aggregation != null && each != null) {
+            printer.header(target(), options.repeat());
+            // perf aggregates the last run's counts; over several runs its spread is printed as 0
+            printAggregated(printer, summary, events, each, wall.avg(), options.repeat() > 1 ? 0 : Double.NaN);
+            printer.footer(wall, null, options.nullRun(), options.table() ? runSeconds : null);
+        } else if (totals) {
             printer.header(target(), options.repeat());
             List<Row> rows = new ArrayList<>();
             ShadowStats shadow = new ShadowStats(wall.avg());
@@ -172,11 +363,12 @@ public final class StatSession implements StopSignals.Stoppable {
                 rows.add(row(events.get(i), means.get(i), values[i][0].avg(), noise, shadow));
             }
             for (Row row : rows) {
-                printer.row(null, row);
+                printer.row(summary, null, row);
             }
             boolean forked = !options.command().isEmpty() && !options.systemWide() && options.pids() == null
                     && options.tids() == null;
-            printer.footer(wall, forked && options.repeat() == 1 ? usage : null, options.nullRun());
+            printer.footer(wall, forked && options.repeat() == 1 ? usage : null, options.nullRun(),
+                    options.table() ? runSeconds : null);
         }
         return exit;
     }
@@ -212,33 +404,80 @@ public final class StatSession implements StopSignals.Stoppable {
         }
         for (int i = 0; i < delta.length; i++) {
             CounterValues v = scaled[i] == null ? CounterValues.ZERO : scaled[i];
-            printer.row(prefix, row(events.get(i), v, v.val(), Double.NaN, shadow));
+            printer.row(prefix, null, row(events.get(i), v, v.val(), Double.NaN, shadow));
         }
     }
 
-    private record RunResult(List<StatEvent> events, CounterValues[] totals, long wallNs, ResourceUsage usage, int exit) {}
+    private void printAggregatedInterval(StatPrinter printer, long ns, List<StatEvent> events, Aggregation.Readings delta) {
+        printer.intervalHeader();
+        printAggregated(printer, printer.intervalPrefix(ns), events, delta, options.intervalMs() * 1e6, Double.NaN);
+    }
+
+    /**
+     * The rows of an aggregation mode, each id's metrics from its own counts (perf keeps its
+     * shadow stats per CPU, thread or id) over {@code wallNs}.
+     */
+    private void printAggregated(StatPrinter printer, String prefix, List<StatEvent> events, Aggregation.Readings r,
+            double wallNs, double noise) {
+        List<Aggregation.Cell> cells = aggregation.rows(events.size(), r);
+        Map<String, ShadowStats> shadows = new HashMap<>();
+        for (Aggregation.Cell c : cells) {
+            ShadowStats shadow = shadows.get(c.id().label());
+            if (shadow == null) {
+                shadow = new ShadowStats(wallNs);
+                shadows.put(c.id().label(), shadow);
+            }
+            CounterValues s = c.values().scaled();
+            if (s != null && events.get(c.event()).supported()) {
+                shadow.update(events.get(c.event()), s.val());
+            }
+        }
+        for (Aggregation.Cell c : cells) {
+            CounterValues s = c.values().scaled();
+            CounterValues v = s == null ? c.values() : s;
+            printer.row(prefix, c.id(), row(events.get(c.event()), v, v.val(), noise, shadows.get(c.id().label())));
+        }
+    }
+
+    /** @param each the last counts per CPU and thread, in an aggregation mode (else null) */
+    private record RunResult(List<StatEvent> events, CounterValues[] totals, long wallNs, ResourceUsage usage, int exit,
+            Aggregation.Readings each) {}
 
     private RunResult runOnce(List<EventSpec> specs, int[] cpus, StatPrinter printer)
             throws IOException, InterruptedException {
         Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command(), false);
         try {
-            // bperf followers are switched on by jperf, not by the kernel at exec
-            boolean enableOnExec = workload != null && targetNone() && !options.bpfCounters();
+            // bperf followers are switched on by jperf, not by the kernel at exec; nor are counters after -D
+            boolean enableOnExec = workload != null && targetNone() && !options.bpfCounters() && options.delayMs() == 0;
             int[] threads = threads(workload);
+            aggregation = options.aggr() == Aggr.GLOBAL ? null
+                    : new Aggregation(options.aggr(), cpus, threads, options.perThreadSystemWide());
             try (Counters ev = options.bpfCounters() ? bperf(specs, cpus, threads, workload)
-                    : CountingEvents.open(specs, cpus, threads, enableOnExec)) {
+                    : CountingEvents.open(specs, leaders, cpus, threads, enableOnExec, !options.noInherit(),
+                            options.perThreadSystemWide())) {
                 ResourceUsage before = ResourceUsage.children();
-                long t0 = System.nanoTime();
-                if (!enableOnExec) {
+                if (options.delayMs() == 0 && !enableOnExec) {
                     ev.enable();
                 }
                 if (workload != null) {
                     workload.go();
                 }
+                if (options.delayMs() != 0) {
+                    delay(ev);
+                }
+                // the elapsed time and the -I ticks count from the counters' start (after -D)
+                long t0 = System.nanoTime();
                 CounterValues[][] last = {new CounterValues[specs.size()]};
+                Aggregation.Readings[] lastEach = {null};
                 Ticker tick = new Ticker() {
                     @Override
                     public void at(long now) {
+                        if (aggregation != null) {
+                            Aggregation.Readings cur = Aggregation.Readings.of(ev);
+                            printAggregatedInterval(printer, now - t0, ev.events(), cur.minus(lastEach[0]));
+                            lastEach[0] = cur;
+                            return;
+                        }
                         CounterValues[] cur = ev.read();
                         printInterval(printer, now - t0, ev.events(), delta(cur, last[0]));
                         last[0] = cur;
@@ -246,18 +485,43 @@ public final class StatSession implements StopSignals.Stoppable {
                 };
                 int exit = waitLoop(workload, t0, threads, tick);
                 long t1 = System.nanoTime();
-                if (!enableOnExec) {
+                if (!enableOnExec && options.delayMs() >= 0) {
                     ev.disable();
                 }
                 CounterValues[] totals = ev.read();
+                Aggregation.Readings each = aggregation == null ? null : Aggregation.Readings.of(ev);
                 if (options.intervalMs() > 0 && !intervalsDone) {
-                    printInterval(printer, t1 - t0, ev.events(), delta(totals, last[0]));
+                    if (aggregation != null) {
+                        printAggregatedInterval(printer, t1 - t0, ev.events(), each.minus(lastEach[0]));
+                    } else {
+                        printInterval(printer, t1 - t0, ev.events(), delta(totals, last[0]));
+                    }
                 }
-                return new RunResult(ev.events(), totals, t1 - t0, ResourceUsage.children().since(before), exit);
+                return new RunResult(ev.events(), totals, t1 - t0, ResourceUsage.children().since(before), exit, each);
             }
         } finally {
             stopWorkload(workload);
         }
+    }
+
+    /**
+     * perf's enable_counters with an initial delay: the counters stay off for {@code -D} ms of the
+     * workload's run (for good with -1), said on stderr as perf says it.
+     */
+    private void delay(Counters ev) {
+        // (pr_info: --quiet does not silence these)
+        err.print("Events disabled\n");
+        err.flush();
+        if (options.delayMs() < 0) {
+            return;
+        }
+        long until = System.nanoTime() + options.delayMs() * 1_000_000L;
+        for (long left = until - System.nanoTime(); left > 0 && !stopRequested; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(Math.min(left, POLL_NS));
+        }
+        ev.enable();
+        err.print("Events enabled\n");
+        err.flush();
     }
 
     /**
@@ -387,13 +651,16 @@ public final class StatSession implements StopSignals.Stoppable {
     }
 
     private boolean targetNone() {
-        return !options.systemWide() && options.pids() == null && options.tids() == null && options.bpfIds() == null;
+        return !options.systemWide() && !options.perThreadSystemWide() && options.pids() == null && options.tids() == null
+                && options.bpfIds() == null;
     }
 
     /** The threads to count: the workload's, every thread of each {@code -p} process, the {@code -t} ones, or any. */
     private int[] threads(Workload workload) throws IOException {
         List<Integer> tids = new ArrayList<>();
-        if (options.systemWide()) {
+        if (options.perThreadSystemWide()) {
+            allThreads(tids);
+        } else if (options.systemWide()) {
             tids.add(-1);
         } else if (options.pids() != null) {
             for (int pid : ids("-p", options.pids())) {
@@ -418,6 +685,21 @@ public final class StatSession implements StopSignals.Stoppable {
             tids.add(workload.pid());
         }
         return toArray(tids);
+    }
+
+    /** Every thread of the machine, by /proc (perf's thread_map__new_all_cpus). */
+    private static void allThreads(List<Integer> tids) throws IOException {
+        try (var procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path p : procs) {
+                try (var tasks = Files.newDirectoryStream(p.resolve("task"))) {
+                    for (Path t : tasks) {
+                        tids.add(Integer.parseInt(t.getFileName().toString()));
+                    }
+                } catch (IOException | NumberFormatException e) {
+                    // gone meanwhile
+                }
+            }
+        }
     }
 
     /** A comma-separated list of ids (pids, tids, program ids). */
@@ -460,7 +742,7 @@ public final class StatSession implements StopSignals.Stoppable {
         if (options.bpfIds() != null) {
             return "'BPF program(s) " + options.bpfIds() + "'";
         }
-        if (options.allCpus()) {
+        if (options.allCpus() || options.perThreadSystemWide()) {
             return "'system wide'";
         }
         if (options.cpus() != null) {
