@@ -96,17 +96,35 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
     }
 
     static ObjdumpSymbols of(ElfFile elf) throws ElfException {
+        return of(elf, null);
+    }
+
+    /**
+     * @param debug the detached debug file objdump finds by build-id under {@code DIR/.build-id}
+     *     (its {@code .symtab} is used when the binary has none), or null to look in none
+     */
+    static ObjdumpSymbols of(ElfFile elf, java.nio.file.Path debug) throws ElfException {
         List<long[]> a = new ArrayList<>();
         List<String> n = new ArrayList<>();
         List<Integer> s = new ArrayList<>();
+        ElfFile symbolFile = elf;
         Optional<ElfSection> table = elf.section(".symtab").filter(x -> x.type() == ElfSection.SHT_SYMTAB);
+        if (table.isEmpty() && debug != null) {
+            ElfFile d = debugFile(elf, debug);
+            Optional<ElfSection> t = d == null ? Optional.empty()
+                    : d.section(".symtab").filter(x -> x.type() == ElfSection.SHT_SYMTAB);
+            if (t.isPresent()) {
+                symbolFile = d;
+                table = t;
+            }
+        }
         boolean dynamic = table.isEmpty();
         if (dynamic) {
             table = elf.section(".dynsym").filter(x -> x.type() == ElfSection.SHT_DYNSYM);
         }
         String[] versions = dynamic ? versions(elf) : null;
         if (table.isPresent()) {
-            List<ElfSymbol> syms = elf.symbols(table.get());
+            List<ElfSymbol> syms = symbolFile.symbols(table.get());
             for (int i = 0; i < syms.size(); i++) {
                 ElfSymbol sym = syms.get(i);
                 int t = sym.type();
@@ -123,6 +141,24 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
         }
         plt(elf, a, n, s);
         return new ObjdumpSymbols(a, n, s, elf.sections(), gotSlots(elf, versions(elf)));
+    }
+
+    /** The debug file {@code DIR/.build-id/xx/rest.debug} of {@code elf}'s build-id, null when there is none. */
+    private static ElfFile debugFile(ElfFile elf, java.nio.file.Path dir) {
+        try {
+            Optional<byte[]> id = elf.buildId();
+            if (id.isEmpty()) {
+                return null;
+            }
+            StringBuilder hex = new StringBuilder();
+            for (byte b : id.get()) {
+                hex.append(String.format("%02x", b & 0xff));
+            }
+            java.nio.file.Path p = dir.resolve(".build-id").resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".debug");
+            return java.nio.file.Files.isRegularFile(p) ? ElfFile.open(p) : null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null; // as objdump: an unreadable debug file is not looked at
+        }
     }
 
     /**
@@ -225,13 +261,19 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
     /** The GOT slots that .rela.dyn fills with a symbol, named by it with its version (objdump's dynamic relocations). */
     private static Map<Long, String> gotSlots(ElfFile elf, String[] versions) throws ElfException {
         Map<Long, String> out = new HashMap<>();
-        Optional<ElfSection> rel = elf.section(".rela.dyn");
         Optional<ElfSection> dynsym = elf.section(".dynsym").filter(x -> x.type() == ElfSection.SHT_DYNSYM);
-        if (rel.isEmpty() || dynsym.isEmpty() || rel.get().type() == ElfSection.SHT_NOBITS) {
+        if (dynsym.isEmpty()) {
             return out;
         }
         int count = elf.symbolCount(dynsym.get());
-        for (ElfRelocation r : elf.relocations(rel.get())) {
+        List<ElfRelocation> rels = new ArrayList<>();
+        for (String name : new String[] {".rela.dyn", ".rela.plt"}) {
+            Optional<ElfSection> rel = elf.section(name);
+            if (rel.isPresent() && rel.get().type() == ElfSection.SHT_RELA) {
+                rels.addAll(elf.relocations(rel.get()));
+            }
+        }
+        for (ElfRelocation r : rels) {
             int i = r.symbol();
             if (i > 0 && i < count) {
                 String nm = elf.symbol(dynsym.get(), i).name();
@@ -284,16 +326,21 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
         Sorted own = in == null ? null : bySection.get(in.index());
         int f = own == null ? -1 : own.floor(address);
         Sorted from = own;
+        // a slot a dynamic relocation fills is named by its symbol unless a symbol is there
+        String slot = gotSlots.get(address);
+        if (slot != null && (f < 0 || own.addr[f] != address)) {
+            return "<" + slot + ">";
+        }
         if (f < 0) {
-            // none in its section: a GOT slot by its relocation, else the nearest symbol anywhere
-            String slot = gotSlots.get(address);
-            if (slot != null) {
-                return "<" + slot + ">";
-            }
+            // none at or below it in its section: the nearest anywhere, else the first after it
             from = all;
             f = all.floor(address);
             if (f < 0) {
-                return null;
+                Sorted next = own != null && own.addr.length > 0 ? own : all;
+                if (next.addr.length == 0) {
+                    return null;
+                }
+                return "<" + next.name[0] + "-0x" + Long.toHexString(next.addr[0] - address) + ">";
             }
         }
         long off = address - from.addr[f];
