@@ -279,6 +279,10 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
                 String nm = elf.symbol(dynsym.get(), i).name();
                 if (!nm.isEmpty()) {
                     String ver = versions != null && i < versions.length && versions[i] != null ? versions[i] : "";
+                    // a slot's symbol is undefined here: bfd writes its version with one '@'
+                    if (ver.startsWith("@@")) {
+                        ver = ver.substring(1);
+                    }
                     out.put(r.offset(), nm + ver);
                 }
             }
