@@ -67,7 +67,7 @@ class BpfCommandTest {
 
     @Test
     void unknownCommandIsAUsageError() {
-        for (String[] args : new String[][] {{"bpf"}, {"bpf", "link"}, {"bpf", "map", "pin"}, {"bpf", "prog", "dump", "jited", "1"},
+        for (String[] args : new String[][] {{"bpf"}, {"bpf", "link"}, {"bpf", "map", "pin"}, {"bpf", "prog", "dump", "opcodes", "1"},
             {"bpf", "map", "show", "1", "2"}}) {
             Run r = Run.of(args);
             assertEquals(Main.USAGE_ERROR, r.rc(), String.join(" ", args));

@@ -43,14 +43,24 @@ public final class X86Disassembler implements AutoCloseable {
 
     private final Capstone capstone;
     private final Symbols symbols;
+    private final boolean genericAddresses;
     private final StringBuilder sb = new StringBuilder(96);
 
     /**
      * @param symbols how branch targets and RIP-relative addresses are named; null prints bare addresses
      */
     public X86Disassembler(Symbols symbols) {
+        this(symbols, false);
+    }
+
+    /**
+     * @param genericAddresses addresses as libopcodes' generic_print_address writes them when its
+     *     user gives no printer (bpftool's jited dump): {@code 0x%016x}, no symbol
+     */
+    public X86Disassembler(Symbols symbols, boolean genericAddresses) {
         this.capstone = Capstone.x86_64();
         this.symbols = symbols;
+        this.genericAddresses = genericAddresses;
     }
 
     /** Decodes {@code code[from, to)}, the first byte at {@code address}. */
@@ -149,7 +159,7 @@ public final class X86Disassembler implements AutoCloseable {
         String comment = null;
         if (isBranch(m) && ops.startsWith("0x")) {
             long target = Long.parseUnsignedLong(ops.substring(2), 16);
-            ops = Long.toHexString(target) + named(target);
+            ops = address(target) + named(target);
         } else {
             int rip = ops.indexOf("(%rip)");
             if (rip >= 0) {
@@ -158,7 +168,7 @@ public final class X86Disassembler implements AutoCloseable {
                 d = d.substring(start);
                 long disp = d.isEmpty() ? 0 : parseSigned(d);
                 long target = addr + size + disp;
-                comment = "        # " + Long.toHexString(target) + named(target);
+                comment = "        # " + address(target) + named(target);
             }
         }
         sb.setLength(0);
@@ -255,6 +265,10 @@ public final class X86Disassembler implements AutoCloseable {
         char c = m.charAt(4);
         return (c == 'b' || c == 'w' || c == 'l' || c == 'q')
                 && (b.equals("stos") || b.equals("lods") || b.equals("scas") || b.equals("movs") || b.equals("cmps"));
+    }
+
+    private String address(long a) {
+        return genericAddresses ? String.format(Locale.ROOT, "0x%016x", a) : Long.toHexString(a);
     }
 
     private String named(long target) {
