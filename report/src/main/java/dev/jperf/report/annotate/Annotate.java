@@ -109,7 +109,7 @@ public final class Annotate {
      */
     public static void run(PerfDataFile file, Options o, OutputStream stdout, PrintStream err) {
         SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), null, o.buildIdDir()));
-        NativeAnnotation natives = o.json() ? null : new NativeAnnotation();
+        NativeAnnotation natives = o.json() ? null : new NativeAnnotation(o.symbol(), o.dsos());
         BpfAnnotation a = annotate(file, resolver, natives);
         Selection sel = new Selection(o.symbol());
         PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);
@@ -117,7 +117,7 @@ public final class Annotate {
         if (natives != null) {
             NativeAnnotation.PercentType type = o.percentType() == null ? NativeAnnotation.PercentType.LOCAL_PERIOD
                     : NativeAnnotation.PercentType.parse(o.percentType());
-            nativeShown = natives.print(out, err, resolver, o.symbol(), o.dsos(), type, o.asmRaw());
+            nativeShown = natives.print(out, err, resolver, type, o.asmRaw());
         }
         // a file without BPF samples gets perf's output only
         boolean bpfPart = !nativeShown || !a.events().isEmpty();

@@ -16,7 +16,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,48 +64,106 @@ final class NativeAnnotation {
         final EventDesc event;
         final Dso dso;
         final Symbol symbol;
+        /** Not asked for (-s, -d): not counted. */
+        final boolean skipped;
         final TreeMap<Long, long[]> byOffset = new TreeMap<>();
         long samples;
         long period;
 
-        Entry(EventDesc event, Dso dso, Symbol symbol) {
+        Entry(EventDesc event, Dso dso, Symbol symbol, boolean skipped) {
             this.event = event;
             this.dso = dso;
             this.symbol = symbol;
+            this.skipped = skipped;
+        }
+
+        void add(long offset, long p) {
+            long[] c = byOffset.get(offset);
+            if (c == null) {
+                c = new long[2];
+                byOffset.put(offset, c);
+            }
+            c[0]++;
+            c[1] += p;
+            samples++;
+            period += p;
         }
     }
 
-    private record Key(EventDesc event, Dso dso, Symbol symbol) {
+    /** Per event (by identity), its entries by symbol (a Symbol belongs to one DSO) and its totals. */
+    private static final class PerEvent {
+        final IdentityHashMap<Symbol, Entry> bySymbol = new IdentityHashMap<>();
+        long samples;
+        long period;
     }
 
     /** Where objdump finds detached debug files (binutils' default debug directory). */
     private static final Path DEBUG_DIR = Path.of("/usr/lib/debug");
 
-    private final Map<Key, Entry> entries = new LinkedHashMap<>();
-    private final Map<EventDesc, long[]> totals = new HashMap<>();
+    private final String symbol;
+    private final Set<String> dsos;
+    private final IdentityHashMap<EventDesc, PerEvent> events = new IdentityHashMap<>();
+    private final List<Entry> entries = new ArrayList<>();
+    // the last sample's: consecutive samples mostly share event and symbol
+    private EventDesc lastEvent;
+    private PerEvent lastPerEvent;
+    private Entry lastEntry;
+
+    /**
+     * @param symbol only this symbol is counted (null: all)
+     * @param dsos only symbols of these DSOs, by short or long name (null: all)
+     */
+    NativeAnnotation(String symbol, Set<String> dsos) {
+        this.symbol = symbol;
+        this.dsos = dsos;
+    }
 
     /** Counts a sample (every sample: the global percentages' totals). */
     void add(ResolvedSample s) {
-        long[] t = totals.computeIfAbsent(s.event(), k -> new long[2]);
-        t[0]++;
-        t[1] += s.period();
+        EventDesc ev = s.event();
+        PerEvent pe = lastPerEvent;
+        if (ev != lastEvent) {
+            pe = events.get(ev);
+            if (pe == null) {
+                pe = new PerEvent();
+                events.put(ev, pe);
+            }
+            lastEvent = ev;
+            lastPerEvent = pe;
+            lastEntry = null;
+        }
+        long p = s.period();
+        pe.samples++;
+        pe.period += p;
         Frame f = s.frame();
         if (f == null || f.symbol() == null || f.dso() == null || f.dso().kind() != Dso.Kind.USER
                 || f.kernelSpace()) {
             return;
         }
-        Entry e = entries.computeIfAbsent(new Key(s.event(), f.dso(), f.symbol()),
-                k -> new Entry(k.event(), k.dso(), k.symbol()));
-        long[] c = e.byOffset.computeIfAbsent(f.addr() - f.symbol().start(), k -> new long[2]);
-        c[0]++;
-        c[1] += s.period();
-        e.samples++;
-        e.period += s.period();
+        Symbol sym = f.symbol();
+        Entry e = lastEntry;
+        if (e == null || e.symbol != sym) {
+            e = pe.bySymbol.get(sym);
+            if (e == null) {
+                Dso dso = f.dso();
+                boolean skip = symbol != null && !symbol.equals(sym.name())
+                        || dsos != null && !dsos.contains(dso.shortName()) && !dsos.contains(dso.longName());
+                e = new Entry(ev, dso, sym, skip);
+                pe.bySymbol.put(sym, e);
+                if (!skip) {
+                    entries.add(e);
+                }
+            }
+            lastEntry = e;
+        }
+        if (!e.skipped) {
+            e.add(f.addr() - sym.start(), p);
+        }
     }
 
     /** The entries, hottest first (perf's hists order: period, then samples). */
     List<Entry> entries() {
-        List<Entry> l = new ArrayList<>(entries.values());
+        List<Entry> l = new ArrayList<>(entries);
         l.sort((a, b) -> a.period != b.period ? Long.compare(b.period, a.period) : Long.compare(b.samples, a.samples));
         return l;
     }
@@ -116,19 +174,12 @@ final class NativeAnnotation {
      *
      * @return whether anything was printed
      */
-    boolean print(PrintStream out, PrintStream err, SymbolResolver resolver, String symbol, Set<String> dsos,
-            PercentType type, boolean asmRaw) {
+    boolean print(PrintStream out, PrintStream err, SymbolResolver resolver, PercentType type, boolean asmRaw) {
         boolean any = false;
         boolean checked = false;
         Map<Path, ElfFile> elfs = new HashMap<>();
         Map<Path, ObjdumpSymbols> names = new HashMap<>();
         for (Entry e : entries()) {
-                if (symbol != null && !symbol.equals(e.symbol.name())) {
-                    continue;
-                }
-                if (dsos != null && !dsos.contains(e.dso.shortName()) && !dsos.contains(e.dso.longName())) {
-                    continue;
-                }
                 Path file = resolver.disassemblyFile(e.dso);
                 if (file == null) {
                     err.println("jperf annotate: " + e.dso.longName() + ": cannot find the file to disassemble "
@@ -234,7 +285,7 @@ final class NativeAnnotation {
                 + e.samples + " samples, percent: " + type.label + ")";
         out.println(header);
         out.println("-".repeat(header.length() + 5));
-        long[] total = totals.get(e.event);
+        PerEvent total = events.get(e.event);
         StringBuilder sb = new StringBuilder(128);
         for (int i = 0; i < lines.size(); i++) {
             Line l = lines.get(i);
@@ -258,8 +309,8 @@ final class NativeAnnotation {
             double pct = switch (type) {
                 case LOCAL_PERIOD -> e.period == 0 ? 0 : 100.0 * period / e.period;
                 case LOCAL_HITS -> e.samples == 0 ? 0 : 100.0 * hits / e.samples;
-                case GLOBAL_PERIOD -> total[1] == 0 ? 0 : 100.0 * period / total[1];
-                case GLOBAL_HITS -> total[0] == 0 ? 0 : 100.0 * hits / total[0];
+                case GLOBAL_PERIOD -> total.period == 0 ? 0 : 100.0 * period / total.period;
+                case GLOBAL_HITS -> total.samples == 0 ? 0 : 100.0 * hits / total.samples;
             };
             sb.setLength(0);
             sb.append(String.format(Locale.ROOT, " %7.2f : ", pct));
