@@ -62,13 +62,7 @@ final class AnnotateCommand implements Subcommand {
             case "dsos" -> dsos = v.text();
             case "symbol" -> symbol = v.text();
             case "asm-raw" -> asmRaw = v.on();
-            case "percent-type" -> {
-                if (!Annotate.isPercentType(v.text())) {
-                    throw new UsageException("--percent-type: '" + v.text()
-                            + "' is not one of local-period, global-period, local-hits, global-hits");
-                }
-                percentType = v.text();
-            }
+            case "percent-type" -> percentType = v.text();
             case "stdio" -> stdio = v.on();
             case "json" -> json = v.on();
             case "kallsyms" -> kallsyms = Path.of(v.text());
@@ -88,6 +82,9 @@ final class AnnotateCommand implements Subcommand {
 
     @Override
     public int call() {
+        if (percentType != null) {
+            ReportCommand.percentType(percentType); // checked as report checks it, when run
+        }
         if (stdio && json) {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }

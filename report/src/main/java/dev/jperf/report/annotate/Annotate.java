@@ -41,10 +41,6 @@ public final class Annotate {
         }
     }
 
-    /** Whether {@code s} is a --percent-type perf accepts ("local-period", "period-local", ...). */
-    public static boolean isPercentType(String s) {
-        return NativeAnnotation.PercentType.parse(s) != null;
-    }
 
     /** A JITed BPF function's kernel name (a KSYMBOL that landed in the kernel map has a kernel DSO). */
     private static final Pattern BPF_PROG_NAME = Pattern.compile("bpf_prog_[0-9a-f]{16}(_.*)?");
