@@ -6,9 +6,12 @@ import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.annotate.Annotate;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
-/** {@code jperf annotate}: samples of JITed BPF functions per BPF source line (perf annotate's options). */
+/** {@code jperf annotate}: samples per instruction as perf annotate --stdio, JITed BPF functions per BPF source line (perf annotate's options). */
 final class AnnotateCommand implements Subcommand {
     private Path buildIdDir;
     private String input;
@@ -16,6 +19,9 @@ final class AnnotateCommand implements Subcommand {
     private boolean json;
     private Path kallsyms;
     private String symbol;
+    private String dsos;
+    private String percentType;
+    private boolean asmRaw;
 
     @Override
     public String name() {
@@ -24,15 +30,19 @@ final class AnnotateCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "Annotate JITed BPF functions with their samples per BPF source line";
+        return "Annotate functions with their samples per instruction (as perf), JITed BPF functions per BPF source line";
     }
 
     @Override
     public Options options() {
         return new Options("jperf annotate [<options>] [<symbol>]",
-                "symbol: only this function (KSYMBOL name, BTF function name) or program (name);",
-                "the line tables stored in perf.data are used: works after the programs are gone")
+                "symbol: only this function (a BPF one also by BTF function or program name);",
+                "BPF: the line tables stored in perf.data are used: works after the programs are gone")
                 .value('i', "input", "file", Input.HELP)
+                .value('d', "dsos", "dso[,dso...]", "only consider symbols in these dsos")
+                .value('s', "symbol", "symbol", "symbol to annotate")
+                .flag('\0', "asm-raw", "Display raw encoding of assembly instructions (default)")
+                .value('\0', "percent-type", "local-period", "Set percent type local/global-period/hits")
                 .flag('\0', "stdio", "use the stdio interface (the default)")
                 .flag('\0', "json", "print JSON instead")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
@@ -49,6 +59,10 @@ final class AnnotateCommand implements Subcommand {
         switch (name) {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
+            case "dsos" -> dsos = v.text();
+            case "symbol" -> symbol = v.text();
+            case "asm-raw" -> asmRaw = v.on();
+            case "percent-type" -> percentType = v.text();
             case "stdio" -> stdio = v.on();
             case "json" -> json = v.on();
             case "kallsyms" -> kallsyms = Path.of(v.text());
@@ -61,16 +75,23 @@ final class AnnotateCommand implements Subcommand {
         if (positional.size() > 1) {
             throw new UsageException("unexpected argument '" + positional.get(1) + "'");
         }
-        symbol = positional.isEmpty() ? null : positional.get(0);
+        if (!positional.isEmpty()) {
+            symbol = positional.get(0);
+        }
     }
 
     @Override
     public int call() {
+        if (percentType != null) {
+            ReportCommand.percentType(percentType); // checked as report checks it, when run
+        }
         if (stdio && json) {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }
         try (PerfDataFile file = Input.open(input)) {
-            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir), System.out, System.err);
+            Set<String> dsoSet = dsos == null ? null : new HashSet<>(Arrays.asList(dsos.split(",")));
+            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir, dsoSet, percentType, asmRaw),
+                    System.out, System.err);
             Input.printWarnings(file, System.err);
         }
         return 0;

@@ -9,6 +9,7 @@ import dev.jperf.bpf.MapElemCommands;
 import dev.jperf.bpf.Output;
 import dev.jperf.bpf.PinCommands;
 import dev.jperf.bpf.ProgCommands;
+import dev.jperf.bpf.JitedDump;
 import dev.jperf.bpf.ProgLoadCommands;
 import dev.jperf.bpf.XlatedDump;
 import dev.jperf.cli.options.OptionValue;
@@ -164,15 +165,17 @@ final class BpfProgMapCommand implements Subcommand {
                     new MapCommands(output, bpffs).dump(handle(rest, false));
                     return;
                 }
-                if (rest.isEmpty() || !rest.get(0).equals("xlated")) {
-                    throw new UsageException("expected 'xlated', got: " + (rest.isEmpty() ? "nothing" : rest.get(0))
-                            + (rest.isEmpty() || !rest.get(0).equals("jited") ? ""
-                            : " (jperf has no disassembler for JITed code)"));
+                if (rest.isEmpty() || !(rest.get(0).equals("xlated") || rest.get(0).equals("jited"))) {
+                    throw new UsageException("expected 'xlated' or 'jited', got: " + (rest.isEmpty() ? "nothing" : rest.get(0)));
                 }
                 List<String> args = new ArrayList<>(rest.subList(1, rest.size()));
                 boolean opcodes = args.remove("opcodes");
                 boolean linum = args.remove("linum");
-                new XlatedDump(output).dump(handle(args, true), opcodes, linum);
+                if (rest.get(0).equals("jited")) {
+                    new JitedDump(output).dump(handle(args, true), opcodes, linum);
+                } else {
+                    new XlatedDump(output).dump(handle(args, true), opcodes, linum);
+                }
             }
             case "pin" -> new PinCommands(output).pin(object, rest);
             case "load", "loadall" -> {

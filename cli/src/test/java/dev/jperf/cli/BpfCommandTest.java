@@ -68,7 +68,7 @@ class BpfCommandTest {
 
     @Test
     void unknownCommandIsAUsageError() {
-        for (String[] args : new String[][] {{"bpf"}, {"bpf", "link", "frob"}, {"bpf", "map", "frob"}, {"bpf", "prog", "dump", "jited", "1"},
+        for (String[] args : new String[][] {{"bpf"}, {"bpf", "link", "frob"}, {"bpf", "map", "frob"}, {"bpf", "prog", "dump", "opcodes", "1"},
             {"bpf", "map", "show", "1", "2"}}) {
             Run r = Run.of(args);
             assertEquals(Main.USAGE_ERROR, r.rc(), String.join(" ", args));

@@ -21,9 +21,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * {@code jperf annotate}: samples inside JITed BPF functions per BPF source line, from the line
- * table perf stored in the file (HEADER_BPF_PROG_INFO's line_info / jited_line_info with the
- * strings of HEADER_BPF_BTF), so it works offline, long after the programs are gone.
+ * {@code jperf annotate}: functions of user-space ELF files disassembled with their samples per
+ * instruction, as perf annotate --stdio prints them ({@link NativeAnnotation}), then samples inside
+ * JITed BPF functions per BPF source line, from the line table perf stored in the file
+ * (HEADER_BPF_PROG_INFO's line_info / jited_line_info with the strings of HEADER_BPF_BTF), so it
+ * works offline, long after the programs are gone.
  */
 public final class Annotate {
     /**
@@ -32,8 +34,13 @@ public final class Annotate {
      * @param kallsyms --kallsyms (kernel symbols; they tell BPF programs from kernel functions), or null
      * @param buildIdDir --buildid-dir, or null for PERF_BUILDID_DIR or ~/.debug
      */
-    public record Options(String symbol, boolean json, Path kallsyms, Path buildIdDir) {
+    public record Options(String symbol, boolean json, Path kallsyms, Path buildIdDir, java.util.Set<String> dsos,
+            String percentType, boolean asmRaw) {
+        public Options(String symbol, boolean json, Path kallsyms, Path buildIdDir) {
+            this(symbol, json, kallsyms, buildIdDir, null, null, false);
+        }
     }
+
 
     /** A JITed BPF function's kernel name (a KSYMBOL that landed in the kernel map has a kernel DSO). */
     private static final Pattern BPF_PROG_NAME = Pattern.compile("bpf_prog_[0-9a-f]{16}(_.*)?");
@@ -46,17 +53,31 @@ public final class Annotate {
      * counts its samples in JITed BPF code by the symbol the session gives them, as perf names them.
      */
     public static BpfAnnotation annotate(PerfDataFile file, Path kallsyms, Path buildIdDir) {
-        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null, buildIdDir));
+        return annotate(file, new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null, buildIdDir)), null);
+    }
+
+    /** As {@link #annotate(PerfDataFile, Path, Path)}, every sample also given to {@code natives} when not null. */
+    static BpfAnnotation annotate(PerfDataFile file, SymbolResolver resolver, NativeAnnotation natives) {
         Session session = new Session(file, resolver, new Session.Options(false, SampleFilter.NONE));
         if (!file.isPipe()) {
             BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
-            session.run(s -> count(s, a::add));
+            session.run(s -> {
+                count(s, a::add);
+                if (natives != null) {
+                    natives.add(s);
+                }
+            });
             return a;
         }
         // a stream's BPF_PROG_INFO / BPF_BTF may come as programs are captured (jperf record -o -):
         // the line table is complete only at its end, so the samples in the kernel are kept till then
         List<Object[]> kept = new ArrayList<>();
-        session.run(s -> count(s, (event, ip, period, ksym, bpf) -> kept.add(new Object[] {event, ip, period, ksym, bpf})));
+        session.run(s -> {
+            count(s, (event, ip, period, ksym, bpf) -> kept.add(new Object[] {event, ip, period, ksym, bpf}));
+            if (natives != null) {
+                natives.add(s);
+            }
+        });
         BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
         for (Object[] k : kept) {
             a.add((EventDesc) k[0], (Long) k[1], (Long) k[2], (String) k[3], (Boolean) k[4]);
@@ -83,23 +104,33 @@ public final class Annotate {
      * said on {@code err}. The file's warnings stay on it for the caller to print.
      */
     public static void run(PerfDataFile file, Options o, OutputStream stdout, PrintStream err) {
-        BpfAnnotation a = annotate(file, o.kallsyms(), o.buildIdDir());
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), null, o.buildIdDir()));
+        NativeAnnotation natives = o.json() ? null : new NativeAnnotation(o.symbol(), o.dsos());
+        BpfAnnotation a = annotate(file, resolver, natives);
         Selection sel = new Selection(o.symbol());
         PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);
-        if (o.json()) {
+        boolean nativeShown = false;
+        if (natives != null) {
+            NativeAnnotation.PercentType type = o.percentType() == null ? NativeAnnotation.PercentType.LOCAL_PERIOD
+                    : NativeAnnotation.PercentType.parse(o.percentType());
+            nativeShown = natives.print(out, err, resolver, type, o.asmRaw());
+        }
+        // a file without BPF samples gets perf's output only
+        boolean bpfPart = !nativeShown || !a.events().isEmpty();
+        if (bpfPart && o.json()) {
             try {
                 new AnnotateJson(out).print(file, a, sel);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        } else {
+        } else if (bpfPart) {
             new AnnotateStdio(out).print(file, a, sel);
         }
         out.flush();
         if (out.checkError()) {
             throw new UncheckedIOException(new IOException("error writing the output"));
         }
-        if (o.symbol() != null && !sel.matchedAny()) {
+        if (o.symbol() != null && !sel.matchedAny() && !nativeShown) {
             err.println("jperf annotate: no samples in a JITed BPF function or program named " + o.symbol());
         }
     }

@@ -1,6 +1,7 @@
 package dev.jperf.report.annotate;
 
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.format.bpf.BpfSourceLine;
 import dev.jperf.report.annotate.BpfAnnotation.EventHist;
 import dev.jperf.report.annotate.BpfAnnotation.FunctionHist;
 import dev.jperf.report.annotate.BpfAnnotation.ProgramHist;
@@ -104,6 +105,61 @@ final class AnnotateStdio {
         if (f.samplesWithoutLine() > 0) {
             out.println(String.format(Locale.ROOT, "%8.2f :        (before the first line record)",
                     pct(f.samplesWithoutLine(), f.samples())));
+        }
+        out.println();
+        jited(e, f);
+    }
+
+    /**
+     * The function's JITed x86-64 code from HEADER_BPF_PROG_INFO's jited_prog_insns, each
+     * instruction with its share of the function's samples, the BTF source line of each line
+     * record above the instructions it covers. Said in one line when the file has no image or
+     * there is no disassembler.
+     */
+    private void jited(EventHist e, FunctionHist f) {
+        BpfFunction fn = f.function();
+        byte[] image = BpfJitedCode.of(fn);
+        out.println(" Percent |\tJITed x86-64 code of " + fn.kernelName() + " for " + e.event().name() + " (" + f.samples()
+                + " samples)");
+        out.println(RULE);
+        if (image == null) {
+            out.println("         :\tno JITed code for this function in perf.data (jited_prog_insns not recorded)");
+            out.println();
+            return;
+        }
+        String why = dev.jperf.nativeshim.Capstone.unavailable();
+        if (why != null) {
+            out.println("         :\t" + why);
+            out.println();
+            return;
+        }
+        java.util.NavigableMap<Long, long[]> hits = f.byAddress();
+        List<long[]> insns = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        try (dev.jperf.nativeshim.X86Disassembler d = new dev.jperf.nativeshim.X86Disassembler(null)) {
+            d.decode(image, 0, image.length, fn.start(), (addr, size, text) -> {
+                insns.add(new long[] {addr, size});
+                texts.add(text);
+            });
+        }
+        int shownLine = -2;
+        BpfSourceLine[] lines = fn.lines();
+        for (int i = 0; i < insns.size(); i++) {
+            long addr = insns.get(i)[0];
+            long next = addr + insns.get(i)[1];
+            int j = fn.lineAt(addr);
+            if (j != shownLine && j >= 0) {
+                BpfSourceLine l = lines[j];
+                out.println("         :\t" + (l.file().isEmpty() ? "" : l.file() + ":") + l.line() + "  "
+                        + (l.line() == 0 ? "(no source line)" : l.text().strip()));
+                shownLine = j;
+            }
+            long n = 0;
+            for (long[] c : hits.subMap(addr, true, next, false).values()) {
+                n += c[0];
+            }
+            String pc = n > 0 ? String.format(Locale.ROOT, "%8.2f", pct(n, f.samples())) : "        ";
+            out.println(pc + " : " + String.format(Locale.ROOT, "%16x", addr) + ":  " + texts.get(i));
         }
         out.println();
     }

@@ -25,6 +25,7 @@ public final class BpfAnnotation {
         private long samples;
         private long period;
         private long beforeFirstLine;
+        private final java.util.TreeMap<Long, long[]> byAddress = new java.util.TreeMap<>(Long::compareUnsigned);
 
         FunctionHist(BpfFunction function) {
             this.function = function;
@@ -79,9 +80,17 @@ public final class BpfAnnotation {
             return out;
         }
 
+        /** Samples and period at each sampled JIT address: {@code [samples, period]}, addresses ascending. */
+        public java.util.NavigableMap<Long, long[]> byAddress() {
+            return java.util.Collections.unmodifiableNavigableMap(byAddress);
+        }
+
         void add(long ip, long p) {
             samples++;
             period += p;
+            long[] c = byAddress.computeIfAbsent(ip, k -> new long[2]);
+            c[0]++;
+            c[1] += p;
             int j = function.lineAt(ip);
             if (j < 0) {
                 beforeFirstLine++;

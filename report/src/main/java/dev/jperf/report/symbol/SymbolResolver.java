@@ -536,6 +536,25 @@ public final class SymbolResolver {
         return new ArrayList<>(out);
     }
 
+    /**
+     * The image perf's annotate disassembles for a user DSO (dso__disassemble_filename): the
+     * build-id cache's copy when there is one, else the file at its path (under --symfs); null when neither exists.
+     */
+    public Path disassemblyFile(Dso dso) {
+        String bid = dso.buildIdHex();
+        if (bid != null) {
+            Path link = options.buildIdDir().resolve(".build-id").resolve(bid.substring(0, 2)).resolve(bid.substring(2));
+            if (Files.isRegularFile(link.resolve("elf"))) {
+                return link.resolve("elf");
+            }
+            if (Files.isRegularFile(link)) {
+                return link;
+            }
+        }
+        Path p = symfs(dso.longName());
+        return Files.isRegularFile(p) ? p : null;
+    }
+
     private Path symfs(String path) {
         if (options.symfs() == null) {
             return Path.of(path);

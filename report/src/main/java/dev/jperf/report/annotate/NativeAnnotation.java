@@ -1,0 +1,349 @@
+package dev.jperf.report.annotate;
+
+import dev.jperf.format.elf.ElfFile;
+import dev.jperf.format.elf.ElfProgramHeader;
+import dev.jperf.format.elf.ElfSection;
+import dev.jperf.format.header.EventDesc;
+import dev.jperf.nativeshim.Capstone;
+import dev.jperf.nativeshim.X86Disassembler;
+import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.ResolvedSample;
+import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.Symbol;
+import dev.jperf.report.symbol.SymbolResolver;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * perf annotate --stdio for functions of ELF user-space DSOs: samples per instruction offset of
+ * each (event, DSO, symbol), then per symbol perf's header and the lines perf makes of
+ * {@code objdump -l -d --no-show-raw-insn -S -C} over the symbol's range (symbol__disassemble,
+ * annotation_line__print): the disassembly comes from {@link X86Disassembler}, laid out as
+ * objdump's lines (tabs expanded as perf expands them), percent per instruction by
+ * {@code --percent-type}. objdump's {@code -l}/{@code -S} lines (file:line, function and source)
+ * are not made (README lists it).
+ */
+final class NativeAnnotation {
+    /** perf's --percent-type: percent_type_str's names, in its order. */
+    enum PercentType {
+        GLOBAL_HITS("global hits"), GLOBAL_PERIOD("global period"), LOCAL_HITS("local hits"),
+        LOCAL_PERIOD("local period");
+
+        final String label;
+
+        PercentType(String label) {
+            this.label = label;
+        }
+
+        /** perf's annotate_parse_percent_type: "local-period", "period-local" and so on; null when not one. */
+        static PercentType parse(String s) {
+            String[] p = s.split("-");
+            if (p.length != 2) {
+                return null;
+            }
+            String scope = p[0].equals("local") || p[0].equals("global") ? p[0] : p[1];
+            String what = scope.equals(p[0]) ? p[1] : p[0];
+            if (!(scope.equals("local") || scope.equals("global")) || !(what.equals("hits") || what.equals("period"))) {
+                return null;
+            }
+            return valueOf((scope + "_" + what).toUpperCase(Locale.ROOT));
+        }
+    }
+
+    /** One (event, DSO, symbol)'s samples by offset in the symbol. */
+    static final class Entry {
+        final EventDesc event;
+        final Dso dso;
+        final Symbol symbol;
+        /** Not asked for (-s, -d): not counted. */
+        final boolean skipped;
+        final TreeMap<Long, long[]> byOffset = new TreeMap<>();
+        long samples;
+        long period;
+
+        Entry(EventDesc event, Dso dso, Symbol symbol, boolean skipped) {
+            this.event = event;
+            this.dso = dso;
+            this.symbol = symbol;
+            this.skipped = skipped;
+        }
+
+        void add(long offset, long p) {
+            long[] c = byOffset.get(offset);
+            if (c == null) {
+                c = new long[2];
+                byOffset.put(offset, c);
+            }
+            c[0]++;
+            c[1] += p;
+            samples++;
+            period += p;
+        }
+    }
+
+    /** Per event (by identity), its entries by symbol (a Symbol belongs to one DSO) and its totals. */
+    private static final class PerEvent {
+        final IdentityHashMap<Symbol, Entry> bySymbol = new IdentityHashMap<>();
+        long samples;
+        long period;
+    }
+
+    /** Where objdump finds detached debug files (binutils' default debug directory). */
+    private static final Path DEBUG_DIR = Path.of("/usr/lib/debug");
+
+    private final String symbol;
+    private final Set<String> dsos;
+    private final IdentityHashMap<EventDesc, PerEvent> events = new IdentityHashMap<>();
+    private final List<Entry> entries = new ArrayList<>();
+    // the last sample's: consecutive samples mostly share event and symbol
+    private EventDesc lastEvent;
+    private PerEvent lastPerEvent;
+    private Entry lastEntry;
+
+    /**
+     * @param symbol only this symbol is counted (null: all)
+     * @param dsos only symbols of these DSOs, by short or long name (null: all)
+     */
+    NativeAnnotation(String symbol, Set<String> dsos) {
+        this.symbol = symbol;
+        this.dsos = dsos;
+    }
+
+    /** Counts a sample (every sample: the global percentages' totals). */
+    void add(ResolvedSample s) {
+        EventDesc ev = s.event();
+        PerEvent pe = lastPerEvent;
+        if (ev != lastEvent) {
+            pe = events.get(ev);
+            if (pe == null) {
+                pe = new PerEvent();
+                events.put(ev, pe);
+            }
+            lastEvent = ev;
+            lastPerEvent = pe;
+            lastEntry = null;
+        }
+        long p = s.period();
+        pe.samples++;
+        pe.period += p;
+        Frame f = s.frame();
+        if (f == null || f.symbol() == null || f.dso() == null || f.dso().kind() != Dso.Kind.USER
+                || f.kernelSpace()) {
+            return;
+        }
+        Symbol sym = f.symbol();
+        Entry e = lastEntry;
+        if (e == null || e.symbol != sym) {
+            e = pe.bySymbol.get(sym);
+            if (e == null) {
+                Dso dso = f.dso();
+                boolean skip = symbol != null && !symbol.equals(sym.name())
+                        || dsos != null && !dsos.contains(dso.shortName()) && !dsos.contains(dso.longName());
+                e = new Entry(ev, dso, sym, skip);
+                pe.bySymbol.put(sym, e);
+                if (!skip) {
+                    entries.add(e);
+                }
+            }
+            lastEntry = e;
+        }
+        if (!e.skipped) {
+            e.add(f.addr() - sym.start(), p);
+        }
+    }
+
+    /** The entries, hottest first (perf's hists order: period, then samples). */
+    List<Entry> entries() {
+        List<Entry> l = new ArrayList<>(entries);
+        l.sort((a, b) -> a.period != b.period ? Long.compare(b.period, a.period) : Long.compare(b.samples, a.samples));
+        return l;
+    }
+
+    /**
+     * Prints the selected entries as perf annotate --stdio does; a symbol whose file cannot be
+     * disassembled is said on {@code err} in one line, as perf does, and skipped.
+     *
+     * @return whether anything was printed
+     */
+    boolean print(PrintStream out, PrintStream err, SymbolResolver resolver, PercentType type, boolean asmRaw) {
+        boolean any = false;
+        boolean checked = false;
+        Map<Path, ElfFile> elfs = new HashMap<>();
+        Map<Path, ObjdumpSymbols> names = new HashMap<>();
+        for (Entry e : entries()) {
+                Path file = resolver.disassemblyFile(e.dso);
+                if (file == null) {
+                    err.println("jperf annotate: " + e.dso.longName() + ": cannot find the file to disassemble "
+                            + e.symbol.name() + " (perf: objdump found nothing)");
+                    continue;
+                }
+                if (!checked) {
+                    String why = Capstone.unavailable();
+                    if (why != null) {
+                        throw new IllegalStateException(why);
+                    }
+                    checked = true;
+                }
+                ElfFile elf;
+                ObjdumpSymbols syms;
+                try {
+                    elf = elfs.get(file);
+                    if (elf == null) {
+                        elf = ElfFile.open(file);
+                        elfs.put(file, elf);
+                        names.put(file, ObjdumpSymbols.of(elf, DEBUG_DIR));
+                    }
+                    syms = names.get(file);
+                } catch (IOException | RuntimeException ex) {
+                    err.println("jperf annotate: " + file + ": " + ex.getMessage());
+                    continue;
+                }
+                if (print(out, e, elf, syms, type, asmRaw)) {
+                    any = true;
+                }
+        }
+        return any;
+    }
+
+    /** One line of objdump's output as perf keeps it: an instruction (offset >= 0) or other text. */
+    private record Line(long offset, String text) {
+    }
+
+    private boolean print(PrintStream out, Entry e, ElfFile elf, ObjdumpSymbols syms, PercentType type,
+            boolean asmRaw) {
+        long start = toVaddr(elf, e.symbol.start());
+        long end = start + (e.symbol.end() - e.symbol.start());
+        ElfSection sec = null;
+        for (ElfSection s : elf.sections()) {
+            if (s.isAlloc() && s.type() != ElfSection.SHT_NOBITS && Long.compareUnsigned(start - s.addr(), s.size()) < 0) {
+                sec = s;
+                break;
+            }
+        }
+        if (sec == null) {
+            return false;
+        }
+        byte[] bytes;
+        try {
+            bytes = elf.sectionBytes(sec);
+        } catch (RuntimeException | IOException ex) {
+            return false;
+        }
+        int from = (int) (start - sec.addr());
+        int to = (int) Math.min(bytes.length, end - sec.addr());
+        // objdump's output, its "FILE:     file format" line left out as perf leaves it out
+        List<Line> lines = new ArrayList<>();
+        lines.add(new Line(-1, ""));
+        lines.add(new Line(-1, ""));
+        lines.add(new Line(-1, ""));
+        lines.add(new Line(-1, "Disassembly of section " + sec.name() + ":"));
+        lines.add(new Line(-1, ""));
+        lines.add(new Line(-1, String.format(Locale.ROOT, "%016x <%s>:", start, e.symbol.name())));
+        try (X86Disassembler d = new X86Disassembler(syms)) {
+            d.decode(bytes, from, to, start, (addr, size, text) -> {
+                String hex = Long.toHexString(addr);
+                if (!asmRaw) {
+                    lines.add(new Line(addr - start, expand(hex + ":\t" + text).substring(hex.length() + 1)));
+                    return;
+                }
+                int at = from + (int) (addr - start);
+                for (int k = 0; k < size; k += 7) {
+                    StringBuilder b = new StringBuilder();
+                    String h = Long.toHexString(addr + k);
+                    b.append(h).append(":\t");
+                    int n = Math.min(7, size - k);
+                    for (int j = 0; j < n; j++) {
+                        b.append(String.format(Locale.ROOT, "%02x ", bytes[at + k + j] & 0xff));
+                    }
+                    if (k == 0) {
+                        for (int j = n; j < 7; j++) {
+                            b.append("   ");
+                        }
+                        b.append('\t').append(text);
+                    }
+                    lines.add(new Line(addr + k - start, expand(b.toString()).substring(h.length() + 1).stripTrailing()));
+                }
+            });
+        }
+        long last = -1;
+        for (Line l : lines) {
+            if (l.offset >= 0) {
+                last = l.offset;
+            }
+        }
+        int width = Long.toHexString(start + Math.max(last, 0)).length();
+        String header = " Percent |\tSource code & Disassembly of " + e.dso.shortName() + " for " + e.event.name() + " ("
+                + e.samples + " samples, percent: " + type.label + ")";
+        out.println(header);
+        out.println("-".repeat(header.length() + 5));
+        PerEvent total = events.get(e.event);
+        StringBuilder sb = new StringBuilder(128);
+        for (int i = 0; i < lines.size(); i++) {
+            Line l = lines.get(i);
+            if (l.offset < 0) {
+                out.println(l.text.isEmpty() ? "         :" : String.format(Locale.ROOT, "         : %-" + width + "d %s", i, l.text));
+                continue;
+            }
+            long next = end - start;
+            for (int k = i + 1; k < lines.size(); k++) {
+                if (lines.get(k).offset >= 0) {
+                    next = lines.get(k).offset;
+                    break;
+                }
+            }
+            long hits = 0;
+            long period = 0;
+            for (long[] c : e.byOffset.subMap(l.offset, next).values()) {
+                hits += c[0];
+                period += c[1];
+            }
+            double pct = switch (type) {
+                case LOCAL_PERIOD -> e.period == 0 ? 0 : 100.0 * period / e.period;
+                case LOCAL_HITS -> e.samples == 0 ? 0 : 100.0 * hits / e.samples;
+                case GLOBAL_PERIOD -> total.period == 0 ? 0 : 100.0 * period / total.period;
+                case GLOBAL_HITS -> total.samples == 0 ? 0 : 100.0 * hits / total.samples;
+            };
+            sb.setLength(0);
+            sb.append(String.format(Locale.ROOT, " %7.2f : ", pct));
+            sb.append(String.format(Locale.ROOT, "  %" + width + "x:", start + l.offset));
+            sb.append(l.text);
+            out.println(sb);
+        }
+        return true;
+    }
+
+    /** A file offset (perf's symbol address) as the address objdump shows (map__rip_2objdump). */
+    private static long toVaddr(ElfFile elf, long fileOffset) {
+        for (ElfProgramHeader p : elf.programHeaders()) {
+            if (p.type() == ElfProgramHeader.PT_LOAD && fileOffset >= p.offset() && fileOffset < p.offset() + p.filesz()) {
+                return fileOffset - p.offset() + p.vaddr();
+            }
+        }
+        return fileOffset;
+    }
+
+    /** Tabs expanded to 8 columns, as perf expands objdump's lines. */
+    private static String expand(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\t') {
+                do {
+                    b.append(' ');
+                } while (b.length() % 8 != 0);
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

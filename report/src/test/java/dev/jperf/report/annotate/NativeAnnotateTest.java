@@ -1,0 +1,108 @@
+package dev.jperf.report.annotate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.CorpusFixture;
+import dev.jperf.report.PerfOracle;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * jperf annotate of user-space functions against perf annotate --stdio run live on the same corpus
+ * file: the same functions in the same order with the same headers, and in each the same
+ * instruction lines (percent, address, text) in the same order. objdump's -l/-S lines (file:line,
+ * function, source) are not compared: jperf does not make them (README).
+ */
+class NativeAnnotateTest {
+    private static final Pattern INSN = Pattern.compile("^ +\\d+\\.\\d+ : .*");
+
+    private static String jperf(String kase, String symbol, Set<String> dsos, String type, boolean raw) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data(kase))) {
+            Annotate.run(f, new Annotate.Options(symbol, false, CorpusFixture.kallsyms(), CorpusFixture.buildIdDir(), dsos,
+                    type, raw), out, new PrintStream(err, true, StandardCharsets.UTF_8));
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The output cut at perf's per-symbol headers: each block's header, then its instruction lines. */
+    private static List<List<String>> blocks(String s) {
+        List<List<String>> out = new ArrayList<>();
+        for (String l : s.lines().toList()) {
+            if (l.startsWith(" Percent |")) {
+                out.add(new ArrayList<>(List.of(l)));
+            } else if (!out.isEmpty() && (INSN.matcher(l).matches() || l.startsWith("---"))) {
+                out.get(out.size() - 1).add(l);
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "c-process||",
+        "c-process|--asm-raw|",
+        "c-process|--percent-type|local-hits",
+        "c-process|--percent-type|global-period",
+        "c-process-stripped||",
+        "c-process|-s|crunch_primes",
+        "c-process|-d|libc.so.6",
+    })
+    void agreesWithPerf(String kase, String option, String value) throws Exception {
+        DisassemblerAgreementTest.assumeDisassembler();
+        PerfOracle.assumeInstalled();
+        CorpusFixture.installBinaries();
+        List<String> args = new ArrayList<>(List.of("annotate", "--stdio", "-i", CorpusFixture.data(kase).toString()));
+        String symbol = null;
+        Set<String> dsos = null;
+        String type = null;
+        boolean raw = false;
+        if (option != null) {
+            args.add(option);
+            if (value != null) {
+                args.add(value);
+            }
+            switch (option) {
+                case "--asm-raw" -> raw = true;
+                case "--percent-type" -> type = value;
+                case "-s" -> symbol = value;
+                case "-d" -> dsos = Set.of(value);
+                default -> throw new IllegalArgumentException(option);
+            }
+        }
+        List<List<String>> perf = blocks(PerfOracle.run(args.toArray(String[]::new)));
+        List<List<String>> ours = blocks(jperf(kase, symbol, dsos, type, raw));
+        assertFalse(perf.isEmpty(), "perf annotated nothing");
+        assertEquals(perf.size(), ours.size(), "functions annotated");
+        for (int i = 0; i < perf.size(); i++) {
+            assertEquals(String.join("\n", perf.get(i)), String.join("\n", ours.get(i)), perf.get(i).get(0));
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"c-process"})
+    void percentsOfAFunctionAddUp(String kase) {
+        DisassemblerAgreementTest.assumeDisassembler();
+        CorpusFixture.installBinaries();
+        List<List<String>> ours = blocks(jperf(kase, "crunch_primes", null, null, false));
+        assertEquals(1, ours.size());
+        double sum = 0;
+        for (String l : ours.get(0)) {
+            if (INSN.matcher(l).matches()) {
+                sum += Double.parseDouble(l.substring(0, l.indexOf(':')).trim());
+            }
+        }
+        assertTrue(Math.abs(sum - 100) < 0.5, "sum " + sum);
+    }
+}
