@@ -93,7 +93,7 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "tasks", "Display recorded tasks")
                 .flag('\0', "mmaps", "Display recorded tasks memory maps")
                 .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
-                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu; in branch mode also"
+                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu, srcline, srcfile; in branch mode also"
                         + " dso_from, dso_to, symbol_from, symbol_to, cycles, srcline_from, srcline_to (default: comm,dso,sym;"
                         + " comm,dso_from,symbol_from,symbol_to,cycles in branch mode)")
                 .value('\0', "percent-limit", "percent", "don't show entries under that percent")
