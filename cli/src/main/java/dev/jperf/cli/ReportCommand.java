@@ -95,7 +95,7 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "tasks", "Display recorded tasks")
                 .flag('\0', "mmaps", "Display recorded tasks memory maps")
                 .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
-                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu, and the output fields"
+                .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu, srcline, srcfile, and the output fields"
                         + " overhead, overhead_children, sample, period; in branch mode also"
                         + " dso_from, dso_to, symbol_from, symbol_to, cycles, srcline_from, srcline_to (default: comm,dso,sym;"
                         + " comm,dso_from,symbol_from,symbol_to,cycles in branch mode)")

@@ -63,7 +63,7 @@ final class ScriptCommand implements Subcommand {
         return new Options("jperf script [<options>]")
                 .value('i', "input", "file", Input.HELP)
                 .value('F', "fields", "str", "comma separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,"
-                        + "dso,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults")
+                        + "dso,srcline,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
                 .value('\0', "symfs", "directory", "look for files with symbols relative to this directory")
                 .flag('G', "hide-call-graph", "when printing symbols do not display call chain")

@@ -541,21 +541,6 @@ public final class Report {
                 + " perf synthesizes from the trace";
     }
 
-    /**
-     * The line said when srcline_from/srcline_to name branch ends in ELF files, or null: perf's
-     * addr2line may find their source lines there, jperf (no DWARF line tables) prints
-     * symbol+offset, as perf does where addr2line finds none.
-     */
-    public static String srclineNotice(Result r) {
-        for (Hists h : r.hists()) {
-            if ((h.keys().contains(SortKey.SRCLINE_FROM) || h.keys().contains(SortKey.SRCLINE_TO)) && h.branchEndsInElf()) {
-                return "jperf report: srcline_from/srcline_to: jperf reads no DWARF line tables: branch ends in ELF"
-                        + " files show symbol+offset where perf's addr2line may print file:line";
-            }
-        }
-        return null;
-    }
-
     /** The report of {@code o.input()} on {@code out}, its notices (AUX trace, srcline) on {@code err}. */
     public static void run(Options o, PrintStream out, PrintStream err) {
         try (PerfDataFile file = PerfDataFile.open(o.input())) {
@@ -586,10 +571,6 @@ public final class Report {
         String aux = auxtraceNotice(file, r);
         if (aux != null) {
             err.println(aux);
-        }
-        String srcline = srclineNotice(r);
-        if (srcline != null) {
-            err.println(srcline);
         }
         boolean children = false;
         for (Hists h : r.hists()) {

@@ -75,7 +75,12 @@ public final class LineTable {
 
     /** The file a row names, or null when its index is outside the table. */
     public String file(LineRow r) {
-        int i = version >= 5 ? r.file() : r.file() - 1;
+        return file(r.file());
+    }
+
+    /** The file of index {@code index} as rows and DW_AT_call_file use it, or null when outside the table. */
+    public String file(int index) {
+        int i = version >= 5 ? index : index - 1;
         return i >= 0 && i < files.size() ? files.get(i) : null;
     }
 
@@ -256,6 +261,7 @@ public final class LineTable {
         long line = 1;
         long column = 0;
         boolean isStmt = defaultIsStmt;
+        boolean fileSet = false;
         int ops = Math.max(maxOps, 1);
         while (!in.atEnd()) {
             int op = in.u8();
@@ -265,7 +271,7 @@ public final class LineTable {
                 address += minInstLength * ((opIndex + advance) / ops);
                 opIndex = (int) ((opIndex + advance) % ops);
                 line += lineBase + adjusted % lineRange;
-                emit(in, rows, new LineRow(address, file, line, column, isStmt, false));
+                emit(in, rows, new LineRow(address, file, line, column, isStmt, false, fileSet));
                 continue;
             }
             switch (op) {
@@ -278,13 +284,14 @@ public final class LineTable {
                     int sub = in.u8();
                     switch (sub) {
                         case DW_LNE_END_SEQUENCE -> {
-                            emit(in, rows, new LineRow(address, file, line, column, isStmt, true));
+                            emit(in, rows, new LineRow(address, file, line, column, isStmt, true, fileSet));
                             address = 0;
                             opIndex = 0;
                             file = 1;
                             line = 1;
                             column = 0;
                             isStmt = defaultIsStmt;
+                            fileSet = false;
                         }
                         case DW_LNE_SET_ADDRESS -> {
                             address = in.unsigned((int) Math.min(len - 1, 8));
@@ -304,14 +311,17 @@ public final class LineTable {
                     }
                     in.seek(start + len);
                 }
-                case DW_LNS_COPY -> emit(in, rows, new LineRow(address, file, line, column, isStmt, false));
+                case DW_LNS_COPY -> emit(in, rows, new LineRow(address, file, line, column, isStmt, false, fileSet));
                 case DW_LNS_ADVANCE_PC -> {
                     long advance = in.uleb();
                     address += minInstLength * ((opIndex + advance) / ops);
                     opIndex = (int) ((opIndex + advance) % ops);
                 }
                 case DW_LNS_ADVANCE_LINE -> line += in.sleb();
-                case DW_LNS_SET_FILE -> file = (int) Math.min(in.uleb(), Integer.MAX_VALUE);
+                case DW_LNS_SET_FILE -> {
+                    file = (int) Math.min(in.uleb(), Integer.MAX_VALUE);
+                    fileSet = true;
+                }
                 case DW_LNS_SET_COLUMN -> column = in.uleb();
                 case DW_LNS_NEGATE_STMT -> isStmt = !isStmt;
                 case DW_LNS_SET_BASIC_BLOCK, DW_LNS_SET_PROLOGUE_END, DW_LNS_SET_EPILOGUE_BEGIN -> {

@@ -3,6 +3,7 @@ package dev.jperf.report.aggregate;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.PerfThread;
 import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.SourceLines;
 import dev.jperf.report.symbol.Symbol;
 
 /**
@@ -57,6 +58,14 @@ public final class HistEntry {
     String srclineTo;
     int srclineFromWidth;
     int srclineToWidth;
+    /**
+     * perf's he->srcline and he->srcfile (sort keys srcline, srcfile): made when a comparison
+     * first needs them, else when printed; their lengths when the output sort placed the entry.
+     */
+    String srcline;
+    String srcfile;
+    int srclineWidth;
+    int srcfileWidth;
 
     HistEntry(String comm, PerfThread thread, Frame f, long ip, char level, int cpu, int order) {
         key(comm, thread, f, ip, level, cpu, order);
@@ -88,21 +97,52 @@ public final class HistEntry {
         this.symbolKey = f.symbolKey();
         this.srclineFrom = null;
         this.srclineTo = null;
+        this.srcline = null;
+        this.srcfile = null;
     }
 
-    /**
-     * perf's map__srcline when addr2line finds no line: symbol+offset (decimal), else the DSO's
-     * name and the address, else ??:0 without a map.
-     */
+    /** perf's map__srcline of a branch end: its file:line, else symbol+offset, DSO[address], ??:0 without a map. */
     static String srcline(Frame f) {
-        if (f.map() == null) {
-            return "??:0";
+        return f.map() == null ? SourceLines.UNKNOWN : srcline(f.dso(), f.symbol(), f.addr());
+    }
+
+    /** perf's map__srcline(map, ip, sym) of a DSO, or ??:0 without one. */
+    static String srcline(Dso dso, Symbol sym, long ip) {
+        return SourceLines.mapSrcline(dso, ip, sym);
+    }
+
+    /** perf's hist_entry__get_srcfile: the srcline's file, "" where there is none. */
+    static String srcfile(Dso dso, Symbol sym, long ip) {
+        if (dso == null) {
+            return "";
         }
-        Symbol s = f.symbol();
-        if (s != null) {
-            return s.name() + "+" + Long.toUnsignedString(f.addr() - s.start());
+        SourceLines l = dso.sourceLines();
+        return l != null ? l.srcfile(dso, ip, sym, ip, false) : "";
+    }
+
+    /** The entry's srcline (sort key srcline), made now if no comparison made it. */
+    public String srcline() {
+        if (srcline == null) {
+            srcline = srcline(dso, symbol, ip);
         }
-        return (f.dso() == null ? "" : f.dso().shortName()) + "[" + Long.toHexString(f.addr()) + "]";
+        return srcline;
+    }
+
+    /** The entry's srcfile (sort key srcfile), made now if no comparison made it. */
+    public String srcfile() {
+        if (srcfile == null) {
+            srcfile = srcfile(dso, symbol, ip);
+        }
+        return srcfile;
+    }
+
+    /** The length perf's column width saw for {@link #srcline()} (0: not made yet then). */
+    public int srclineWidth() {
+        return srclineWidth;
+    }
+
+    public int srcfileWidth() {
+        return srcfileWidth;
     }
 
     /** The source line of the branch's source as perf printed it: null where perf prints "(null)". */

@@ -39,9 +39,10 @@ public final class Hists {
     private final boolean dsoDimension;
     private final boolean hasThread;
     private final boolean hasCpu;
+    /** A srcline or srcfile key: entries per address, compared by perf's text (search mode). */
+    private final boolean hasSrc;
     /** perf's branch mode: an entry per branch of the samples' branch stacks, period 1 each. */
     private final boolean branchMode;
-    private boolean branchEndsInElf;
     /** The order chains are walked and stored in, or null when no call graph is kept (-g none). */
     private final CallchainParams.Order graphOrder;
     /**
@@ -153,8 +154,10 @@ public final class Hists {
         this.dsoDimension = dims.contains(SortKey.DSO);
         this.hasThread = keys.contains(SortKey.PID) || keys.contains(SortKey.TID);
         this.hasCpu = keys.contains(SortKey.CPU);
-        // branch entries are found by perf's own search, the keys being many
-        this.searchTree = (hasSym && !dsoDimension) || branchMode
+        this.hasSrc = keys.contains(SortKey.SRCLINE) || keys.contains(SortKey.SRCFILE);
+        // branch entries are found by perf's own search, the keys being many; srcline and srcfile
+        // entries too, their text made when perf's search first compares them
+        this.searchTree = (hasSym && !dsoDimension) || branchMode || hasSrc
                 ? new EntryTree((n, node) -> {
                     long c = perfCmp(node, n);
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
@@ -275,7 +278,6 @@ public final class Hists {
             }
             // hists__findnew_entry: a found entry takes the sample's map
             e.dso = to.dso();
-            branchEndsInElf |= inElf(to) || inElf(s.branchFrom(i));
             samples++;
             totalPeriod++;
             if (!e.filtered) {
@@ -286,18 +288,6 @@ public final class Hists {
             e.periodAcc++;
             e.samples++;
         }
-    }
-
-    private static boolean inElf(Frame f) {
-        return f.symbol() != null && f.dso() != null && f.dso().kind() == Dso.Kind.USER;
-    }
-
-    /**
-     * Branch mode: whether a branch end lies in a symbol of a user-space ELF file, where perf's
-     * addr2line may find a source line that jperf (no DWARF line tables) does not.
-     */
-    public boolean branchEndsInElf() {
-        return branchEndsInElf;
     }
 
     /**
@@ -355,7 +345,7 @@ public final class Hists {
         self.reachMark = mark;
         if (searchTree != null) {
             seenReset(n + 1);
-            see(self.symbol == null ? self.ip : self.symbolKey, self.symbol == null);
+            see(walkKey(self), walkAddr(self));
         }
         // the walk of the last sample on this CPU: the same outer callers reach the same entries
         // while their searches hold. A walk is kept as every entry's first frame in the chain,
@@ -372,8 +362,8 @@ public final class Hists {
             firstsFound = new int[n + 1];
         }
         int selfFound = version();
-        long selfKey = self.symbol == null ? self.ip : self.symbolKey;
-        boolean selfAddr = self.symbol == null;
+        long selfKey = walkKey(self);
+        boolean selfAddr = walkAddr(self);
         boolean selfFirst = false;
         int r = 0;
         int start = 0;
@@ -386,7 +376,7 @@ public final class Hists {
             for (int j = 0; j < w.m && w.at[j] < shared; j++) {
                 HistEntry e = w.entries[j];
                 int p = w.at[j];
-                if (searchTree != null ? (e.symbol == null ? e.ip : e.symbolKey) == selfKey && (e.symbol == null) == selfAddr
+                if (searchTree != null ? walkKey(e) == selfKey && walkAddr(e) == selfAddr
                         : e == self) {
                     // this sample's own entry (key): passed over, as perf's walk passes it
                     selfFirst = true;
@@ -402,7 +392,7 @@ public final class Hists {
                 }
                 if (searchTree != null) {
                     takeMap(e, chain[p]);
-                    see(e.symbol == null ? e.ip : e.symbolKey, e.symbol == null);
+                    see(walkKey(e), walkAddr(e));
                 }
                 e.reachMark = mark;
                 reached[m] = e;
@@ -420,9 +410,10 @@ public final class Hists {
             }
             w.levels[i] = level;
             if (searchTree != null) {
-                long key = c.symbol() == null ? c.ip() : c.symbolKey();
-                if (seen(key, c.symbol() == null)) {
-                    if (!selfFirst && key == selfKey && (c.symbol() == null) == selfAddr) {
+                long key = hasSrc || c.symbol() == null ? c.ip() : c.symbolKey();
+                boolean addr = hasSrc || c.symbol() == null;
+                if (seen(key, addr)) {
+                    if (!selfFirst && key == selfKey && addr == selfAddr) {
                         selfFirst = true;
                         firsts[r] = self;
                         firstsAt[r] = i;
@@ -444,7 +435,7 @@ public final class Hists {
             }
             e.reachMark = mark;
             if (searchTree != null) {
-                see(e.symbol == null ? e.ip : e.symbolKey, e.symbol == null);
+                see(walkKey(e), walkAddr(e));
             }
             reached[m] = e;
             reachedAt[m++] = i;
@@ -546,6 +537,18 @@ public final class Hists {
         seenAddr[i] = addr;
     }
 
+    /**
+     * The key a children walk tells its entries apart by: the symbol's, the address without one;
+     * with a srcline or srcfile key the address (perf's text of a chain entry is that of its raw ip).
+     */
+    private long walkKey(HistEntry e) {
+        return hasSrc || e.symbol == null ? e.ip : e.symbolKey;
+    }
+
+    private boolean walkAddr(HistEntry e) {
+        return hasSrc || e.symbol == null;
+    }
+
     /** The search tree's version (0 without one): when the entries' searches were last checked. */
     private int version() {
         return searchTree == null ? 0 : searchTree.version();
@@ -595,8 +598,8 @@ public final class Hists {
 
     /** The entry of these key values, created (with the sample's values) when new. */
     private HistEntry entry(CurrentSample s, Frame f, long ip, char level, int comm, int tid, int cpu) {
-        long k0 = hasSym && f.symbolKey() < 0 ? ip : 0;
-        long k1 = ((long) (hasSym ? f.symbolKey() : -2) << 32)
+        long k0 = hasSrc || hasSym && f.symbolKey() < 0 ? ip : 0;
+        long k1 = ((long) (hasSym || hasSrc ? f.symbolKey() : -2) << 32)
                 | ((hasDso || searchTree != null ? f.dsoKey() : -2) & 0xffffffffL);
         long k2 = ((long) comm << 32) | (tid & 0xffffffffL);
         int i = entries.find(k0, k1, k2, cpu);
@@ -667,19 +670,24 @@ public final class Hists {
             List<HistEntry> out = new ArrayList<>(in);
             out.sort(sort);
             for (HistEntry e : in) {
-                e.srclineFromWidth = e.srclineFrom == null ? 0 : e.srclineFrom.length();
-                e.srclineToWidth = e.srclineTo == null ? 0 : e.srclineTo.length();
+                widths(e);
             }
             return out;
         }
         TreeMap<HistEntry, HistEntry> tree = new TreeMap<>((n, node) -> n == node ? 0 : perfSort(sort, n, node) > 0 ? -1 : 1);
         for (HistEntry e : in) {
             tree.put(e, e);
-            // perf's hists__calc_col_len of the entry just placed: the srclines made so far
-            e.srclineFromWidth = e.srclineFrom == null ? 0 : e.srclineFrom.length();
-            e.srclineToWidth = e.srclineTo == null ? 0 : e.srclineTo.length();
+            widths(e);
         }
         return new ArrayList<>(tree.keySet());
+    }
+
+    /** perf's hists__calc_col_len of an entry the output sort placed: the srclines made so far. */
+    private static void widths(HistEntry e) {
+        e.srclineFromWidth = e.srclineFrom == null ? 0 : e.srclineFrom.length();
+        e.srclineToWidth = e.srclineTo == null ? 0 : e.srclineTo.length();
+        e.srclineWidth = e.srcline == null ? 0 : e.srcline.length();
+        e.srcfileWidth = e.srcfile == null ? 0 : e.srcfile.length();
     }
 
     /** The entries perf's output_resort walks, collapsed once. */
@@ -820,6 +828,9 @@ public final class Hists {
                 // sort__srcline_from_cmp: strcmp(right, left), each made when first compared
                 case SRCLINE_FROM -> srclineFrom(r).compareTo(srclineFrom(l));
                 case SRCLINE_TO -> srclineTo(r).compareTo(srclineTo(l));
+                // sort__srcline_cmp, sort__srcfile_cmp: left's made first, then right's; strcmp(right, left)
+                case SRCLINE -> -l.srcline().compareTo(r.srcline());
+                case SRCFILE -> -l.srcfile().compareTo(r.srcfile());
             };
             if (c != 0) {
                 return c;
@@ -1036,6 +1047,8 @@ public final class Hists {
             case IPC_LBR -> Long.signum(-symCmpPerf(x, y, dsoDimension));
             case SRCLINE_FROM -> x == y ? 0 : srclineFrom(x).compareTo(srclineFrom(y));
             case SRCLINE_TO -> x == y ? 0 : srclineTo(x).compareTo(srclineTo(y));
+            case SRCLINE -> x == y ? 0 : x.srcline().compareTo(y.srcline());
+            case SRCFILE -> x == y ? 0 : x.srcfile().compareTo(y.srcfile());
         };
     }
 

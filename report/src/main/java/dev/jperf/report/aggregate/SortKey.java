@@ -13,6 +13,10 @@ public enum SortKey {
     /** jperf's "tid": the same rows as pid (perf 6.1 has no tid key). */
     TID("    Tid:Command"),
     CPU("CPU"),
+    /** perf's srcline: file:line of the entry's address (perf's fallbacks where there is none). */
+    SRCLINE("Source:Line"),
+    /** perf's srcfile: the file of the srcline, empty where there is none. */
+    SRCFILE("Source File"),
     /** Branch mode only (perf's bstack_sort_dimensions): the branch's source DSO. */
     DSO_FROM("Source Shared Object"),
     DSO_TO("Target Shared Object"),
@@ -20,10 +24,7 @@ public enum SortKey {
     SYMBOL_TO("Target Symbol"),
     /** The basic block's cycles (the branch entry's cycles field; "-" when 0). */
     CYCLES("Basic Block Cycles"),
-    /**
-     * The branch's source line as perf prints it when addr2line finds none (jperf reads no DWARF
-     * line tables): symbol+offset, else DSO[address], else ??:0.
-     */
+    /** The branch's source line as perf prints it (perf's srcline of the branch's source). */
     SRCLINE_FROM("From Source:Line"),
     SRCLINE_TO("To Source:Line"),
     /**

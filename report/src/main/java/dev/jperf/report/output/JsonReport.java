@@ -130,6 +130,8 @@ public final class JsonReport {
                             case CYCLES -> g.writeNumberField("cycles", e.cycles());
                             case SRCLINE_FROM -> g.writeStringField("srcline_from", e.srclineFrom());
                             case SRCLINE_TO -> g.writeStringField("srcline_to", e.srclineTo());
+                            case SRCLINE -> g.writeStringField("srcline", e.srcline());
+                            case SRCFILE -> g.writeStringField("srcfile", e.srcfile());
                             case IPC_LBR -> { }
                         }
                     }

@@ -507,6 +507,9 @@ public final class StdioReport {
             // "%-*.*s" of a string perf made only if a comparison needed it (glibc prints "(null)")
             case SRCLINE_FROM -> b.append(pad(e.srclineFrom() == null ? "(null)" : e.srclineFrom(), width));
             case SRCLINE_TO -> b.append(pad(e.srclineTo() == null ? "(null)" : e.srclineTo(), width));
+            // "%-.*s": made now if no comparison made it, cut to the width (padded unless last)
+            case SRCLINE -> b.append(last ? cut(e.srcline(), width) : pad(e.srcline(), width));
+            case SRCFILE -> b.append(last ? cut(e.srcfile(), width) : pad(e.srcfile(), width));
         }
     }
 
@@ -547,8 +550,10 @@ public final class StdioReport {
         // an unresolved one sets the symbol's to an address's and the DSO's to at least 16
         int[] branchSym = new int[2];
         int[] branchDso = new int[2];
-        int[] srcline = new int[2];
+        int[] srcline = new int[4];
         for (HistEntry e : rows) {
+            srcline[2] = Math.max(srcline[2], e.srclineWidth());
+            srcline[3] = Math.max(srcline[3], e.srcfileWidth());
             if (e.from() == null) {
                 continue;
             }
@@ -581,6 +586,8 @@ public final class StdioReport {
                 case CYCLES, IPC_LBR -> 0;
                 case SRCLINE_FROM -> srcline[0];
                 case SRCLINE_TO -> srcline[1];
+                case SRCLINE -> srcline[2];
+                case SRCFILE -> srcline[3];
             };
             w[i] = Math.max(v, k.header().length());
         }
@@ -597,6 +604,10 @@ public final class StdioReport {
             return s;
         }
         return String.valueOf(fill).repeat(width - s.length()) + s;
+    }
+
+    private static String cut(String s, int width) {
+        return s.length() > width ? s.substring(0, width) : s;
     }
 
     private static String pad(String s, int width) {

@@ -13,7 +13,7 @@ public final class OutputFields {
     /** PERF_OUTPUT_* as perf script names them on the command line, in its order. */
     public enum Field {
         COMM("comm"), TID("tid"), PID("pid"), TIME("time"), CPU("cpu"), EVNAME("event"), IP("ip"), SYM("sym"),
-        DSO("dso"), SYMOFFSET("symoff"), PERIOD("period"), ADDR("addr"), IREGS("iregs"), UREGS("uregs"),
+        DSO("dso"), SYMOFFSET("symoff"), SRCLINE("srcline"), PERIOD("period"), ADDR("addr"), IREGS("iregs"), UREGS("uregs"),
         BRSTACK("brstack"), BRSTACKSYM("brstacksym");
 
         private final String name;
@@ -90,6 +90,10 @@ public final class OutputFields {
         if (has(bits, Field.SYM) && !has(bits, Field.IP) && !has(bits, Field.ADDR)) {
             throw new IllegalArgumentException("Display of symbols requested but neither sample IP nor sample address"
                     + " available. Hence, no addresses to convert to symbols.");
+        }
+        if (has(bits, Field.SRCLINE) && !has(bits, Field.IP)) {
+            throw new IllegalArgumentException("Display of source line number requested but sample IP is not\n"
+                    + "selected. Hence, no address to lookup the source line number.");
         }
         if (has(bits, Field.DSO) && !has(bits, Field.IP) && !has(bits, Field.ADDR) && !has(bits, Field.BRSTACK)
                 && !has(bits, Field.BRSTACKSYM)) {

@@ -24,6 +24,7 @@ import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.ResolvedSample;
 import dev.jperf.report.session.SampleConsumer;
 import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.SourceLines;
 import dev.jperf.report.symbol.Symbol;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
@@ -273,6 +274,13 @@ final class ScriptPrinter implements SampleConsumer {
         }
         if (f.has(Field.DSO)) {
             sb.append(" (").append(dsoName(fr)).append(')');
+        }
+        if (f.has(Field.SRCLINE) && fr.dso() != null) {
+            // map__fprintf_srcline: map__srcline without the symbol, nothing when it is ??:0
+            String line = SourceLines.mapSrcline(fr.dso(), fr.addr(), null);
+            if (!line.startsWith(SourceLines.UNKNOWN)) {
+                sb.append("\n  ").append(line);
+            }
         }
         return sb.append(suffix).toString().getBytes(StandardCharsets.UTF_8);
     }

@@ -20,6 +20,8 @@ public final class Dso {
     private volatile SymbolTable symbols;
     private List<Symbol> dynamic;
     private final int id;
+    /** The resolver's source lines (null for a DSO made without one). */
+    SourceLines sourceLines;
 
     Dso(int id, String longName, String shortName, Kind kind) {
         this.id = id;
@@ -72,6 +74,11 @@ public final class Dso {
 
     void setSymbols(SymbolTable t) {
         symbols = t;
+    }
+
+    /** Where this DSO's source lines are found ({@link SourceLines}), or null for a DSO made without a resolver. */
+    public SourceLines sourceLines() {
+        return sourceLines;
     }
 
     /** Adds a symbol known from a record (KSYMBOL), as perf's dso__insert_symbol does. */

@@ -45,6 +45,7 @@ public final class SymbolResolver {
     private final Map<Dso, Prefetch> userPrefetch = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
     private final Map<Dso, Cfi> cfis = new HashMap<>();
+    private final SourceLines sourceLines = new SourceLines(this);
 
     /** A symbol table read off the lock, with the problems met reading it. */
     private record Loaded(SymbolTable table, List<String> warnings) {}
@@ -109,11 +110,17 @@ public final class SymbolResolver {
         return List.copyOf(warnings);
     }
 
+    /** The source lines of this resolver's DSOs (also each {@link Dso#sourceLines()}). */
+    public SourceLines sourceLines() {
+        return sourceLines;
+    }
+
     /** The DSO called {@code longName}, created with {@code kind} on first use. */
     public synchronized Dso dso(String longName, Dso.Kind kind) {
         Dso d = dsos.get(longName);
         if (d == null) {
             d = new Dso(byId.size(), longName, shortName(longName, kind), kind);
+            d.sourceLines = sourceLines;
             dsos.put(longName, d);
             byId.add(d);
         }
@@ -128,6 +135,7 @@ public final class SymbolResolver {
     /** A fresh DSO that is not shared by name (a JITed BPF function whose name was reused). */
     public synchronized Dso newDso(String longName, Dso.Kind kind) {
         Dso d = new Dso(byId.size(), longName, shortName(longName, kind), kind);
+        d.sourceLines = sourceLines;
         byId.add(d);
         dsos.putIfAbsent(longName, d);
         return d;
@@ -489,6 +497,52 @@ public final class SymbolResolver {
             return SymbolTable.EMPTY;
         }
         return ElfSymbols.load(syms, runtime != null ? runtime : syms, options.demangler());
+    }
+
+    /**
+     * The images of a user DSO as perf's dso__load picks them: {@code symsrc} the first with a
+     * {@code .symtab} (perf's symsrc_filename, the file it gives addr2line; else the DSO's own path
+     * when it is a file), {@code runtime} the first with a {@code .dynsym}; either may be null.
+     */
+    record Images(ElfFile symsrc, Path symsrcPath, ElfFile runtime) {}
+
+    Images images(Dso dso, List<String> warnings) {
+        if (dso.buildId() == null) {
+            Path p = symfs(dso.longName());
+            if (Files.isRegularFile(p)) {
+                try {
+                    ElfFile.open(p).buildId().ifPresent(dso::setBuildId);
+                } catch (IOException | RuntimeException e) {
+                    warnings.add(p + ": " + e.getMessage());
+                }
+            }
+        }
+        ElfFile syms = null;
+        Path symsPath = null;
+        ElfFile runtime = null;
+        for (Path p : userCandidates(dso)) {
+            ElfFile f = openMatching(p, dso.buildId(), warnings);
+            if (f == null) {
+                continue;
+            }
+            if (syms == null && hasTable(f, ".symtab")) {
+                syms = f;
+                symsPath = p;
+            }
+            if (runtime == null && hasTable(f, ".dynsym")) {
+                runtime = f;
+            }
+            if (syms != null && runtime != null) {
+                break;
+            }
+        }
+        if (syms == null) {
+            // no symsrc: perf names the DSO itself to addr2line
+            Path own = Path.of(dso.longName());
+            syms = openMatching(own, dso.buildId(), warnings);
+            symsPath = syms == null ? null : own;
+        }
+        return new Images(syms, symsPath, runtime);
     }
 
     private static boolean hasTable(ElfFile f, String name) {

@@ -1,0 +1,377 @@
+package dev.jperf.report.symbol;
+
+import dev.jperf.format.dwarf.Addr2Line;
+import dev.jperf.format.dwarf.DebugSections;
+import dev.jperf.format.elf.ElfDebugLink;
+import dev.jperf.format.elf.ElfFile;
+import dev.jperf.format.elf.ElfProgramHeader;
+import dev.jperf.format.elf.ElfSection;
+import dev.jperf.format.elf.ElfSymbol;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Source lines of native code, as perf 6.1 finds them: perf runs binutils' {@code addr2line -i -f
+ * -e FILE} on the file its symbols came from (the DSO's symsrc: the first image with a
+ * {@code .symtab} in {@link SymbolResolver}'s order, else the DSO itself), and addr2line reads the
+ * DWARF of that file, else of its separate debug file ({@code /usr/lib/debug/.build-id/xx/rest.debug},
+ * then the {@code .gnu_debuglink} target in the file's directory, its {@code .debug/} and
+ * {@code /usr/lib/debug/DIR}). Here format's {@link Addr2Line} reads the same DWARF, each file once
+ * (line tables indexed, a unit's functions read when first needed), and answers are cached per DSO and address.
+ *
+ * <p>The small API the report's sort keys, script and annotate use: {@link #frames} (addr2line's
+ * records: innermost function and line, then each inlined call), {@link #srcline} and
+ * {@link #srcfile} (perf's text, its fallbacks included). Addresses are a DSO's own (a
+ * {@code Frame}'s addr: the file offset for ELF DSOs). Thread-safe.
+ */
+public final class SourceLines {
+    /** perf's SRCLINE_UNKNOWN. */
+    public static final String UNKNOWN = "??:0";
+    /** perf's A2L_FAIL_LIMIT: lookups that may fail before a DSO's first success. */
+    static final int A2L_FAIL_LIMIT = 123;
+
+    private final SymbolResolver resolver;
+    private final Map<Dso, DsoLines> byDso = new HashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+
+    SourceLines(SymbolResolver resolver) {
+        this.resolver = resolver;
+    }
+
+    /** What perf knows of one DSO's lines: its debug information and the answers given so far. */
+    private static final class DsoLines {
+        /** The DWARF addr2line reads; null when none was found. */
+        Addr2Line dwarf;
+        /** PT_LOAD segments of the DSO's image: file offset, size, address, as triples. */
+        long[] segments = new long[0];
+        /** The symsrc's functions as binutils' elf_find_function sees them (sorted by address). */
+        long[] funcStart = new long[0];
+        long[] funcEnd = new long[0];
+        int[] funcSection = new int[0];
+        String[] funcFile = new String[0];
+        /** The sections of the symsrc: address, size per index (for addresses outside every one). */
+        long[] sectionAddr = new long[0];
+        long[] sectionSize = new long[0];
+        /** Whether addr2line could run at all (a file to give it). */
+        boolean runnable;
+        /** perf's dso->a2l_fails (1 until the first success, then 0) and has_srcline. */
+        int fails = 1;
+        boolean hasSrcline = true;
+        final Map<Long, List<Addr2Line.Frame>> frames = new HashMap<>();
+        final Map<Long, String> srclines = new HashMap<>();
+    }
+
+    /** Problems met reading debug information (perf prints such lines with -v only). */
+    public synchronized List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /**
+     * addr2line's records for {@code addr} in {@code dso}: the function and file:line of the
+     * address, then for each inlined call the function it is inlined into and the call's
+     * file:line (innermost first; a function null where binutils names it by the ELF symbol);
+     * empty when the DSO has no line for it. Kernel, BPF and perf-map DSOs have none.
+     */
+    public synchronized List<Addr2Line.Frame> frames(Dso dso, long addr) {
+        DsoLines d = lines(dso);
+        List<Addr2Line.Frame> f = d.frames.get(addr);
+        if (f == null) {
+            f = d.dwarf == null ? List.of() : d.dwarf.frames(vaddr(d, addr));
+            d.frames.put(addr, f);
+        }
+        return f;
+    }
+
+    /**
+     * perf's get_srcline(dso, addr, sym, show_sym, show_addr): "file:line" (the file's base name,
+     * or the whole path with {@code fullPath}, perf's --full-source-path), where addr2line names
+     * none perf's fallback: with {@code showAddr} the symbol and the offset of {@code ip} in it
+     * (decimal; without {@code showSym} only "+offset"), else the DSO's short name and the address
+     * in brackets; without {@code showAddr} the symbol's name, or {@link #UNKNOWN}. Cached per DSO
+     * and address as perf caches it (the first answer holds).
+     */
+    public synchronized String srcline(Dso dso, long addr, Symbol sym, boolean showSym, boolean showAddr, long ip,
+            boolean fullPath) {
+        DsoLines d = lines(dso);
+        String s = d.srclines.get(addr);
+        if (s == null) {
+            s = lookup(dso, d, addr, sym, showSym, showAddr, ip, fullPath);
+            d.srclines.put(addr, s);
+        }
+        return s;
+    }
+
+    /**
+     * perf's map__srcline(map, addr, sym) of a DSO's address: {@link #srcline} with the symbol and
+     * the address shown in the fallback; {@link #UNKNOWN} without a DSO.
+     */
+    public static String mapSrcline(Dso dso, long addr, Symbol sym) {
+        if (dso == null) {
+            return UNKNOWN;
+        }
+        SourceLines l = dso.sourceLines();
+        return l != null ? l.srcline(dso, addr, sym, true, true, addr, false) : fallback(dso, addr, sym, true, true, addr);
+    }
+
+    /** perf's hist_entry__get_srcfile: the file part of the srcline, "" when there is none. */
+    public String srcfile(Dso dso, long addr, Symbol sym, long ip, boolean fullPath) {
+        String s;
+        synchronized (this) {
+            s = lookup(dso, lines(dso), addr, sym, false, true, ip, fullPath);
+        }
+        if (s.equals(UNKNOWN)) {
+            return "";
+        }
+        int colon = s.indexOf(':');
+        return colon >= 0 ? s.substring(0, colon) : "";
+    }
+
+    /** perf's __get_srcline, its DSO's failure count included. */
+    private String lookup(Dso dso, DsoLines d, long addr, Symbol sym, boolean showSym, boolean showAddr, long ip,
+            boolean fullPath) {
+        if (d.hasSrcline && d.runnable) {
+            String file = null;
+            long line = 0;
+            List<Addr2Line.Frame> f = frames(dso, addr);
+            if (!f.isEmpty()) {
+                file = f.get(0).file() == null ? "??" : f.get(0).file();
+                line = f.get(0).line();
+            } else {
+                file = symbolFile(d, vaddr(d, addr));
+            }
+            if (file != null) {
+                d.fails = 0;
+                if (!fullPath) {
+                    file = file.substring(file.lastIndexOf('/') + 1);
+                }
+                return file + ":" + line;
+            }
+        }
+        if (d.fails != 0 && ++d.fails > A2L_FAIL_LIMIT) {
+            d.hasSrcline = false;
+        }
+        return fallback(dso, addr, sym, showSym, showAddr, ip);
+    }
+
+    /** perf's srcline where addr2line gives none (see {@link #srcline}). */
+    public static String fallback(Dso dso, long addr, Symbol sym, boolean showSym, boolean showAddr, long ip) {
+        if (!showAddr) {
+            return showSym && sym != null ? sym.name() : UNKNOWN;
+        }
+        if (sym != null) {
+            return (showSym ? sym.name() : "") + "+" + Long.toUnsignedString(ip - sym.start());
+        }
+        return dso.shortName() + "[" + Long.toHexString(addr) + "]";
+    }
+
+    /**
+     * Where addr2line has no line but binutils' symbol-table search finds a function around the
+     * address: the name of the STT_FILE symbol before a local function ("??" for none or for a
+     * global), which addr2line prints with line "?" (perf reads 0). Null when it finds no function.
+     */
+    private static String symbolFile(DsoLines d, long vaddr) {
+        int i = -1;
+        int lo = 0;
+        int hi = d.funcStart.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(d.funcStart[mid], vaddr) <= 0) {
+                i = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (i < 0 || Long.compareUnsigned(vaddr, d.funcEnd[i]) >= 0) {
+            return null;
+        }
+        int s = d.funcSection[i];
+        if (s < 0 || s >= d.sectionAddr.length || Long.compareUnsigned(vaddr - d.sectionAddr[s], d.sectionSize[s]) >= 0) {
+            return null;
+        }
+        return d.funcFile[i] == null ? "??" : d.funcFile[i];
+    }
+
+    /** A DSO address (a file offset for ELF DSOs) as an address of the file's own, through its PT_LOAD segments. */
+    private static long vaddr(DsoLines d, long addr) {
+        long[] s = d.segments;
+        for (int i = 0; i + 2 < s.length; i += 3) {
+            if (Long.compareUnsigned(addr - s[i], s[i + 1]) < 0) {
+                return addr - s[i] + s[i + 2];
+            }
+        }
+        return addr;
+    }
+
+    private DsoLines lines(Dso dso) {
+        DsoLines d = byDso.get(dso);
+        if (d == null) {
+            d = new DsoLines();
+            byDso.put(dso, d);
+            if (dso.kind() == Dso.Kind.USER) {
+                try {
+                    load(dso, d);
+                } catch (java.io.IOException | RuntimeException e) {
+                    warnings.add(dso.longName() + ": " + e.getMessage());
+                }
+            }
+        }
+        return d;
+    }
+
+    /** Finds the file perf gives addr2line and the DWARF addr2line reads for it. */
+    private void load(Dso dso, DsoLines d) throws java.io.IOException {
+        SymbolResolver.Images images = resolver.images(dso, warnings);
+        ElfFile symsrc = images.symsrc();
+        if (symsrc == null) {
+            return;
+        }
+        d.runnable = true;
+        ElfFile runtime = images.runtime() != null ? images.runtime() : symsrc;
+        List<long[]> segs = new ArrayList<>();
+        for (ElfProgramHeader p : runtime.programHeaders()) {
+            if (p.type() == ElfProgramHeader.PT_LOAD) {
+                segs.add(new long[] {p.offset(), p.filesz(), p.vaddr()});
+            }
+        }
+        d.segments = new long[3 * segs.size()];
+        for (int i = 0; i < segs.size(); i++) {
+            System.arraycopy(segs.get(i), 0, d.segments, 3 * i, 3);
+        }
+        readFunctions(symsrc, d);
+        ElfFile debug = hasDwarf(symsrc) ? symsrc : separateDebug(symsrc, images.symsrcPath());
+        if (debug != null) {
+            d.dwarf = Addr2Line.of(DebugSections.of(debug));
+            for (String w : d.dwarf.warnings()) {
+                warnings.add(debug.name() + ": " + w);
+            }
+        }
+    }
+
+    private static boolean hasDwarf(ElfFile f) {
+        return present(f, ".debug_line") || present(f, ".zdebug_line") || present(f, ".debug_info");
+    }
+
+    private static boolean present(ElfFile f, String name) {
+        Optional<ElfSection> s = f.section(name);
+        return s.isPresent() && s.get().type() != ElfSection.SHT_NOBITS;
+    }
+
+    /**
+     * binutils' separate debug file: by build-id under the debug directory, else the
+     * {@code .gnu_debuglink} name beside the file, in its {@code .debug/}, under the debug directory.
+     */
+    private ElfFile separateDebug(ElfFile f, Path path) {
+        Path debugDir = resolver.options().debugDir();
+        List<Path> candidates = new ArrayList<>();
+        byte[] id = null;
+        try {
+            id = f.buildId().orElse(null);
+            if (id != null) {
+                String hex = SymbolResolver.hex(id);
+                candidates.add(debugDir.resolve(".build-id").resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".debug"));
+            }
+            Optional<ElfDebugLink> link = f.debugLink();
+            if (link.isPresent() && path != null) {
+                Path dir = path.toAbsolutePath().getParent() == null ? Path.of("/") : path.toAbsolutePath().getParent();
+                String name = link.get().fileName();
+                candidates.add(dir.resolve(name));
+                candidates.add(dir.resolve(".debug").resolve(name));
+                candidates.add(Path.of(debugDir + dir.toString()).resolve(name));
+            }
+        } catch (RuntimeException | dev.jperf.format.elf.ElfException e) {
+            warnings.add(f.name() + ": " + e.getMessage());
+        }
+        for (Path p : candidates) {
+            if (!Files.isRegularFile(p) || p.equals(path)) {
+                continue;
+            }
+            try {
+                ElfFile e = ElfFile.open(p);
+                if (id != null && !Arrays.equals(id, e.buildId().orElse(null))) {
+                    continue;
+                }
+                if (hasDwarf(e)) {
+                    return e;
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                warnings.add(p + ": " + e.getMessage());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The functions binutils' elf_find_function can name, in the symsrc's .symtab (else .dynsym):
+     * FUNC, IFUNC and NOTYPE symbols of a section, with the file a local one was compiled from (the
+     * STT_FILE symbol before it; none for a global once symbols followed a file symbol).
+     */
+    private static void readFunctions(ElfFile f, DsoLines d) {
+        List<ElfSection> secs = f.sections();
+        d.sectionAddr = new long[secs.size()];
+        d.sectionSize = new long[secs.size()];
+        for (int i = 0; i < secs.size(); i++) {
+            d.sectionAddr[i] = secs.get(i).addr();
+            d.sectionSize[i] = secs.get(i).size();
+        }
+        Optional<ElfSection> table = f.section(".symtab").filter(s -> s.type() == ElfSection.SHT_SYMTAB);
+        if (table.isEmpty()) {
+            table = f.section(".dynsym").filter(s -> s.type() == ElfSection.SHT_DYNSYM);
+        }
+        if (table.isEmpty()) {
+            return;
+        }
+        List<ElfSymbol> syms;
+        try {
+            syms = f.symbols(table.get());
+        } catch (dev.jperf.format.elf.ElfException e) {
+            return;
+        }
+        List<long[]> out = new ArrayList<>();
+        List<String> files = new ArrayList<>();
+        String file = null;
+        boolean symbolSeen = false;
+        boolean fileAfterSymbol = false;
+        for (ElfSymbol s : syms) {
+            int type = s.type();
+            if (type == ElfSymbol.STT_FILE) {
+                file = s.name();
+                fileAfterSymbol = symbolSeen;
+                continue;
+            }
+            if (s.shndx() != ElfSymbol.SHN_UNDEF && s.shndx() < secs.size() && !s.name().isEmpty()
+                    && (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_GNU_IFUNC || type == ElfSymbol.STT_NOTYPE)) {
+                String name = file == null || s.bind() != ElfSymbol.STB_LOCAL && fileAfterSymbol ? null : file;
+                out.add(new long[] {s.value(), s.value() + Math.max(s.size(), 1), s.shndx()});
+                files.add(name);
+            }
+            if (s.name().length() > 0 || type != ElfSymbol.STT_NOTYPE) {
+                symbolSeen = true;
+            }
+        }
+        Integer[] order = new Integer[out.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        // stable: of symbols at one address the last in the table holds (binutils' >= comparison)
+        Arrays.sort(order, (a, b) -> Long.compareUnsigned(out.get(a)[0], out.get(b)[0]));
+        int n = order.length;
+        d.funcStart = new long[n];
+        d.funcEnd = new long[n];
+        d.funcSection = new int[n];
+        d.funcFile = new String[n];
+        for (int i = 0; i < n; i++) {
+            long[] v = out.get(order[i]);
+            d.funcStart[i] = v[0];
+            d.funcEnd[i] = v[1];
+            d.funcSection[i] = (int) v[2];
+            d.funcFile[i] = files.get(order[i]);
+        }
+    }
+}
