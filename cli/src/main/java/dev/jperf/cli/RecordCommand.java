@@ -5,6 +5,7 @@ import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.loader.AttachedObjects;
+import dev.jperf.loader.BpfSource;
 import dev.jperf.recorder.CallGraph;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;

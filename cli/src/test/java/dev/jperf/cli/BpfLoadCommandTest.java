@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.loader.BpfSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

@@ -1,5 +1,7 @@
 package dev.jperf.cli;
 
+import dev.jperf.loader.BpfSource;
+import dev.jperf.loader.VmlinuxHeader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.jperf.cli;
+package dev.jperf.loader;
 
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfCDump;
@@ -24,8 +24,8 @@ import java.util.Set;
  * {@code jperf.vmlinux.dir}: tests keep it in their own directory), else
  * {@code $XDG_CACHE_HOME/jperf/vmlinux} ({@code ~/.cache/jperf/vmlinux}).
  */
-final class VmlinuxHeader {
-    static final String NAME = "vmlinux.h";
+public final class VmlinuxHeader {
+    public static final String NAME = "vmlinux.h";
     private static final Path VMLINUX_BTF = Path.of("/sys/kernel/btf/vmlinux");
     /** Local headers followed from a source looking for vmlinux.h. */
     private static final int MAX_HEADERS = 64;
@@ -34,7 +34,7 @@ final class VmlinuxHeader {
     }
 
     /** Does {@code source}, or a header of its directory it includes, include vmlinux.h that the directory lacks? */
-    static boolean needed(Path source) throws IOException {
+    public static boolean needed(Path source) throws IOException {
         Path dir = source.toAbsolutePath().getParent();
         if (Files.exists(dir.resolve(NAME))) {
             return false;
@@ -99,7 +99,7 @@ final class VmlinuxHeader {
      * The directory holding the running kernel's vmlinux.h: the cached one, else written now
      * (into {@code fallback} when there is no cache directory). One line when the kernel has no BTF.
      */
-    static Path directory(Path fallback) throws IOException {
+    public static Path directory(Path fallback) throws IOException {
         if (!Files.isReadable(VMLINUX_BTF)) {
             throw new IOException("the source includes " + NAME + " and the running kernel has no BTF to write it from ("
                     + VMLINUX_BTF + "); put a " + NAME + " beside the source");
@@ -129,7 +129,7 @@ final class VmlinuxHeader {
     }
 
     /** Where the headers are cached, null when nowhere (no home). */
-    static Path cacheDir() throws IOException {
+    public static Path cacheDir() throws IOException {
         String dir = System.getProperty("jperf.vmlinux.dir");
         if (dir == null) {
             dir = System.getenv("JPERF_VMLINUX_DIR");
@@ -142,7 +142,7 @@ final class VmlinuxHeader {
     }
 
     /** The running kernel's build-id (hex), else its release. */
-    static String kernelKey() throws IOException {
+    public static String kernelKey() throws IOException {
         try {
             byte[] notes = Files.readAllBytes(Path.of("/sys/kernel/notes"));
             byte[] id = ElfFile.buildIdInNotes(ByteBuffer.wrap(notes).order(ByteOrder.nativeOrder())).orElse(null);

@@ -1,4 +1,4 @@
-package dev.jperf.cli;
+package dev.jperf.loader;
 
 import java.io.File;
 import java.io.IOException;
@@ -18,14 +18,14 @@ import java.util.concurrent.TimeUnit;
  * vmlinux.h its directory lacks). jperf runs clang only here, and only when it is installed. On
  * the record path: no lambdas or streams.
  */
-final class BpfSource {
+public final class BpfSource {
     static final long TIMEOUT_S = 120;
 
     private BpfSource() {
     }
 
     /** The object built from {@code source} into {@code dir}; one line when clang is missing or fails. */
-    static Path compile(Path source, Path dir) throws IOException, InterruptedException {
+    public static Path compile(Path source, Path dir) throws IOException, InterruptedException {
         if (!Files.isRegularFile(source)) {
             throw new IOException(source + ": no such BPF source");
         }
@@ -75,7 +75,7 @@ final class BpfSource {
     }
 
     /** Deletes {@code dir} and what it holds (the build's files: no links followed). */
-    static void delete(Path dir) {
+    public static void delete(Path dir) {
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
             for (Path f : s) {
                 if (Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS)) {
