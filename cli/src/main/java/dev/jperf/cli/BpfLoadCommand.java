@@ -1,19 +1,14 @@
 package dev.jperf.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import dev.jperf.bpf.LoadedObject;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
-import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
 import dev.jperf.loader.BpfProgram;
 import dev.jperf.loader.LoadOptions;
-import dev.jperf.loader.ProgInfo;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,9 +87,9 @@ final class BpfLoadCommand implements Subcommand {
                 }
             }
             if (json) {
-                printJson(obj, out);
+                LoadedObject.printJson(obj, out);
             } else {
-                printText(obj, out);
+                LoadedObject.printText(obj, out);
             }
             out.flush();
             err.flush();
@@ -115,76 +110,5 @@ final class BpfLoadCommand implements Subcommand {
             err.println(lines[i]);
         }
         err.println("-- end of verifier log --");
-    }
-
-    private static void printText(BpfObject obj, PrintStream out) {
-        for (BpfProgram p : obj.programs()) {
-            if (!p.autoload()) {
-                continue;
-            }
-            out.printf("%-32s %-40s %s%n", p.name(), p.sectionName(),
-                    p.fd() >= 0 ? "id " + p.id() : "error: " + p.error());
-        }
-        for (BpfMap m : obj.maps()) {
-            out.printf("map %-28s type %d key %d value %d max_entries %d flags 0x%x%n", m.name(), m.type(), m.keySize(),
-                    m.valueSize(), m.maxEntries(), m.flags());
-        }
-    }
-
-    private static void printJson(BpfObject obj, PrintStream out) throws IOException {
-        JsonGenerator g = new JsonFactory().createGenerator(out);
-        g.writeStartObject();
-        g.writeArrayFieldStart("programs");
-        for (BpfProgram p : obj.programs()) {
-            if (!p.autoload()) {
-                continue;
-            }
-            g.writeStartObject();
-            g.writeStringField("name", p.name());
-            g.writeStringField("section", p.sectionName());
-            boolean loaded = p.fd() >= 0;
-            g.writeBooleanField("loaded", loaded);
-            if (loaded) {
-                ProgInfo info = ProgInfo.of(p);
-                g.writeNumberField("id", info.id());
-                g.writeArrayFieldStart("xlated");
-                ByteBuffer b = ByteBuffer.wrap(info.xlated()).order(ByteOrder.LITTLE_ENDIAN);
-                while (b.remaining() >= 8) {
-                    int code = b.get() & 0xff;
-                    int regs = b.get() & 0xff;
-                    int off = b.getShort();
-                    int imm = b.getInt();
-                    g.writeStartObject();
-                    g.writeNumberField("code", code);
-                    g.writeNumberField("dst", regs & 0x0f);
-                    g.writeNumberField("src", regs >> 4);
-                    g.writeNumberField("off", off);
-                    g.writeNumberField("imm", imm);
-                    g.writeEndObject();
-                }
-                g.writeEndArray();
-            } else {
-                g.writeStringField("error", p.error() == null ? "not loaded" : p.error());
-            }
-            g.writeEndObject();
-        }
-        g.writeEndArray();
-        g.writeArrayFieldStart("maps");
-        for (BpfMap m : obj.maps()) {
-            g.writeStartObject();
-            g.writeStringField("name", m.name());
-            g.writeNumberField("type", m.type());
-            g.writeNumberField("key_size", m.keySize());
-            g.writeNumberField("value_size", m.valueSize());
-            g.writeNumberField("max_entries", Integer.toUnsignedLong(m.maxEntries()));
-            g.writeNumberField("flags", Integer.toUnsignedLong(m.flags()));
-            g.writeNumberField("btf_key_type_id", m.btfKeyTypeId());
-            g.writeNumberField("btf_value_type_id", m.btfValueTypeId());
-            g.writeEndObject();
-        }
-        g.writeEndArray();
-        g.writeEndObject();
-        g.flush();
-        out.println();
     }
 }
