@@ -11,9 +11,10 @@ import java.util.Optional;
 /**
  * Builds a user-space DSO's {@link SymbolTable} from ELF the way perf 6.1 does (dso__load_sym):
  * functions and objects of {@code .symtab} (else {@code .dynsym}) in allocated sections, addresses
- * turned into file offsets with the PT_LOAD segment of the runtime image, then {@code name@plt}
- * entries synthesised from {@code .rela.plt}. Sample addresses are looked up as file offsets
- * (ip - map start + pgoff), which handles PIE, shared objects and fixed executables alike.
+ * turned into file offsets with the PT_LOAD segment of the runtime image, then, if that gave any,
+ * {@code name@plt} entries synthesised from {@code .rela.plt}. Sample addresses are looked up as
+ * file offsets (ip - map start + pgoff), which handles PIE, shared objects and fixed executables
+ * alike.
  */
 public final class ElfSymbols {
     private ElfSymbols() {
@@ -39,7 +40,9 @@ public final class ElfSymbols {
                 }
             }
         }
-        return SymbolTable.ofElf(out, pltSymbols(runtime, demangler));
+        // perf 6.1's dso__load synthesizes the PLT only when dso__load_sym kept a symbol ("if (ret > 0)"):
+        // a stripped PIE whose .dynsym holds imports alone (Debian's addr2line) has no name@plt at all
+        return SymbolTable.ofElf(out, out.isEmpty() ? List.of() : pltSymbols(runtime, demangler));
     }
 
     private static Symbol convert(ElfSymbol sym, ElfFile syms, ElfFile runtime, Demangler demangler) {
@@ -75,7 +78,11 @@ public final class ElfSymbols {
 
     /**
      * perf 6.1's dso__synthesize_plt_symbols: one {@code name@plt} per .rela.plt entry, in order,
-     * the name demangled before the suffix is added (few entries: done here, not lazily).
+     * the name demangled before the suffix is added (few entries: done here, not lazily). As in 6.1
+     * (6.3 added .plt.sec and .plt.got): only {@code .plt} is named, at file offsets, its first
+     * sh_entsize bytes the header and each entry sh_entsize long (ARM and AArch64: fixed sizes), lazy
+     * or {@code -z now} alike; {@code .plt.sec} (IBT, where the calls land) and {@code .plt.got} stay
+     * unnamed. Called only when the symbol table gave a symbol (see {@link #load}).
      */
     static List<Symbol> pltSymbols(ElfFile elf, Demangler demangler) throws java.io.IOException {
         Optional<ElfSection> dynsym = elf.section(".dynsym").filter(s -> s.type() == ElfSection.SHT_DYNSYM);

@@ -51,7 +51,8 @@ class ElfSymbolsTest {
         assertEquals("__GI___getppid", t.find(getppid.start()).name());
     }
 
-    private static int pltIndex(ElfFile f, String name) throws Exception {
+    /** NAME's entry in .rela.plt (its PLT entry's number). */
+    static int pltIndex(ElfFile f, String name) throws Exception {
         var dyn = f.symbols(f.section(".dynsym").orElseThrow());
         int[] idx = f.relocationSymbols(f.section(".rela.plt").orElseThrow());
         for (int i = 0; i < idx.length; i++) {
