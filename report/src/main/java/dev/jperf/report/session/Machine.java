@@ -33,6 +33,8 @@ import java.util.function.Supplier;
 public final class Machine {
     /** perf's PERF_MAX_STACK_DEPTH: the addresses a callchain walk keeps. */
     public static final int PERF_MAX_STACK_DEPTH = 127;
+    /** The most callchain entries a record can hold (its size is a u16): a deeper --max-stack keeps them all. */
+    public static final int MAX_CHAIN_NR = 0xffff / 8;
     static final int PROT_EXEC = 4;
 
     private final SymbolResolver resolver;
@@ -341,17 +343,22 @@ public final class Machine {
      * caller-order walk keeps the same ones and there is nothing to cut.
      */
     public int calleeCut(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out) {
+        return calleeCut(thread, src, at, ips, nr, out, PERF_MAX_STACK_DEPTH);
+    }
+
+    /** {@link #calleeCut} keeping the innermost {@code maxStack} addresses (perf's --max-stack). */
+    public int calleeCut(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out, int maxStack) {
         int entries = 0;
         for (int i = 0; i < nr; i++) {
             entries += SampleRecord.isContextMarker(ips != null ? ips[i] : src.u64(at + 8L * i)) ? 0 : 1;
         }
-        if (entries <= PERF_MAX_STACK_DEPTH) {
+        if (entries <= maxStack) {
             return -1;
         }
-        Frame[] callee = new Frame[PERF_MAX_STACK_DEPTH];
+        Frame[] callee = new Frame[maxStack];
         int k = 0;
         int cpumode = PERF_RECORD_MISC_USER;
-        for (int i = 0; i < nr && k < PERF_MAX_STACK_DEPTH; i++) {
+        for (int i = 0; i < nr && k < maxStack; i++) {
             long ip = ips != null ? ips[i] : src.u64(at + 8L * i);
             if (SampleRecord.isContextMarker(ip)) {
                 cpumode = SampleRecord.cpumodeAfter(ip);

@@ -47,16 +47,28 @@ public final class Session {
      * @param callchains resolve callchains (off for -g none --no-children: faster)
      * @param branchStacks resolve each sample's branch stack (perf's branch mode)
      */
-    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
+    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks, int maxStack) {
         /** Without branch stacks. */
         public Options(boolean callchains, SampleFilter filter) {
             this(callchains, filter, false);
+        }
+
+        /** perf's default --max-stack (PERF_MAX_STACK_DEPTH). */
+        public Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
+            this(callchains, filter, branchStacks, MAX_STACK);
+        }
+
+        /** perf's --max-stack: the callchain entries a walk keeps (perf's loop stops at it). */
+        public Options withMaxStack(int maxStack) {
+            return new Options(callchains, filter, branchStacks, maxStack);
         }
     }
 
     private final PerfDataFile file;
     private final Machine machine;
     private final Options options;
+    /** --max-stack, no more than a record can hold (a negative one keeps nothing, as perf's loop). */
+    private final int maxStack;
     private long totalLostSamples;
     private long auxtraceBytes;
     private boolean calleeCut;
@@ -65,7 +77,7 @@ public final class Session {
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
     /** A delivered sample's frames before they are copied at their length (session thread only). */
-    private final Frame[] chainScratch = new Frame[2 * MAX_STACK];
+    private final Frame[] chainScratch = new Frame[2 * Machine.MAX_CHAIN_NR];
     /** A DWARF sample's registers and stack copy, located in place, and its unwound user frames. */
     private final UserStack userStack = new UserStack();
     private final Frame[] userFrames = new Frame[MAX_STACK];
@@ -83,6 +95,7 @@ public final class Session {
         this.machine = new Machine(resolver);
         machine.setBpfProgSymbols(() -> BpfProgSymbols.of(file.features().bpfPrograms()));
         this.options = options;
+        this.maxStack = Math.max(0, Math.min(options.maxStack(), Machine.MAX_CHAIN_NR));
         readBuildIds();
         Dso kernel = resolver.existing(SymbolResolver.KERNEL_NAME);
         resolver.prefetchKallsyms(kernel == null ? null : kernel.buildId());
@@ -388,8 +401,8 @@ public final class Session {
         } else if (options.callchains() && nr >= 0) {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain, -1, nr);
-            if (calleeCut && nr > MAX_STACK) {
-                int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
+            if (calleeCut && nr > maxStack) {
+                int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain, maxStack);
                 if (cut >= 0) {
                     c.chainLength = cut;
                 }
@@ -464,8 +477,8 @@ public final class Session {
         c.chainLength = resolveCallchain(thread, null, 0, raw, nr, c.chain, last, last < 0 ? nr : shared(last, raw, nr));
         c.chainHash = resolvedHash;
         c.chainHashed = true;
-        if (calleeCut && nr > MAX_STACK) {
-            int cut = machine.calleeCut(thread, null, 0, raw, nr, c.chain);
+        if (calleeCut && nr > maxStack) {
+            int cut = machine.calleeCut(thread, null, 0, raw, nr, c.chain, maxStack);
             if (cut >= 0) {
                 c.chainLength = cut;
                 c.chainHashed = false;
@@ -537,7 +550,7 @@ public final class Session {
      */
     private int shared(int last, long[] raw, int nr) {
         int lastNr = chains.rawLength(last);
-        if (nr > MAX_STACK || lastNr > MAX_STACK) {
+        if (nr > maxStack || lastNr > maxStack) {
             return nr;
         }
         int common = chains.commonSuffix(last, raw, nr);
@@ -581,7 +594,7 @@ public final class Session {
         int n = 0;
         int h = 0;
         int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-        for (int j = nr; j >= 0 && n < MAX_STACK; j--) {
+        for (int j = nr; j >= 0 && n < maxStack; j--) {
             long ip = j == nr ? SampleRecord.PERF_CONTEXT_MAX : ips != null ? ips[j] : src.u64(at + 8L * j);
             if (SampleRecord.isContextMarker(ip)) {
                 // find_prev_cpumode: the marker before this point rules the entries that follow
