@@ -58,6 +58,7 @@ public final class Report {
         private final boolean callchainsAsked;
         private final Boolean group;
         private final int maxStack;
+        private final boolean hideUnresolved;
         /** --sort as given when it names output fields (overhead, sample...), else null. */
         private final String sortFields;
         /** -F/--fields as given, or null. */
@@ -87,6 +88,7 @@ public final class Report {
             callchainsAsked = b.callchainsAsked;
             group = b.group;
             maxStack = b.maxStack;
+            hideUnresolved = b.hideUnresolved;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -122,6 +124,7 @@ public final class Report {
             b.callchainsAsked = callchainsAsked;
             b.group = group;
             b.maxStack = maxStack;
+            b.hideUnresolved = hideUnresolved;
             b.sortFields = sortFields;
             b.fields = fields;
             return b;
@@ -150,6 +153,7 @@ public final class Report {
             private boolean callchainsAsked;
             private Boolean group;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
+            private boolean hideUnresolved;
             private String sortFields;
             private String fields;
 
@@ -293,6 +297,12 @@ public final class Report {
                 return this;
             }
 
+            /** -U/--hide-unresolved: samples and callchain frames without a symbol left out, totals too. */
+            public Builder hideUnresolved(boolean hideUnresolved) {
+                this.hideUnresolved = hideUnresolved;
+                return this;
+            }
+
             public Options build() {
                 return new Options(this);
             }
@@ -415,6 +425,10 @@ public final class Report {
         public int maxStack() {
             return maxStack;
         }
+
+        public boolean hideUnresolved() {
+            return hideUnresolved;
+        }
     }
 
     /** perf's default_branch_sort_order. */
@@ -487,7 +501,8 @@ public final class Report {
         SymbolResolver resolver = new SymbolResolver(
                 SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
         Session session = new Session(file, resolver,
-                new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack()));
+                new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack())
+                        .withHideUnresolved(o.hideUnresolved()));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {

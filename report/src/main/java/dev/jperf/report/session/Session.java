@@ -47,7 +47,8 @@ public final class Session {
      * @param callchains resolve callchains (off for -g none --no-children: faster)
      * @param branchStacks resolve each sample's branch stack (perf's branch mode)
      */
-    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks, int maxStack) {
+    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks, int maxStack,
+            boolean hideUnresolved) {
         /** Without branch stacks. */
         public Options(boolean callchains, SampleFilter filter) {
             this(callchains, filter, false);
@@ -55,12 +56,21 @@ public final class Session {
 
         /** perf's default --max-stack (PERF_MAX_STACK_DEPTH). */
         public Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
-            this(callchains, filter, branchStacks, MAX_STACK);
+            this(callchains, filter, branchStacks, MAX_STACK, false);
         }
 
         /** perf's --max-stack: the callchain entries a walk keeps (perf's loop stops at it). */
         public Options withMaxStack(int maxStack) {
-            return new Options(callchains, filter, branchStacks, maxStack);
+            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved);
+        }
+
+        /**
+         * perf's -U (symbol_conf.hide_unresolved), for {@link #scan}: a sample without a symbol is
+         * dropped before it counts anywhere, a callchain frame without one is left out (it still
+         * counts toward --max-stack, as in perf's walk).
+         */
+        public Options withHideUnresolved(boolean hideUnresolved) {
+            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved);
         }
     }
 
@@ -395,7 +405,8 @@ public final class Session {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = withUnwound(thread, src, d[at + Batch.POSITION], d[at + Batch.CALLCHAIN_AT], nr,
                     c.event.attr(), c.chain);
-        } else if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
+        } else if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR && !options.hideUnresolved()) {
+            // (-U compacts chains: the cache shares frames by their index in the raw chain)
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT],
                     d[at + Batch.RAW_HASH], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
@@ -410,6 +421,12 @@ public final class Session {
         } else {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
         }
+        if (options.hideUnresolved()) {
+            if (c.frame.symbol() == null) {
+                return;
+            }
+            c.chainLength = resolvedOnly(c.chain, c.chainLength);
+        }
         c.comm = thread.comm();
         c.filtered = options.filter().excludes(thread, c.comm, c.frame);
         if (options.branchStacks()) {
@@ -417,6 +434,17 @@ public final class Session {
             branches(thread, r.branchStack(), c);
         }
         sink.sample(c);
+    }
+
+    /** -U: the first {@code n} frames of {@code chain} that have a symbol, moved to its start; their count. */
+    private static int resolvedOnly(Frame[] chain, int n) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (chain[i].symbol() != null) {
+                chain[k++] = chain[i];
+            }
+        }
+        return n < 0 ? n : k;
     }
 
     /** perf's sample__resolve_bstack: each entry's ends resolved in whichever address space maps them. */
