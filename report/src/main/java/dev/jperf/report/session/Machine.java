@@ -70,7 +70,7 @@ public final class Machine {
 
     /** The DWARF unwinder (session thread only) and the address space it walks. */
     private final Unwinder unwinder = new Unwinder();
-    private final long[] unwound = new long[PERF_MAX_STACK_DEPTH];
+    private long[] unwound = new long[PERF_MAX_STACK_DEPTH];
     private MapGroup unwindMaps;
     private final Unwinder.Modules unwindModules = new Unwinder.Modules() {
         @Override
@@ -383,12 +383,23 @@ public final class Machine {
      * an empty copy (perf's "nothing was captured").
      */
     public int unwindUser(PerfThread thread, ByteSource src, UserStack us, Frame[] out) {
+        return unwindUser(thread, src, us, out, PERF_MAX_STACK_DEPTH);
+    }
+
+    /**
+     * {@link #unwindUser} keeping at most {@code maxStack} addresses, counted from the interrupted
+     * pc: perf's get_entries stops its unwind at --max-stack, the pc alone at 1, nothing at 0.
+     */
+    public int unwindUser(PerfThread thread, ByteSource src, UserStack us, Frame[] out, int maxStack) {
         if (us.abi == 0 || us.stackSize == 0) {
             return 0;
         }
         unwindMaps = thread.maps();
+        if (unwound.length < maxStack) {
+            unwound = new long[maxStack];
+        }
         int n = unwinder.unwind(src, us.regsAt, us.mask, us.stackAt, us.stackSize, unwindModules, unwound,
-                PERF_MAX_STACK_DEPTH);
+                maxStack);
         int k = 0;
         for (int i = 0; i < n; i++) {
             // perf's unwind entry(): skips a 0 address

@@ -90,7 +90,7 @@ public final class Session {
     private final Frame[] chainScratch = new Frame[2 * Machine.MAX_CHAIN_NR];
     /** A DWARF sample's registers and stack copy, located in place, and its unwound user frames. */
     private final UserStack userStack = new UserStack();
-    private final Frame[] userFrames = new Frame[MAX_STACK];
+    private final Frame[] userFrames;
     /** {@link Frame#hashOf} of the frames the last {@link #resolveCallchain} returned (made as they were). */
     private int resolvedHash;
     private volatile boolean fileOrder;
@@ -106,6 +106,7 @@ public final class Session {
         machine.setBpfProgSymbols(() -> BpfProgSymbols.of(file.features().bpfPrograms()));
         this.options = options;
         this.maxStack = Math.max(0, Math.min(options.maxStack(), Machine.MAX_CHAIN_NR));
+        this.userFrames = new Frame[Math.max(maxStack, MAX_STACK)];
         readBuildIds();
         Dso kernel = resolver.existing(SymbolResolver.KERNEL_NAME);
         resolver.prefetchKallsyms(kernel == null ? null : kernel.buildId());
@@ -531,8 +532,15 @@ public final class Session {
             return 0;
         }
         int k = resolveCallchain(thread, src, chainAt, null, nr, out, -1, nr);
+        if (calleeCut && nr > maxStack) {
+            // the kernel part cut as the other chains are; the unwound user part is its own walk
+            int cut = machine.calleeCut(thread, src, chainAt, null, nr, out, maxStack);
+            if (cut >= 0) {
+                k = cut;
+            }
+        }
         long end = position + src.u16(position + 6);
-        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, userFrames)
+        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, userFrames, maxStack)
                 : 0;
         if (u > 0) {
             System.arraycopy(out, 0, out, u, k);
