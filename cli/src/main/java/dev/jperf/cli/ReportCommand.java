@@ -8,6 +8,7 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
+import dev.jperf.report.session.Machine;
 import dev.jperf.report.dump.RawDump;
 import dev.jperf.report.export.Exports;
 import dev.jperf.report.header.HeaderReport;
@@ -70,6 +71,8 @@ final class ReportCommand implements Subcommand {
     private String separator;
     private String pprof;
     private String flamegraph;
+    private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
+    private boolean hideUnresolved;
 
     @Override
     public String name() {
@@ -118,6 +121,9 @@ final class ReportCommand implements Subcommand {
                                 + " function, percent|period|count (default " + CallchainParams.DEFAULT_ARG + ")",
                         CallchainParams.DEFAULT_ARG)
                 .flag('G', "inverted", "alias for inverted call graph")
+                .flag('U', "hide-unresolved", "Only display entries resolved to a symbol")
+                .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
+                        + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
                 .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
                         + " (default when the file has callchains)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
@@ -178,6 +184,8 @@ final class ReportCommand implements Subcommand {
                 percentLimitLast = false;
             }
             case "inverted" -> inverted = v.on();
+            case "hide-unresolved" -> hideUnresolved = v.on();
+            case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
             case "json" -> json = v.on();
@@ -249,7 +257,7 @@ final class ReportCommand implements Subcommand {
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
                 .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
-                .group(group).branchStack(branchStack)
+                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (sort != null) {

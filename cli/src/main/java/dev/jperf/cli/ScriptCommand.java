@@ -1,5 +1,6 @@
 package dev.jperf.cli;
 
+import dev.jperf.report.session.Machine;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
@@ -21,6 +22,7 @@ final class ScriptCommand implements Subcommand {
     private Path kallsyms;
     private Path symfs;
     private boolean hideCallGraph;
+    private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
     private boolean showBpfEvents;
     private boolean showMmapEvents;
     private boolean showTaskEvents;
@@ -67,6 +69,8 @@ final class ScriptCommand implements Subcommand {
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
                 .value('\0', "symfs", "directory", "look for files with symbols relative to this directory")
                 .flag('G', "hide-call-graph", "when printing symbols do not display call chain")
+                .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
+                        + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
                 .flag('\0', "show-task-events", "show task related events (COMM, FORK, EXIT)")
                 .flag('\0', "show-mmap-events", "show mmap related events (MMAP, MMAP2)")
                 .flag('\0', "show-switch-events", "show context switch events (SWITCH, SWITCH_CPU_WIDE)")
@@ -106,6 +110,7 @@ final class ScriptCommand implements Subcommand {
             case "kallsyms" -> kallsyms = Path.of(v.text());
             case "symfs" -> symfs = Path.of(v.text());
             case "hide-call-graph" -> hideCallGraph = v.on();
+            case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "show-task-events" -> showTaskEvents = v.on();
             case "show-mmap-events" -> showMmapEvents = v.on();
             case "show-switch-events" -> showSwitchEvents = v.on();
@@ -240,7 +245,7 @@ final class ScriptCommand implements Subcommand {
             Script.run(file, Script.Options.defaults().withBuildIdDir(buildIdDir).withSymbols(kallsyms, symfs).withFields(fields)
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle)
                     .withTime(reltime ? Script.TimeBase.FIRST : deltatime ? Script.TimeBase.PREVIOUS : Script.TimeBase.BOOT)
-                    .withNanoseconds(nanoseconds)
+                    .withNanoseconds(nanoseconds).withMaxStack(maxStack)
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
                     .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)
                     .withShow(Script.Show.SWITCH, showSwitchEvents).withShow(Script.Show.NAMESPACE, showNamespaceEvents)

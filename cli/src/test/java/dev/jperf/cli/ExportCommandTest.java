@@ -56,6 +56,19 @@ class ExportCommandTest {
         assertTrue(r.out().startsWith("<!DOCTYPE html>") && r.out().contains("\"swapper\""));
     }
 
+    /** --max-stack and -U shape the exported stacks as they shape report's graphs: fewer frames, smaller pages. */
+    @Test
+    void flamegraphTakesMaxStackAndHideUnresolved() {
+        Run all = Run.of("report", "-i", data, "--kallsyms", kallsyms, "--flamegraph=-");
+        assertEquals(0, all.rc(), all.err());
+        for (String option : new String[] {"--max-stack=2", "-U"}) {
+            Run r = Run.of("report", "-i", data, "--kallsyms", kallsyms, option, "--flamegraph=-");
+            assertEquals(0, r.rc(), r.err());
+            assertTrue(r.out().startsWith("<!DOCTYPE html>"), option);
+            assertTrue(r.out().length() < all.out().length(), option + " left the stacks as they were");
+        }
+    }
+
     @Test
     void unwritableOutputIsOneLine() {
         Path bad = tmp.resolve("missing").resolve("p.pb.gz");

@@ -13,6 +13,7 @@ import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
 import dev.jperf.report.output.TasksReport;
+import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.PipelinedSink;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.SampleSink;
@@ -56,6 +57,8 @@ public final class Report {
         private final String separator;
         private final boolean callchainsAsked;
         private final Boolean group;
+        private final int maxStack;
+        private final boolean hideUnresolved;
         /** --sort as given when it names output fields (overhead, sample...), else null. */
         private final String sortFields;
         /** -F/--fields as given, or null. */
@@ -84,6 +87,8 @@ public final class Report {
             separator = b.separator;
             callchainsAsked = b.callchainsAsked;
             group = b.group;
+            maxStack = b.maxStack;
+            hideUnresolved = b.hideUnresolved;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -118,6 +123,8 @@ public final class Report {
             b.separator = separator;
             b.callchainsAsked = callchainsAsked;
             b.group = group;
+            b.maxStack = maxStack;
+            b.hideUnresolved = hideUnresolved;
             b.sortFields = sortFields;
             b.fields = fields;
             return b;
@@ -145,6 +152,8 @@ public final class Report {
             private String separator;
             private boolean callchainsAsked;
             private Boolean group;
+            private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
+            private boolean hideUnresolved;
             private String sortFields;
             private String fields;
 
@@ -282,6 +291,18 @@ public final class Report {
                 return this;
             }
 
+            /** --max-stack: the callchain entries kept per sample, before aggregation (perf's default 127). */
+            public Builder maxStack(int maxStack) {
+                this.maxStack = maxStack;
+                return this;
+            }
+
+            /** -U/--hide-unresolved: samples and callchain frames without a symbol left out, totals too. */
+            public Builder hideUnresolved(boolean hideUnresolved) {
+                this.hideUnresolved = hideUnresolved;
+                return this;
+            }
+
             public Options build() {
                 return new Options(this);
             }
@@ -400,6 +421,14 @@ public final class Report {
         public Boolean group() {
             return group;
         }
+
+        public int maxStack() {
+            return maxStack;
+        }
+
+        public boolean hideUnresolved() {
+            return hideUnresolved;
+        }
     }
 
     /** perf's default_branch_sort_order. */
@@ -472,7 +501,8 @@ public final class Report {
         SymbolResolver resolver = new SymbolResolver(
                 SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
         Session session = new Session(file, resolver,
-                new Session.Options(children || graph != null, o.filter(), branch));
+                new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack())
+                        .withHideUnresolved(o.hideUnresolved()));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
@@ -480,7 +510,7 @@ public final class Report {
             byEvent.put(e, h);
             ordered.add(h);
         }
-        // callee order keeps the innermost 127 frames of a deeper chain, caller order the outermost
+        // callee order keeps the innermost --max-stack frames of a deeper chain, caller order the outermost
         boolean calleeCut = graph == CallchainParams.Order.CALLEE;
         SampleSink sink = s -> {
             Hists h = byEvent.get(s.event());

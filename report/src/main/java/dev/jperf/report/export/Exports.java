@@ -31,7 +31,7 @@ public final class Exports {
      */
     public static void pprof(PerfDataFile file, Report.Options o, String output, OutputStream stdout, PrintStream err) {
         try (OutputFile out = OutputFile.open(output, stdout)) {
-            Stacks s = collect(file, symbols(o), o.filter(), Stacks.Granularity.ADDRESS, err);
+            Stacks s = collect(file, o, Stacks.Granularity.ADDRESS, err);
             new PprofExport(s, BpfLineTable.of(file)).write(out.stream(), "jperf report --pprof " + file.name());
             out.commit();
         } catch (IOException e) {
@@ -47,7 +47,7 @@ public final class Exports {
     public static void flamegraph(PerfDataFile file, Report.Options o, String output, OutputStream stdout,
             PrintStream err) {
         try (OutputFile out = OutputFile.open(output, stdout)) {
-            Stacks s = collect(file, symbols(o), o.filter(), Stacks.Granularity.SYMBOL, err);
+            Stacks s = collect(file, o, Stacks.Granularity.SYMBOL, err);
             boolean children = o.children() && s.callchains();
             new FlameGraphExport(s, BpfLineTable.of(file), children, o.relative(), "jperf: " + file.name())
                     .write(out.stream());
@@ -61,14 +61,24 @@ public final class Exports {
         return SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle());
     }
 
+    /** {@link #collect} as report's options say: its filters, --max-stack and -U shape the stacks as they shape its graphs. */
+    static Stacks collect(PerfDataFile file, Report.Options o, Stacks.Granularity granularity, PrintStream err) {
+        noCallchains(file, err);
+        return Stacks.collect(file, symbols(o), o.filter(), granularity, o.maxStack(), o.hideUnresolved());
+    }
+
     /** The stacks of {@code file}, saying once on {@code err} when it has no callchains. */
     static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter,
             Stacks.Granularity granularity, PrintStream err) {
+        noCallchains(file, err);
+        return Stacks.collect(file, symbols, filter, granularity);
+    }
+
+    private static void noCallchains(PerfDataFile file, PrintStream err) {
         if (!Stacks.hasCallchains(file)) {
             err.println("jperf: " + file.name() + ": the samples have no callchains (recorded without -g):"
                     + " each stack is the sampled function alone");
             err.flush();
         }
-        return Stacks.collect(file, symbols, filter, granularity);
     }
 }

@@ -5,6 +5,7 @@ import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.report.session.CurrentSample;
 import dev.jperf.report.session.Frame;
+import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.SampleSink;
 import dev.jperf.report.session.Session;
@@ -66,8 +67,15 @@ public final class Stacks implements SampleSink {
      */
     public static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter,
             Granularity granularity) {
+        return collect(file, symbols, filter, granularity, Machine.PERF_MAX_STACK_DEPTH, false);
+    }
+
+    /** {@link #collect} with report's --max-stack and -U, which shape the stacks as they shape its graphs. */
+    public static Stacks collect(PerfDataFile file, SymbolResolver.Options symbols, SampleFilter filter,
+            Granularity granularity, int maxStack, boolean hideUnresolved) {
         boolean callchains = hasCallchains(file);
-        Session session = new Session(file, new SymbolResolver(symbols), new Session.Options(callchains, filter));
+        Session session = new Session(file, new SymbolResolver(symbols), new Session.Options(callchains, filter)
+                .withMaxStack(maxStack).withHideUnresolved(hideUnresolved));
         Stacks s = new Stacks(file, session, callchains, granularity);
         // caller order keeps the outermost frames of a chain deeper than perf's maximum, as report's default
         session.scan(s, false);

@@ -6,8 +6,8 @@ import dev.jperf.report.session.ResolvedSample;
 import java.util.Arrays;
 
 /**
- * perf script walks a callchain callee first and keeps the innermost 127 addresses
- * (PERF_MAX_STACK_DEPTH); the session resolves it in perf report's caller order, which keeps the
+ * perf script walks a callchain callee first and keeps the innermost --max-stack addresses
+ * (PERF_MAX_STACK_DEPTH, 127, by default); the session resolves it in perf report's caller order, which keeps the
  * outermost ones. The two differ only for chains longer than that (broken frame-pointer walks),
  * which this re-resolves the script way, while the session's machine is at the sample's moment.
  * perf report's callee-order call graphs take the same cut.
@@ -17,13 +17,15 @@ public final class DeepChains {
     }
 
     /** {@code s} itself, or for a chain over the limit a copy with the callee-first cut (given caller first). */
-    public static ResolvedSample scriptOrder(ResolvedSample s, Machine machine) {
-        if (s.callchain() == null || s.record().callchainLength() <= Machine.PERF_MAX_STACK_DEPTH) {
+    public static ResolvedSample scriptOrder(ResolvedSample s, Machine machine, int maxStack) {
+        // a negative --max-stack keeps nothing, as perf's loop; more than a record holds keeps it all
+        int limit = Math.max(0, Math.min(maxStack, Machine.MAX_CHAIN_NR));
+        if (s.callchain() == null || s.record().callchainLength() <= limit) {
             return s;
         }
         long[] ips = s.record().callchain();
-        Frame[] out = new Frame[Machine.PERF_MAX_STACK_DEPTH];
-        int n = machine.calleeCut(s.thread(), null, 0, ips, ips.length, out);
+        Frame[] out = new Frame[limit];
+        int n = machine.calleeCut(s.thread(), null, 0, ips, ips.length, out, limit);
         if (n < 0) {
             return s;
         }

@@ -46,7 +46,7 @@ final class PipelinedPrinter implements SampleConsumer {
 
     @Override
     public void sample(ResolvedSample s) {
-        ResolvedSample r = DeepChains.scriptOrder(s, machine);
+        ResolvedSample r = DeepChains.scriptOrder(s, machine, options.maxStack());
         ScriptSample extra = ScriptSample.of(r, machine, fields[r.event().index()]);
         // the sample alone when nothing more was resolved: no wrapper per sample
         add(extra == null ? r : extra);

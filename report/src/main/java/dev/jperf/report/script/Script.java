@@ -3,6 +3,7 @@ package dev.jperf.report.script;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
@@ -45,42 +46,48 @@ public final class Script {
      * @param time the time field: since boot (perf's default), since the first line (--reltime) or
      *     since the line before (--deltatime)
      * @param nanoseconds --ns: the time field in nanoseconds
+     * @param maxStack --max-stack: the innermost callchain entries kept (perf's default 127)
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
-            boolean json, boolean demangle, Set<Show> shown, TimeBase time, boolean nanoseconds) {
+            boolean json, boolean demangle, Set<Show> shown, TimeBase time, boolean nanoseconds, int maxStack) {
         public Options {
             shown = Set.copyOf(shown);
         }
 
+        /** --max-stack. */
+        public Options withMaxStack(int maxStack) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+        }
+
         /** perf script without options. */
         public static Options defaults() {
-            return new Options(null, null, null, null, false, false, true, Set.of(), TimeBase.BOOT, false);
+            return new Options(null, null, null, null, false, false, true, Set.of(), TimeBase.BOOT, false, Machine.PERF_MAX_STACK_DEPTH);
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
         public Options withBuildIdDir(Path buildIdDir) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -92,17 +99,17 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, s, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, s, time, nanoseconds, maxStack);
         }
 
         /** --reltime / --deltatime. */
         public Options withTime(TimeBase time) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         /** --ns. */
         public Options withNanoseconds(boolean nanoseconds) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
         }
 
         public boolean shows(Show kind) {
@@ -147,7 +154,7 @@ public final class Script {
             }
             SymbolResolver resolver = new SymbolResolver(
                     SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
-            Session session = new Session(file, resolver, new Session.Options(useCallchain, SampleFilter.NONE));
+            Session session = new Session(file, resolver, new Session.Options(useCallchain, SampleFilter.NONE).withMaxStack(o.maxStack()));
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();
             }

@@ -83,7 +83,7 @@ final class ScriptJson implements SampleConsumer {
 
     @Override
     public void sample(ResolvedSample sample) {
-        ResolvedSample rs = DeepChains.scriptOrder(sample, machine);
+        ResolvedSample rs = DeepChains.scriptOrder(sample, machine, options.maxStack());
         try {
             SampleRecord s = rs.record();
             OutputFields f = fields[rs.event().index()];

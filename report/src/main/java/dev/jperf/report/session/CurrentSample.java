@@ -22,8 +22,8 @@ public final class CurrentSample {
     PerfThread thread;
     String comm;
     Frame frame;
-    /** Room for a kernel chain and a user one unwound (perf keeps up to 127 of each). */
-    Frame[] chain = new Frame[2 * Machine.PERF_MAX_STACK_DEPTH + 2];
+    /** Room for a kernel chain and a user one unwound (perf keeps up to --max-stack of each). */
+    Frame[] chain = new Frame[2 * Machine.MAX_CHAIN_NR + 2];
     int chainLength = -1;
     /** {@link #callchainHash()} once known (from the chain cache, or computed on first ask). */
     int chainHash;

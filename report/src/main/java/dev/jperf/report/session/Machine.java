@@ -33,6 +33,8 @@ import java.util.function.Supplier;
 public final class Machine {
     /** perf's PERF_MAX_STACK_DEPTH: the addresses a callchain walk keeps. */
     public static final int PERF_MAX_STACK_DEPTH = 127;
+    /** The most callchain entries a record can hold (its size is a u16): a deeper --max-stack keeps them all. */
+    public static final int MAX_CHAIN_NR = 0xffff / 8;
     static final int PROT_EXEC = 4;
 
     private final SymbolResolver resolver;
@@ -68,7 +70,7 @@ public final class Machine {
 
     /** The DWARF unwinder (session thread only) and the address space it walks. */
     private final Unwinder unwinder = new Unwinder();
-    private final long[] unwound = new long[PERF_MAX_STACK_DEPTH];
+    private long[] unwound = new long[PERF_MAX_STACK_DEPTH];
     private MapGroup unwindMaps;
     private final Unwinder.Modules unwindModules = new Unwinder.Modules() {
         @Override
@@ -341,17 +343,22 @@ public final class Machine {
      * caller-order walk keeps the same ones and there is nothing to cut.
      */
     public int calleeCut(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out) {
+        return calleeCut(thread, src, at, ips, nr, out, PERF_MAX_STACK_DEPTH);
+    }
+
+    /** {@link #calleeCut} keeping the innermost {@code maxStack} addresses (perf's --max-stack). */
+    public int calleeCut(PerfThread thread, ByteSource src, long at, long[] ips, int nr, Frame[] out, int maxStack) {
         int entries = 0;
         for (int i = 0; i < nr; i++) {
             entries += SampleRecord.isContextMarker(ips != null ? ips[i] : src.u64(at + 8L * i)) ? 0 : 1;
         }
-        if (entries <= PERF_MAX_STACK_DEPTH) {
+        if (entries <= maxStack) {
             return -1;
         }
-        Frame[] callee = new Frame[PERF_MAX_STACK_DEPTH];
+        Frame[] callee = new Frame[maxStack];
         int k = 0;
         int cpumode = PERF_RECORD_MISC_USER;
-        for (int i = 0; i < nr && k < PERF_MAX_STACK_DEPTH; i++) {
+        for (int i = 0; i < nr && k < maxStack; i++) {
             long ip = ips != null ? ips[i] : src.u64(at + 8L * i);
             if (SampleRecord.isContextMarker(ip)) {
                 cpumode = SampleRecord.cpumodeAfter(ip);
@@ -376,12 +383,23 @@ public final class Machine {
      * an empty copy (perf's "nothing was captured").
      */
     public int unwindUser(PerfThread thread, ByteSource src, UserStack us, Frame[] out) {
+        return unwindUser(thread, src, us, out, PERF_MAX_STACK_DEPTH);
+    }
+
+    /**
+     * {@link #unwindUser} keeping at most {@code maxStack} addresses, counted from the interrupted
+     * pc: perf's get_entries stops its unwind at --max-stack, the pc alone at 1, nothing at 0.
+     */
+    public int unwindUser(PerfThread thread, ByteSource src, UserStack us, Frame[] out, int maxStack) {
         if (us.abi == 0 || us.stackSize == 0) {
             return 0;
         }
         unwindMaps = thread.maps();
+        if (unwound.length < maxStack) {
+            unwound = new long[maxStack];
+        }
         int n = unwinder.unwind(src, us.regsAt, us.mask, us.stackAt, us.stackSize, unwindModules, unwound,
-                PERF_MAX_STACK_DEPTH);
+                maxStack);
         int k = 0;
         for (int i = 0; i < n; i++) {
             // perf's unwind entry(): skips a 0 address

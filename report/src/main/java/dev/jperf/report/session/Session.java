@@ -47,16 +47,38 @@ public final class Session {
      * @param callchains resolve callchains (off for -g none --no-children: faster)
      * @param branchStacks resolve each sample's branch stack (perf's branch mode)
      */
-    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
+    public record Options(boolean callchains, SampleFilter filter, boolean branchStacks, int maxStack,
+            boolean hideUnresolved) {
         /** Without branch stacks. */
         public Options(boolean callchains, SampleFilter filter) {
             this(callchains, filter, false);
+        }
+
+        /** perf's default --max-stack (PERF_MAX_STACK_DEPTH). */
+        public Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
+            this(callchains, filter, branchStacks, MAX_STACK, false);
+        }
+
+        /** perf's --max-stack: the callchain entries a walk keeps (perf's loop stops at it). */
+        public Options withMaxStack(int maxStack) {
+            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved);
+        }
+
+        /**
+         * perf's -U (symbol_conf.hide_unresolved), for {@link #scan}: a sample without a symbol is
+         * dropped before it counts anywhere, a callchain frame without one is left out (it still
+         * counts toward --max-stack, as in perf's walk).
+         */
+        public Options withHideUnresolved(boolean hideUnresolved) {
+            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved);
         }
     }
 
     private final PerfDataFile file;
     private final Machine machine;
     private final Options options;
+    /** --max-stack, no more than a record can hold (a negative one keeps nothing, as perf's loop). */
+    private final int maxStack;
     private long totalLostSamples;
     private long auxtraceBytes;
     private boolean calleeCut;
@@ -65,10 +87,10 @@ public final class Session {
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
     /** A delivered sample's frames before they are copied at their length (session thread only). */
-    private final Frame[] chainScratch = new Frame[2 * MAX_STACK];
+    private final Frame[] chainScratch = new Frame[2 * Machine.MAX_CHAIN_NR];
     /** A DWARF sample's registers and stack copy, located in place, and its unwound user frames. */
     private final UserStack userStack = new UserStack();
-    private final Frame[] userFrames = new Frame[MAX_STACK];
+    private final Frame[] userFrames;
     /** {@link Frame#hashOf} of the frames the last {@link #resolveCallchain} returned (made as they were). */
     private int resolvedHash;
     private volatile boolean fileOrder;
@@ -83,6 +105,8 @@ public final class Session {
         this.machine = new Machine(resolver);
         machine.setBpfProgSymbols(() -> BpfProgSymbols.of(file.features().bpfPrograms()));
         this.options = options;
+        this.maxStack = Math.max(0, Math.min(options.maxStack(), Machine.MAX_CHAIN_NR));
+        this.userFrames = new Frame[Math.max(maxStack, MAX_STACK)];
         readBuildIds();
         Dso kernel = resolver.existing(SymbolResolver.KERNEL_NAME);
         resolver.prefetchKallsyms(kernel == null ? null : kernel.buildId());
@@ -382,20 +406,27 @@ public final class Session {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = withUnwound(thread, src, d[at + Batch.POSITION], d[at + Batch.CALLCHAIN_AT], nr,
                     c.event.attr(), c.chain);
-        } else if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
+        } else if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR && !options.hideUnresolved()) {
+            // (-U compacts chains: the cache shares frames by their index in the raw chain)
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT],
                     d[at + Batch.RAW_HASH], src, d[at + Batch.CALLCHAIN_AT], nr, c);
         } else if (options.callchains() && nr >= 0) {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = resolveCallchain(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain, -1, nr);
-            if (calleeCut && nr > MAX_STACK) {
-                int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain);
+            if (calleeCut && nr > maxStack) {
+                int cut = machine.calleeCut(thread, src, d[at + Batch.CALLCHAIN_AT], null, nr, c.chain, maxStack);
                 if (cut >= 0) {
                     c.chainLength = cut;
                 }
             }
         } else {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
+        }
+        if (options.hideUnresolved()) {
+            if (c.frame.symbol() == null) {
+                return;
+            }
+            c.chainLength = resolvedOnly(c.chain, c.chainLength);
         }
         c.comm = thread.comm();
         c.filtered = options.filter().excludes(thread, c.comm, c.frame);
@@ -404,6 +435,17 @@ public final class Session {
             branches(thread, r.branchStack(), c);
         }
         sink.sample(c);
+    }
+
+    /** -U: the first {@code n} frames of {@code chain} that have a symbol, moved to its start; their count. */
+    private static int resolvedOnly(Frame[] chain, int n) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (chain[i].symbol() != null) {
+                chain[k++] = chain[i];
+            }
+        }
+        return n < 0 ? n : k;
     }
 
     /** perf's sample__resolve_bstack: each entry's ends resolved in whichever address space maps them. */
@@ -464,8 +506,8 @@ public final class Session {
         c.chainLength = resolveCallchain(thread, null, 0, raw, nr, c.chain, last, last < 0 ? nr : shared(last, raw, nr));
         c.chainHash = resolvedHash;
         c.chainHashed = true;
-        if (calleeCut && nr > MAX_STACK) {
-            int cut = machine.calleeCut(thread, null, 0, raw, nr, c.chain);
+        if (calleeCut && nr > maxStack) {
+            int cut = machine.calleeCut(thread, null, 0, raw, nr, c.chain, maxStack);
             if (cut >= 0) {
                 c.chainLength = cut;
                 c.chainHashed = false;
@@ -490,8 +532,15 @@ public final class Session {
             return 0;
         }
         int k = resolveCallchain(thread, src, chainAt, null, nr, out, -1, nr);
+        if (calleeCut && nr > maxStack) {
+            // the kernel part cut as the other chains are; the unwound user part is its own walk
+            int cut = machine.calleeCut(thread, src, chainAt, null, nr, out, maxStack);
+            if (cut >= 0) {
+                k = cut;
+            }
+        }
         long end = position + src.u16(position + 6);
-        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, userFrames)
+        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, userFrames, maxStack)
                 : 0;
         if (u > 0) {
             System.arraycopy(out, 0, out, u, k);
@@ -537,7 +586,7 @@ public final class Session {
      */
     private int shared(int last, long[] raw, int nr) {
         int lastNr = chains.rawLength(last);
-        if (nr > MAX_STACK || lastNr > MAX_STACK) {
+        if (nr > maxStack || lastNr > maxStack) {
             return nr;
         }
         int common = chains.commonSuffix(last, raw, nr);
@@ -581,7 +630,7 @@ public final class Session {
         int n = 0;
         int h = 0;
         int cpumode = PerfRecord.PERF_RECORD_MISC_USER;
-        for (int j = nr; j >= 0 && n < MAX_STACK; j--) {
+        for (int j = nr; j >= 0 && n < maxStack; j--) {
             long ip = j == nr ? SampleRecord.PERF_CONTEXT_MAX : ips != null ? ips[j] : src.u64(at + 8L * j);
             if (SampleRecord.isContextMarker(ip)) {
                 // find_prev_cpumode: the marker before this point rules the entries that follow
