@@ -4,10 +4,11 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.record.PerfRecord;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.report.session.Frame;
-import dev.jperf.report.session.ResolvedSample;
+import dev.jperf.report.session.CurrentSample;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.Dso;
+import dev.jperf.report.symbol.Symbol;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -56,28 +58,47 @@ public final class Annotate {
         return annotate(file, new SymbolResolver(SymbolResolver.Options.defaults(kallsyms, null, buildIdDir)), null);
     }
 
-    /** As {@link #annotate(PerfDataFile, Path, Path)}, every sample also given to {@code natives} when not null. */
+    /**
+     * As {@link #annotate(PerfDataFile, Path, Path)}, every sample also given to {@code natives} when not null.
+     * The samples come through report's fast path ({@link Session#scan}: no record decoded, no object
+     * per sample), which applies the side-band (KSYMBOL included) in time order as {@code run} does.
+     */
     static BpfAnnotation annotate(PerfDataFile file, SymbolResolver resolver, NativeAnnotation natives) {
         Session session = new Session(file, resolver, new Session.Options(false, SampleFilter.NONE));
         if (!file.isPipe()) {
-            BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
-            session.run(s -> {
-                count(s, a::add);
-                if (natives != null) {
-                    natives.add(s);
+            BpfLineTable table = BpfLineTable.of(file);
+            BpfAnnotation a = new BpfAnnotation(table);
+            // most kernel samples are in kernel functions BpfAnnotation.add would drop: what it
+            // makes of a symbol (BPF, or named in the table) is known once, by the symbol's identity
+            IdentityHashMap<Symbol, Boolean> counted = new IdentityHashMap<>();
+            session.scan(s -> {
+                Frame f = s.frame();
+                if (s.cpumode() == PerfRecord.PERF_RECORD_MISC_KERNEL && f.symbol() != null && f.dso() != null) {
+                    Boolean c = counted.get(f.symbol());
+                    if (c == null) {
+                        String name = f.symbol().name();
+                        c = bpf(f) || table.names(name);
+                        counted.put(f.symbol(), c);
+                    }
+                    if (c) {
+                        a.add(s.event(), s.ip(), s.period(), f.symbol().name(), bpf(f));
+                    }
                 }
-            });
+                if (natives != null) {
+                    natives.add(s.event(), s.period(), f);
+                }
+            }, false);
             return a;
         }
         // a stream's BPF_PROG_INFO / BPF_BTF may come as programs are captured (jperf record -o -):
         // the line table is complete only at its end, so the samples in the kernel are kept till then
         List<Object[]> kept = new ArrayList<>();
-        session.run(s -> {
+        session.scan(s -> {
             count(s, (event, ip, period, ksym, bpf) -> kept.add(new Object[] {event, ip, period, ksym, bpf}));
             if (natives != null) {
-                natives.add(s);
+                natives.add(s.event(), s.period(), s.frame());
             }
-        });
+        }, false);
         BpfAnnotation a = new BpfAnnotation(BpfLineTable.of(file));
         for (Object[] k : kept) {
             a.add((EventDesc) k[0], (Long) k[1], (Long) k[2], (String) k[3], (Boolean) k[4]);
@@ -90,13 +111,16 @@ public final class Annotate {
         void add(EventDesc event, long ip, long period, String ksym, boolean bpf);
     }
 
-    private static void count(ResolvedSample s, KernelSample to) {
+    private static void count(CurrentSample s, KernelSample to) {
         Frame f = s.frame();
         if (s.cpumode() == PerfRecord.PERF_RECORD_MISC_KERNEL && f.symbol() != null && f.dso() != null) {
-            String name = f.symbol().name();
-            to.add(s.event(), s.record().ip(), s.period(), name,
-                    f.dso().kind() == Dso.Kind.BPF || BPF_PROG_NAME.matcher(name).matches());
+            to.add(s.event(), s.ip(), s.period(), f.symbol().name(), bpf(f));
         }
+    }
+
+    /** Whether a kernel frame (with symbol and DSO) is in JITed BPF code. */
+    private static boolean bpf(Frame f) {
+        return f.dso().kind() == Dso.Kind.BPF || BPF_PROG_NAME.matcher(f.symbol().name()).matches();
     }
 
     /**

@@ -114,6 +114,11 @@ public final class BpfLineTable {
         return null;
     }
 
+    /** Whether some function of the table is named {@code ksym} ({@link #find} can find it). */
+    public boolean names(String ksym) {
+        return byName.containsKey(ksym);
+    }
+
     /** JITed function {@code i} of {@code prog} (a program of this table). */
     public BpfFunction function(BpfProgInfo prog, int i) {
         return byProgram.get(prog)[i];

@@ -7,7 +7,6 @@ import dev.jperf.format.header.EventDesc;
 import dev.jperf.nativeshim.Capstone;
 import dev.jperf.nativeshim.X86Disassembler;
 import dev.jperf.report.session.Frame;
-import dev.jperf.report.session.ResolvedSample;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Symbol;
 import dev.jperf.report.symbol.SymbolResolver;
@@ -118,9 +117,8 @@ final class NativeAnnotation {
         this.dsos = dsos;
     }
 
-    /** Counts a sample (every sample: the global percentages' totals). */
-    void add(ResolvedSample s) {
-        EventDesc ev = s.event();
+    /** Counts a sample (every sample: the global percentages' totals) of event {@code ev} at {@code f}. */
+    void add(EventDesc ev, long p, Frame f) {
         PerEvent pe = lastPerEvent;
         if (ev != lastEvent) {
             pe = events.get(ev);
@@ -132,10 +130,8 @@ final class NativeAnnotation {
             lastPerEvent = pe;
             lastEntry = null;
         }
-        long p = s.period();
         pe.samples++;
         pe.period += p;
-        Frame f = s.frame();
         if (f == null || f.symbol() == null || f.dso() == null || f.dso().kind() != Dso.Kind.USER
                 || f.kernelSpace()) {
             return;
