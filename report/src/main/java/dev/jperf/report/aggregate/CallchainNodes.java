@@ -172,7 +172,7 @@ final class CallchainNodes {
      * The child of {@code parent} matching {@code f}, created (empty) when there is none. perf's
      * match_chain for CCKEY_FUNCTION: DSOs first (perf compares the struct dso pointers, i.e.
      * allocation order; jperf uses creation order, the DSO's id), then symbol starts, or addresses
-     * when either frame has no symbol.
+     * when either frame has no symbol; inlined functions by name.
      */
     int childFor(int parent, Frame f) {
         int fDso = dsoKey(f);
@@ -187,7 +187,11 @@ final class CallchainNodes {
             int[] iv = ints[e >>> SHIFT];
             int ib = (e & MASK) * INTS;
             int eDso = iv[ib + DSO];
-            if (eDso != fDso) {
+            Symbol es = fHasSymbol && (iv[ib + FLAGS] & HAS_SYMBOL) != 0 ? frames[e >>> SHIFT][e & MASK].symbol() : null;
+            if (es != null && (fs.inlined() || es.inlined())) {
+                // perf compares inlined frames by name alone: their symbols share the caller's start
+                c = es.name().compareTo(fs.name());
+            } else if (eDso != fDso) {
                 c = eDso < fDso ? -1 : 1;
             } else if ((iv[ib + FLAGS] & HAS_SYMBOL) != 0 && fHasSymbol) {
                 c = Long.compareUnsigned(l(e, SYMBOL_START), fStart);

@@ -58,7 +58,7 @@ public final class Exports {
     }
 
     private static SymbolResolver.Options symbols(Report.Options o) {
-        return SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle());
+        return SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline());
     }
 
     /** The stacks of {@code file}, saying once on {@code err} when it has no callchains. */

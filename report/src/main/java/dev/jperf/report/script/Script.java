@@ -41,46 +41,51 @@ public final class Script {
      * @param hideCallGraph -G: no callchains even when the file has them
      * @param json one JSON object per line instead of text
      * @param demangle user-space names demangled (perf script's default)
+     * @param inline --inline (perf's default)/--no-inline: inlined functions' frames in DWARF-unwound chains
      * @param shown the --show-*-events given
      * @param time the time field: since boot (perf's default), since the first line (--reltime) or
      *     since the line before (--deltatime)
      * @param nanoseconds --ns: the time field in nanoseconds
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
-            boolean json, boolean demangle, Set<Show> shown, TimeBase time, boolean nanoseconds) {
+            boolean json, boolean demangle, boolean inline, Set<Show> shown, TimeBase time, boolean nanoseconds) {
         public Options {
             shown = Set.copyOf(shown);
         }
 
         /** perf script without options. */
         public static Options defaults() {
-            return new Options(null, null, null, null, false, false, true, Set.of(), TimeBase.BOOT, false);
+            return new Options(null, null, null, null, false, false, true, true, Set.of(), TimeBase.BOOT, false);
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
         public Options withBuildIdDir(Path buildIdDir) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
+        }
+
+        public Options withInline(boolean inline) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -92,17 +97,17 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, s, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds);
         }
 
         /** --reltime / --deltatime. */
         public Options withTime(TimeBase time) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         /** --ns. */
         public Options withNanoseconds(boolean nanoseconds) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds);
         }
 
         public boolean shows(Show kind) {
@@ -146,7 +151,7 @@ public final class Script {
                 useCallchain |= !o.hideCallGraph() && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
             }
             SymbolResolver resolver = new SymbolResolver(
-                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
+                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline()));
             Session session = new Session(file, resolver, new Session.Options(useCallchain, SampleFilter.NONE));
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();

@@ -65,10 +65,11 @@ public final class Session {
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
     /** A delivered sample's frames before they are copied at their length (session thread only). */
-    private final Frame[] chainScratch = new Frame[2 * MAX_STACK];
+    private Frame[] chainScratch = new Frame[2 * MAX_STACK];
+    /** The array {@link #withUnwound} left its chain in: the one given, or a larger copy when inlined frames need room. */
+    private Frame[] unwoundChain;
     /** A DWARF sample's registers and stack copy, located in place, and its unwound user frames. */
     private final UserStack userStack = new UserStack();
-    private final Frame[] userFrames = new Frame[MAX_STACK];
     /** {@link Frame#hashOf} of the frames the last {@link #resolveCallchain} returned (made as they were). */
     private int resolvedHash;
     private volatile boolean fileOrder;
@@ -382,6 +383,7 @@ public final class Session {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = withUnwound(thread, src, d[at + Batch.POSITION], d[at + Batch.CALLCHAIN_AT], nr,
                     c.event.attr(), c.chain);
+            c.chain = unwoundChain;
         } else if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR) {
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT],
                     d[at + Batch.RAW_HASH], src, d[at + Batch.CALLCHAIN_AT], nr, c);
@@ -486,14 +488,19 @@ public final class Session {
      */
     private int withUnwound(PerfThread thread, ByteSource src, long position, long chainAt, int nr,
             PerfEventAttr attr, Frame[] out) {
+        unwoundChain = out;
         if (nr < 0) {
             return 0;
         }
         int k = resolveCallchain(thread, src, chainAt, null, nr, out, -1, nr);
         long end = position + src.u16(position + 6);
-        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, userFrames)
-                : 0;
+        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack) : 0;
+        if (k + u > out.length) {
+            out = Arrays.copyOf(out, k + u);
+        }
+        unwoundChain = out;
         if (u > 0) {
+            Frame[] userFrames = machine.unwound();
             System.arraycopy(out, 0, out, u, k);
             for (int i = 0; i < u; i++) {
                 out[i] = userFrames[u - 1 - i];
@@ -517,6 +524,7 @@ public final class Session {
             int n;
             if (UserStack.sampled(s.event().attr())) {
                 n = withUnwound(thread, src, position, chainAt, nr, s.event().attr(), chainScratch);
+                chainScratch = unwoundChain;
             } else {
                 long[] ips = nr <= raw.length ? raw : new long[nr];
                 src.u64s(chainAt, ips, 0, nr);
