@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Inlined functions' frames in DWARF-unwound callchains (perf's append_inlines, on by default):
- * jperf's report call graphs, children entries and script chains equal perf 6.1's, run live
+ * jperf's report call graphs, children entries, script chains and folded stacks equal perf 6.1's, run live
  * without --no-inline on the same file, for testdata/dwarf's recordings and for a gcc -O2 program
  * of static inline functions recorded here; --no-inline gives the chains without them.
  */
@@ -124,6 +124,23 @@ class InlineFramesTest {
         same(in, true, "report", "--stdio", "--no-children", "-g", "callee");
         same(in, true, "report", "--stdio", "--children", "-g", "caller");
         same(in, false, "report", "--stdio", "--children", "-g", "caller");
+    }
+
+    /**
+     * Folded stacks name inlined functions as perf's stackcollapse script does (perf's chains, names
+     * without " (inlined)"), on the program recorded here: perf's scripting unwinds only where the
+     * binaries are at their recorded paths, which testdata/dwarf's are not.
+     */
+    @Test
+    void foldedStacks() throws Exception {
+        PerfOracle.assumeInstalled();
+        Path[] in = input(null, null);
+        PerfOracle.Result theirs = PerfOracle.perfWithBuildIdDir(in[1], "script", "report", "stackcollapse", "-i",
+                in[0].toString());
+        assertEquals(0, theirs.rc(), theirs.err());
+        Run ours = Run.of("script", "--buildid-dir=" + in[1], "--folded", "-i", in[0].toString());
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(theirs.out(), ours.out());
     }
 
     private static String withoutTip(String report) {

@@ -69,7 +69,11 @@ public final class SourceLines {
         final Map<Long, String> srclines = new HashMap<>();
         /** perf's dso->inlined_nodes: the inline chain's symbols by address. */
         final Map<Long, Inlines> inlines = new HashMap<>();
+        /** The inlined symbols made so far: one object per name and symbol inlined into, as exports key frames by symbol. */
+        final Map<InlinedName, Symbol> inlinedSymbols = new HashMap<>();
     }
+
+    private record InlinedName(Symbol base, String name) {}
 
     /** Problems met reading debug information (perf prints such lines with -v only). */
     public synchronized List<String> warnings() {
@@ -144,7 +148,8 @@ public final class SourceLines {
             } else if (demangler != null) {
                 fn = demangler.demangle(fn);
             }
-            syms[i] = fn.equals(sym.name()) ? sym : Symbol.inlined(sym, fn, null);
+            syms[i] = fn.equals(sym.name()) ? sym
+                    : d.inlinedSymbols.computeIfAbsent(new InlinedName(sym, fn), k -> Symbol.inlined(k.base(), k.name(), null));
             String file = r.file() == null ? "??" : r.file();
             lines[i] = file.substring(file.lastIndexOf('/') + 1) + ":" + r.line();
         }
