@@ -386,8 +386,9 @@ public final class Machine {
     /**
      * perf's thread__resolve_callchain_unwind: the user frames of a sample unwound from its
      * registers and stack copy (a {@link UserStack} located in {@code src}), innermost first into
-     * {@code out}, at most {@value #PERF_MAX_STACK_DEPTH}; none when the sample has no registers or
-     * an empty copy (perf's "nothing was captured").
+     * {@link #unwound()}: at most {@value #PERF_MAX_STACK_DEPTH} addresses, each with its inlined
+     * functions' frames unless --no-inline; none when the sample has no registers or an empty copy
+     * (perf's "nothing was captured"). Returns how many frames.
      */
     public int unwindUser(PerfThread thread, ByteSource src, UserStack us) {
         if (us.abi == 0 || us.stackSize == 0) {
