@@ -59,6 +59,7 @@ final class ReportCommand implements Subcommand {
     private boolean inverted;
     private boolean children = true;
     private boolean demangle = true;
+    private boolean inline = true;
     private boolean json;
     private boolean headerOnly;
     private boolean header;
@@ -127,6 +128,7 @@ final class ReportCommand implements Subcommand {
                 .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
                         + " (default when the file has callchains)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
+                .flag('\0', "inline", "show inlined functions in DWARF-unwound call chains (default; --no-inline: none)")
                 .flag('\0', "json", "print the rows as JSON: Children/Self (or Overhead) and, with callchains and -g"
                         + " not none, each row's call graph as nested objects")
                 .flag('\0', "header-only", "show only data header (all of it with -I)")
@@ -188,6 +190,7 @@ final class ReportCommand implements Subcommand {
             case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
+            case "inline" -> inline = v.on();
             case "json" -> json = v.on();
             case "header-only" -> headerOnly = v.on();
             case "header" -> header = v.on();
@@ -256,7 +259,7 @@ final class ReportCommand implements Subcommand {
                 .withTime(time);
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
-                .symbols(kallsyms, symfs).json(json).demangle(demangle).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
+                .symbols(kallsyms, symfs).json(json).demangle(demangle).inline(inline).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
                 .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);

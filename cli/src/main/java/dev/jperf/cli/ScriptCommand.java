@@ -32,6 +32,7 @@ final class ScriptCommand implements Subcommand {
     private boolean showCgroupEvents;
     private boolean showRoundEvents;
     private boolean demangle = true;
+    private boolean inline = true;
     private boolean json;
     private boolean folded;
     private boolean header;
@@ -81,6 +82,7 @@ final class ScriptCommand implements Subcommand {
                 .flag('\0', "show-bpf-events", "show bpf related events (KSYMBOL, BPF_EVENT)")
                 .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
+                .flag('\0', "inline", "show inlined functions in DWARF-unwound call chains (default; --no-inline: none)")
                 .flag('\0', "json", "one JSON object per line instead of text")
                 .flag('\0', "reltime", "Show time stamps relative to start")
                 .flag('\0', "deltatime", "Show time stamps relative to previous event")
@@ -120,6 +122,7 @@ final class ScriptCommand implements Subcommand {
             case "show-bpf-events" -> showBpfEvents = v.on();
             case "show-cgroup-events" -> showCgroupEvents = v.on();
             case "demangle" -> demangle = v.on();
+            case "inline" -> inline = v.on();
             case "json" -> json = v.on();
             case "folded" -> folded = v.on();
             case "header" -> header = v.on();
@@ -235,7 +238,7 @@ final class ScriptCommand implements Subcommand {
                 }
             }
             if (folded) {
-                Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle),
+                Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle).withInline(inline),
                         System.out, System.err);
                 System.out.flush();
                 Input.printWarnings(file, System.err);
@@ -243,7 +246,7 @@ final class ScriptCommand implements Subcommand {
             }
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
             Script.run(file, Script.Options.defaults().withBuildIdDir(buildIdDir).withSymbols(kallsyms, symfs).withFields(fields)
-                    .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle)
+                    .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle).withInline(inline)
                     .withTime(reltime ? Script.TimeBase.FIRST : deltatime ? Script.TimeBase.PREVIOUS : Script.TimeBase.BOOT)
                     .withNanoseconds(nanoseconds).withMaxStack(maxStack)
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)

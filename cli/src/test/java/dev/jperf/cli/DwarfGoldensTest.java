@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The committed DWARF recordings (testdata/dwarf: C without frame pointers, C++ with exceptions, a
  * callback under libc's qsort, recorded by perf 6.1 with --call-graph dwarf) unwound by jperf from
  * the file and the binaries kept beside it: script's chains and report's call graph equal perf's
- * goldens line for line (perf without inline frames, which jperf's chains do not carry).
+ * goldens line for line (made with --no-inline: InlineFramesTest compares the inline frames with perf run live).
  */
 class DwarfGoldensTest {
     static List<Path> cases() {
@@ -24,7 +24,7 @@ class DwarfGoldensTest {
     @ParameterizedTest
     @MethodSource("cases")
     void scriptChainsArePerfs(Path data) throws Exception {
-        Run r = Run.of("script", "--buildid-dir", Corpus.dwarfBuildIdDir().toString(), "-i", data.toString(), "-F",
+        Run r = Run.of("script", "--no-inline", "--buildid-dir", Corpus.dwarfBuildIdDir().toString(), "-i", data.toString(), "-F",
                 "comm,tid,ip,sym,dso");
         assertEquals(0, r.rc(), r.err());
         assertEquals(new String(Corpus.unxz(data.resolveSibling("script.txt.xz")), StandardCharsets.UTF_8), r.out());
@@ -33,8 +33,8 @@ class DwarfGoldensTest {
     @ParameterizedTest
     @MethodSource("cases")
     void reportCallGraphIsPerfs(Path data) throws Exception {
-        Run r = Run.of("report", "--buildid-dir", Corpus.dwarfBuildIdDir().toString(), "-i", data.toString(),
-                "--no-children", "--stdio", "-g", "caller");
+        Run r = Run.of("report", "--no-inline", "--buildid-dir", Corpus.dwarfBuildIdDir().toString(), "-i",
+                data.toString(), "--no-children", "--stdio", "-g", "caller");
         assertEquals(0, r.rc(), r.err());
         assertEquals(Files.readString(data.resolveSibling("report.txt")), withoutTip(r.out()));
     }

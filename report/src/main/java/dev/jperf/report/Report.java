@@ -51,6 +51,7 @@ public final class Report {
         private final Path buildIdDir;
         private final boolean json;
         private final boolean demangle;
+        private final boolean inline;
         private final boolean showSamples;
         private final boolean showPeriod;
         private final boolean quiet;
@@ -81,6 +82,7 @@ public final class Report {
             buildIdDir = b.buildIdDir;
             json = b.json;
             demangle = b.demangle;
+            inline = b.inline;
             showSamples = b.showSamples;
             showPeriod = b.showPeriod;
             quiet = b.quiet;
@@ -117,6 +119,7 @@ public final class Report {
             b.buildIdDir = buildIdDir;
             b.json = json;
             b.demangle = demangle;
+            b.inline = inline;
             b.showSamples = showSamples;
             b.showPeriod = showPeriod;
             b.quiet = quiet;
@@ -146,6 +149,7 @@ public final class Report {
             private Path buildIdDir;
             private boolean json;
             private boolean demangle = true;
+            private boolean inline = true;
             private boolean showSamples;
             private boolean showPeriod;
             private boolean quiet;
@@ -303,6 +307,12 @@ public final class Report {
                 return this;
             }
 
+            /** --inline/--no-inline: inlined functions' frames in DWARF-unwound chains (perf's default: on). */
+            public Builder inline(boolean inline) {
+                this.inline = inline;
+                return this;
+            }
+
             public Options build() {
                 return new Options(this);
             }
@@ -396,6 +406,10 @@ public final class Report {
 
         public boolean demangle() {
             return demangle;
+        }
+
+        public boolean inline() {
+            return inline;
         }
 
         public boolean showSamples() {
@@ -499,7 +513,7 @@ public final class Report {
         CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains && !branch
                 ? o.callGraph().effectiveOrder(children) : null;
         SymbolResolver resolver = new SymbolResolver(
-                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
+                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline()));
         Session session = new Session(file, resolver,
                 new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack())
                         .withHideUnresolved(o.hideUnresolved()));

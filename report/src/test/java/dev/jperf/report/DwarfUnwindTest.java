@@ -51,7 +51,8 @@ class DwarfUnwindTest {
     }
 
     static String jperfScript(Path file, String fields) {
-        Script.Options options = Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withFields(fields);
+        Script.Options options = Script.Options.defaults().withBuildIdDir(CorpusFixture.buildIdDir()).withFields(fields)
+                .withInline(false);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(file)) {
             Script.run(f, options, out);
@@ -86,7 +87,7 @@ class DwarfUnwindTest {
         for (boolean children : new boolean[] {false, true}) {
             String want = children ? PerfOracle.run("report", "-i", data.toString(), "--stdio", "--no-inline", "-g")
                     : PerfOracle.run("report", "-i", data.toString(), "--no-children", "--stdio", "--no-inline", "-g");
-            Report.Options o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).children(children)
+            Report.Options o = Report.Options.builder(data).buildIdDir(CorpusFixture.buildIdDir()).children(children).inline(false)
                     .callGraph(CallchainParams.parse(CallchainParams.DEFAULT_ARG)).callchainsAsked(true).build();
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));

@@ -40,6 +40,8 @@ final class CallchainNodes {
     private static final int INTS = 7;
     private static final int RED = 1;
     private static final int HAS_SYMBOL = 2;
+    /** The node's symbol is an inlined function's: compared by name, through the node's frame. */
+    private static final int INLINED = 4;
 
     // a node's longs: the rest of its comparison key (copied from the frame: following frame ->
     // dso / symbol in the search was ~30 % of a call-graph report's CPU), then perf's counters
@@ -84,7 +86,7 @@ final class CallchainNodes {
         if (f != null) {
             Symbol s = f.symbol();
             if (s != null) {
-                iv[ib + FLAGS] = HAS_SYMBOL;
+                iv[ib + FLAGS] = s.inlined() ? HAS_SYMBOL | INLINED : HAS_SYMBOL;
                 lv[lb + SYMBOL_START] = s.start();
             }
             lv[lb + IP] = f.ip();
@@ -172,12 +174,13 @@ final class CallchainNodes {
      * The child of {@code parent} matching {@code f}, created (empty) when there is none. perf's
      * match_chain for CCKEY_FUNCTION: DSOs first (perf compares the struct dso pointers, i.e.
      * allocation order; jperf uses creation order, the DSO's id), then symbol starts, or addresses
-     * when either frame has no symbol.
+     * when either frame has no symbol; inlined functions by name.
      */
     int childFor(int parent, Frame f) {
         int fDso = dsoKey(f);
         Symbol fs = f.symbol();
         boolean fHasSymbol = fs != null;
+        boolean fInlined = fHasSymbol && fs.inlined();
         long fStart = fHasSymbol ? fs.start() : 0;
         long fIp = f.ip();
         int at = 0;
@@ -187,7 +190,11 @@ final class CallchainNodes {
             int[] iv = ints[e >>> SHIFT];
             int ib = (e & MASK) * INTS;
             int eDso = iv[ib + DSO];
-            if (eDso != fDso) {
+            int flags = iv[ib + FLAGS];
+            if (fHasSymbol && (flags & HAS_SYMBOL) != 0 && (fInlined || (flags & INLINED) != 0)) {
+                // perf compares inlined frames by name alone: their symbols share the caller's start
+                c = frames[e >>> SHIFT][e & MASK].symbol().name().compareTo(fs.name());
+            } else if (eDso != fDso) {
                 c = eDso < fDso ? -1 : 1;
             } else if ((iv[ib + FLAGS] & HAS_SYMBOL) != 0 && fHasSymbol) {
                 c = Long.compareUnsigned(l(e, SYMBOL_START), fStart);

@@ -268,6 +268,9 @@ public final class HistEntry {
             } else {
                 String name = symbol.name();
                 b.append(name, 0, Math.min(name.length(), Math.max(0, width - (b.length() - at))));
+                if (symbol.inlined()) {
+                    b.append(" (inlined)");
+                }
             }
         } else {
             b.append(hex16(ip));

@@ -891,7 +891,7 @@ public final class Hists {
 
     /**
      * sort__sym_cmp: addresses when neither has a symbol, else DSO (unless a DSO key compares them),
-     * then symbol start and end.
+     * then an inlined function's name, then symbol start and end.
      */
     private static long symCmpPerf(HistEntry l, HistEntry r, boolean dsoKey) {
         if (l.symbol == null && r.symbol == null) {
@@ -906,6 +906,17 @@ public final class Hists {
         }
         if (l.symbol == r.symbol) {
             return 0;
+        }
+        if (l.symbol.inlined() || r.symbol.inlined()) {
+            // inlined functions share their caller's range: the name tells them apart
+            int c = l.symbol.name().compareTo(r.symbol.name());
+            if (c != 0) {
+                return c;
+            }
+            if (Long.compareUnsigned(l.symbol.start(), r.symbol.end()) <= 0
+                    && Long.compareUnsigned(l.symbol.end(), r.symbol.start()) >= 0) {
+                return 0;
+            }
         }
         if (l.symbol.start() != r.symbol.start()) {
             return Long.signum(r.symbol.start() - l.symbol.start());

@@ -350,7 +350,7 @@ final class CallGraphPrinter {
     /** perf's callchain_list__sym_name: the symbol, or the address as %#llx. */
     static String name(Frame f) {
         if (f.symbol() != null) {
-            return f.symbol().name();
+            return f.symbol().inlined() ? f.symbol().name() + " (inlined)" : f.symbol().name();
         }
         return f.ip() == 0 ? "0" : "0x" + Long.toHexString(f.ip());
     }

@@ -42,6 +42,7 @@ public final class Script {
      * @param hideCallGraph -G: no callchains even when the file has them
      * @param json one JSON object per line instead of text
      * @param demangle user-space names demangled (perf script's default)
+     * @param inline --inline (perf's default)/--no-inline: inlined functions' frames in DWARF-unwound chains
      * @param shown the --show-*-events given
      * @param time the time field: since boot (perf's default), since the first line (--reltime) or
      *     since the line before (--deltatime)
@@ -49,45 +50,49 @@ public final class Script {
      * @param maxStack --max-stack: the innermost callchain entries kept (perf's default 127)
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
-            boolean json, boolean demangle, Set<Show> shown, TimeBase time, boolean nanoseconds, int maxStack) {
+            boolean json, boolean demangle, boolean inline, Set<Show> shown, TimeBase time, boolean nanoseconds, int maxStack) {
         public Options {
             shown = Set.copyOf(shown);
         }
 
         /** --max-stack. */
         public Options withMaxStack(int maxStack) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         /** perf script without options. */
         public static Options defaults() {
-            return new Options(null, null, null, null, false, false, true, Set.of(), TimeBase.BOOT, false, Machine.PERF_MAX_STACK_DEPTH);
+            return new Options(null, null, null, null, false, false, true, true, Set.of(), TimeBase.BOOT, false, Machine.PERF_MAX_STACK_DEPTH);
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
         public Options withBuildIdDir(Path buildIdDir) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+        }
+
+        public Options withInline(boolean inline) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -99,17 +104,17 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, s, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds, maxStack);
         }
 
         /** --reltime / --deltatime. */
         public Options withTime(TimeBase time) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         /** --ns. */
         public Options withNanoseconds(boolean nanoseconds) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
         }
 
         public boolean shows(Show kind) {
@@ -153,7 +158,7 @@ public final class Script {
                 useCallchain |= !o.hideCallGraph() && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
             }
             SymbolResolver resolver = new SymbolResolver(
-                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()));
+                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline()));
             Session session = new Session(file, resolver, new Session.Options(useCallchain, SampleFilter.NONE).withMaxStack(o.maxStack()));
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();

@@ -272,15 +272,22 @@ final class ScriptPrinter implements SampleConsumer {
                 }
             }
         }
-        if (f.has(Field.DSO)) {
+        boolean inlined = fr.symbol() != null && fr.symbol().inlined();
+        if (f.has(Field.DSO) && !inlined) {
             sb.append(" (").append(dsoName(fr)).append(')');
         }
-        if (f.has(Field.SRCLINE) && fr.dso() != null) {
+        if (f.has(Field.SRCLINE) && fr.srcline() != null) {
+            // the callchain node's srcline: an inline record's, ??:0 included
+            sb.append("\n  ").append(fr.srcline());
+        } else if (f.has(Field.SRCLINE) && fr.dso() != null) {
             // map__fprintf_srcline: map__srcline without the symbol, nothing when it is ??:0
             String line = SourceLines.mapSrcline(fr.dso(), fr.addr(), null);
             if (!line.startsWith(SourceLines.UNKNOWN)) {
                 sb.append("\n  ").append(line);
             }
+        }
+        if (inlined) {
+            sb.append(" (inlined)");
         }
         return sb.append(suffix).toString().getBytes(StandardCharsets.UTF_8);
     }

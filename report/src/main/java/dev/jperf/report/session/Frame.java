@@ -23,6 +23,10 @@ public final class Frame {
     private final int symbolKey;
     /** {@link #hash()}, computed once: identityHashCode is a call into the VM under C1. */
     private final int hash;
+    /** The frames perf's append_inlines puts in this one's place once computed ({@link Machine}); null before. */
+    Frame[] inlines;
+    /** The srcline perf's callchain cursor keeps for an inline record's frame; null for other frames. */
+    private final String srcline;
 
     /**
      * @param level perf's level character for this address: {@code 'k'} kernel, {@code '.'} user,
@@ -33,6 +37,11 @@ public final class Frame {
     }
 
     Frame(long ip, long addr, Mapping map, Symbol symbol, char level, int dsoKey, int symbolKey) {
+        this(ip, addr, map, symbol, level, dsoKey, symbolKey, null);
+    }
+
+    Frame(long ip, long addr, Mapping map, Symbol symbol, char level, int dsoKey, int symbolKey, String srcline) {
+        this.srcline = srcline;
         this.ip = ip;
         this.addr = addr;
         this.map = map;
@@ -84,6 +93,14 @@ public final class Frame {
 
     public char level() {
         return level;
+    }
+
+    /**
+     * The srcline of the inline record this frame stands for (perf's callchain node srcline, which
+     * script's -F srcline prints for a callchain entry); null when the frame is not one.
+     */
+    public String srcline() {
+        return srcline;
     }
 
     /** The DSO, or null when no mapping holds the address. */

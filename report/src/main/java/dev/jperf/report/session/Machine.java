@@ -15,10 +15,12 @@ import dev.jperf.format.unwind.Unwinder;
 import dev.jperf.report.symbol.BpfProgSymbols;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Kallsyms;
+import dev.jperf.report.symbol.SourceLines;
 import dev.jperf.report.symbol.Symbol;
 import dev.jperf.report.symbol.SymbolResolver;
 import dev.jperf.report.symbol.SymbolTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +58,18 @@ public final class Machine {
      * A hash key; equals and hashCode written out because a record's generated ones bootstrap
      * method handles on their first call (milliseconds of every report's start).
      */
+    /**
+     * An inlined function's symbol key: perf's sort__sym_cmp tells inlined symbols apart by name,
+     * then by the range of the symbol they were inlined into.
+     */
+    private record InlinedId(int dsoKey, String name, long start, long end) {}
+
+    private final Map<InlinedId, Integer> inlinedKeys = new HashMap<>();
+    /** The next symbol key, of symbols and inlined functions alike. */
+    private int nextSymbolKey;
+    /** {@link #unwindUser}'s frames; grows when inlined frames need more room. */
+    private Frame[] userOut = new Frame[PERF_MAX_STACK_DEPTH];
+
     private record SymbolId(int dsoKey, long start, long end) {
         @Override
         public boolean equals(Object o) {
@@ -379,18 +393,19 @@ public final class Machine {
     /**
      * perf's thread__resolve_callchain_unwind: the user frames of a sample unwound from its
      * registers and stack copy (a {@link UserStack} located in {@code src}), innermost first into
-     * {@code out}, at most {@value #PERF_MAX_STACK_DEPTH}; none when the sample has no registers or
-     * an empty copy (perf's "nothing was captured").
+     * {@link #unwound()}: at most {@value #PERF_MAX_STACK_DEPTH} addresses, each with its inlined
+     * functions' frames unless --no-inline; none when the sample has no registers or an empty copy
+     * (perf's "nothing was captured"). Returns how many frames.
      */
-    public int unwindUser(PerfThread thread, ByteSource src, UserStack us, Frame[] out) {
-        return unwindUser(thread, src, us, out, PERF_MAX_STACK_DEPTH);
+    public int unwindUser(PerfThread thread, ByteSource src, UserStack us) {
+        return unwindUser(thread, src, us, PERF_MAX_STACK_DEPTH);
     }
 
     /**
      * {@link #unwindUser} keeping at most {@code maxStack} addresses, counted from the interrupted
      * pc: perf's get_entries stops its unwind at --max-stack, the pc alone at 1, nothing at 0.
      */
-    public int unwindUser(PerfThread thread, ByteSource src, UserStack us, Frame[] out, int maxStack) {
+    public int unwindUser(PerfThread thread, ByteSource src, UserStack us, int maxStack) {
         if (us.abi == 0 || us.stackSize == 0) {
             return 0;
         }
@@ -398,17 +413,67 @@ public final class Machine {
         if (unwound.length < maxStack) {
             unwound = new long[maxStack];
         }
-        int n = unwinder.unwind(src, us.regsAt, us.mask, us.stackAt, us.stackSize, unwindModules, unwound,
-                maxStack);
+        int n = unwinder.unwind(src, us.regsAt, us.mask, us.stackAt, us.stackSize, unwindModules, unwound, maxStack);
         int k = 0;
+        Frame[] out = userOut;
         for (int i = 0; i < n; i++) {
             // perf's unwind entry(): skips a 0 address
-            if (unwound[i] != 0) {
-                out[k++] = resolve(thread, PERF_RECORD_MISC_USER, unwound[i]);
+            if (unwound[i] == 0) {
+                continue;
+            }
+            Frame f = resolve(thread, PERF_RECORD_MISC_USER, unwound[i]);
+            Frame[] in = resolver.options().inline() ? inlines(f) : null;
+            int add = in == null ? 1 : in.length;
+            if (k + add + (n - 1 - i) > out.length) {
+                out = userOut = Arrays.copyOf(out, 2 * (k + add + n));
+            }
+            if (in == null) {
+                out[k++] = f;
+            } else {
+                System.arraycopy(in, 0, out, k, add);
+                k += add;
             }
         }
         return k;
     }
+
+    /** The frames of the last {@link #unwindUser}, innermost first. */
+    public Frame[] unwound() {
+        return userOut;
+    }
+
+    /**
+     * perf's append_inlines: the frames addr2line's inline chain gives in {@code f}'s place (a
+     * frame per record at the same address, innermost first, with the record's srcline), or null
+     * when it gives none (no symbol, no DSO, no record): then the frame stays. Cached on the frame, i.e. per mapping and
+     * address; the chain itself per DSO and address in its {@link SourceLines}.
+     */
+    private Frame[] inlines(Frame f) {
+        Frame[] in = f.inlines;
+        if (in != null) {
+            return in.length == 0 ? null : in;
+        }
+        Symbol sym = f.symbol();
+        Dso dso = f.dso();
+        SourceLines lines = dso == null ? null : dso.sourceLines();
+        SourceLines.Inlines records = sym == null || lines == null ? null : lines.inlines(dso, f.addr(), sym);
+        if (records == null) {
+            f.inlines = NO_FRAMES;
+            return null;
+        }
+        Symbol[] syms = records.symbols();
+        in = new Frame[syms.length];
+        for (int i = 0; i < syms.length; i++) {
+            Symbol s = syms[i];
+            int key = s == sym ? f.symbolKey()
+                    : inlinedKeys.computeIfAbsent(new InlinedId(f.dsoKey(), s.name(), s.start(), s.end()), k -> nextSymbolKey++);
+            in[i] = new Frame(f.ip(), f.addr(), f.map(), s, f.level(), f.dsoKey(), key, records.srclines()[i]);
+        }
+        f.inlines = in;
+        return in;
+    }
+
+    private static final Frame[] NO_FRAMES = new Frame[0];
 
     /**
      * Resolves one address as perf's thread__find_symbol: kernel addresses in the kernel address
@@ -453,7 +518,7 @@ public final class Machine {
             }
             int dk = dsoKeys.computeIfAbsent(m.dso().shortName(), k -> dsoKeys.size());
             int sk = sym == null ? -1
-                    : symbolKeys.computeIfAbsent(new SymbolId(dk, sym.start(), sym.end()), k -> symbolKeys.size());
+                    : symbolKeys.computeIfAbsent(new SymbolId(dk, sym.start(), sym.end()), k -> nextSymbolKey++);
             f = new Frame(ip, addr, m, sym, level, dk, sk);
             m.cacheFrame(ip, f);
         }

@@ -87,10 +87,11 @@ public final class Session {
     private final ChainCache chains = new ChainCache();
     private final long[] raw = new long[ChainCache.MAX_NR];
     /** A delivered sample's frames before they are copied at their length (session thread only). */
-    private final Frame[] chainScratch = new Frame[2 * Machine.MAX_CHAIN_NR];
-    /** A DWARF sample's registers and stack copy, located in place, and its unwound user frames. */
+    private Frame[] chainScratch = new Frame[2 * Machine.MAX_CHAIN_NR];
+    /** The array {@link #withUnwound} left its chain in: the one given, or a larger copy when inlined frames need room. */
+    private Frame[] unwoundChain;
+    /** A DWARF sample's registers and stack copy, located in place. */
     private final UserStack userStack = new UserStack();
-    private final Frame[] userFrames;
     /** {@link Frame#hashOf} of the frames the last {@link #resolveCallchain} returned (made as they were). */
     private int resolvedHash;
     private volatile boolean fileOrder;
@@ -106,7 +107,6 @@ public final class Session {
         machine.setBpfProgSymbols(() -> BpfProgSymbols.of(file.features().bpfPrograms()));
         this.options = options;
         this.maxStack = Math.max(0, Math.min(options.maxStack(), Machine.MAX_CHAIN_NR));
-        this.userFrames = new Frame[Math.max(maxStack, MAX_STACK)];
         readBuildIds();
         Dso kernel = resolver.existing(SymbolResolver.KERNEL_NAME);
         resolver.prefetchKallsyms(kernel == null ? null : kernel.buildId());
@@ -406,6 +406,7 @@ public final class Session {
             c.frame = machine.resolve(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, c.ip);
             c.chainLength = withUnwound(thread, src, d[at + Batch.POSITION], d[at + Batch.CALLCHAIN_AT], nr,
                     c.event.attr(), c.chain);
+            c.chain = unwoundChain;
         } else if (options.callchains() && nr >= 0 && nr <= ChainCache.MAX_NR && !options.hideUnresolved()) {
             // (-U compacts chains: the cache shares frames by their index in the raw chain)
             resolveCached(thread, misc & PerfRecord.PERF_RECORD_MISC_CPUMODE_MASK, b, d[at + Batch.RAW_AT],
@@ -528,6 +529,7 @@ public final class Session {
      */
     private int withUnwound(PerfThread thread, ByteSource src, long position, long chainAt, int nr,
             PerfEventAttr attr, Frame[] out) {
+        unwoundChain = out;
         if (nr < 0) {
             return 0;
         }
@@ -540,9 +542,14 @@ public final class Session {
             }
         }
         long end = position + src.u16(position + 6);
-        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, userFrames, maxStack)
+        int u = userStack.locate(src, chainAt + 8L * nr, end, attr) ? machine.unwindUser(thread, src, userStack, maxStack)
                 : 0;
+        if (k + u > out.length) {
+            out = Arrays.copyOf(out, k + u);
+        }
+        unwoundChain = out;
         if (u > 0) {
+            Frame[] userFrames = machine.unwound();
             System.arraycopy(out, 0, out, u, k);
             for (int i = 0; i < u; i++) {
                 out[i] = userFrames[u - 1 - i];
@@ -566,6 +573,7 @@ public final class Session {
             int n;
             if (UserStack.sampled(s.event().attr())) {
                 n = withUnwound(thread, src, position, chainAt, nr, s.event().attr(), chainScratch);
+                chainScratch = unwoundChain;
             } else {
                 long[] ips = nr <= raw.length ? raw : new long[nr];
                 src.u64s(chainAt, ips, 0, nr);

@@ -55,6 +55,8 @@ public final class SourceLines {
         long[] funcEnd = new long[0];
         int[] funcSection = new int[0];
         String[] funcFile = new String[0];
+        /** The symbols' names, for a record binutils names by the symbol table. */
+        String[] funcName = new String[0];
         /** The sections of the symsrc: address, size per index (for addresses outside every one). */
         long[] sectionAddr = new long[0];
         long[] sectionSize = new long[0];
@@ -65,7 +67,13 @@ public final class SourceLines {
         boolean hasSrcline = true;
         final Map<Long, List<Addr2Line.Frame>> frames = new HashMap<>();
         final Map<Long, String> srclines = new HashMap<>();
+        /** perf's dso->inlined_nodes: the inline chain's symbols by address. */
+        final Map<Long, Inlines> inlines = new HashMap<>();
+        /** The inlined symbols made so far: one object per name and symbol inlined into, as exports key frames by symbol. */
+        final Map<InlinedName, Symbol> inlinedSymbols = new HashMap<>();
     }
+
+    private record InlinedName(Symbol base, String name) {}
 
     /** Problems met reading debug information (perf prints such lines with -v only). */
     public synchronized List<String> warnings() {
@@ -86,6 +94,66 @@ public final class SourceLines {
             d.frames.put(addr, f);
         }
         return f;
+    }
+
+    /**
+     * perf's inline_node of an address: per addr2line record, innermost first, the symbol perf
+     * names the frame with and the record's srcline ("file:line", the file's base name).
+     */
+    public record Inlines(Symbol[] symbols, String[] srclines) {}
+
+    /**
+     * perf's inline_node of {@code addr} in {@code dso} (dso__parse_addr_inlines, cached as perf's
+     * dso->inlined_nodes): a symbol per addr2line record, each named as addr2line names the
+     * function (demangled as the DSO's symbols are): {@code sym} itself when the name is its name,
+     * else an {@link Symbol#inlined() inlined} symbol with {@code sym}'s range. An address without
+     * a line but in a function of the symbol table is one record, at line 0 of the symbol's
+     * STT_FILE name, as addr2line answers it. Null when addr2line has no record or is not run (no file): then perf keeps the
+     * frame as it is. {@code sym} must be the symbol at {@code addr}, as perf's cache assumes.
+     */
+    public synchronized Inlines inlines(Dso dso, long addr, Symbol sym) {
+        DsoLines d = lines(dso);
+        Inlines in = d.inlines.get(addr);
+        if (in == null && !d.inlines.containsKey(addr)) {
+            in = parseInlines(d, dso, addr, sym);
+            d.inlines.put(addr, in);
+        }
+        return in;
+    }
+
+    private Inlines parseInlines(DsoLines d, Dso dso, long addr, Symbol sym) {
+        if (!d.runnable) {
+            return null;
+        }
+        // addr2line answers without DWARF too: the symbol table's function, at ??:0
+        List<Addr2Line.Frame> f = frames(dso, addr);
+        if (f.isEmpty()) {
+            int i = symbolFunction(d, vaddr(d, addr));
+            if (i < 0) {
+                return null;
+            }
+            f = List.of(new Addr2Line.Frame(d.funcName[i], symbolFile(d, vaddr(d, addr)), 0));
+        }
+        Symbol[] syms = new Symbol[f.size()];
+        String[] lines = new String[f.size()];
+        Demangler demangler = resolver.options().demangler();
+        for (int i = 0; i < syms.length; i++) {
+            Addr2Line.Frame r = f.get(i);
+            String fn = r.function();
+            if (fn == null) {
+                fn = symbolName(d, vaddr(d, addr));
+            }
+            if (fn == null) {
+                fn = "??";
+            } else if (demangler != null) {
+                fn = demangler.demangle(fn);
+            }
+            syms[i] = fn.equals(sym.name()) ? sym
+                    : d.inlinedSymbols.computeIfAbsent(new InlinedName(sym, fn), k -> Symbol.inlined(k.base(), k.name(), null));
+            String file = r.file() == null ? "??" : r.file();
+            lines[i] = file.substring(file.lastIndexOf('/') + 1) + ":" + r.line();
+        }
+        return new Inlines(syms, lines);
     }
 
     /**
@@ -176,6 +244,18 @@ public final class SourceLines {
      * global), which addr2line prints with line "?" (perf reads 0). Null when it finds no function.
      */
     private static String symbolFile(DsoLines d, long vaddr) {
+        int i = symbolFunction(d, vaddr);
+        return i < 0 ? null : d.funcFile[i] == null ? "??" : d.funcFile[i];
+    }
+
+    /** The symbol binutils' symbol-table search names {@code vaddr} by (its name: addr2line's function); null when none. */
+    private static String symbolName(DsoLines d, long vaddr) {
+        int i = symbolFunction(d, vaddr);
+        return i < 0 ? null : d.funcName[i];
+    }
+
+    /** binutils' elf_find_function: the index of the function around the address, -1 when none. */
+    private static int symbolFunction(DsoLines d, long vaddr) {
         int i = -1;
         int lo = 0;
         int hi = d.funcStart.length - 1;
@@ -189,13 +269,13 @@ public final class SourceLines {
             }
         }
         if (i < 0 || Long.compareUnsigned(vaddr, d.funcEnd[i]) >= 0) {
-            return null;
+            return -1;
         }
         int s = d.funcSection[i];
         if (s < 0 || s >= d.sectionAddr.length || Long.compareUnsigned(vaddr - d.sectionAddr[s], d.sectionSize[s]) >= 0) {
-            return null;
+            return -1;
         }
-        return d.funcFile[i] == null ? "??" : d.funcFile[i];
+        return i;
     }
 
     /** A DSO address (a file offset for ELF DSOs) as an address of the file's own, through its PT_LOAD segments. */
@@ -335,6 +415,7 @@ public final class SourceLines {
         }
         List<long[]> out = new ArrayList<>();
         List<String> files = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         String file = null;
         boolean symbolSeen = false;
         boolean fileAfterSymbol = false;
@@ -350,6 +431,7 @@ public final class SourceLines {
                 String name = file == null || s.bind() != ElfSymbol.STB_LOCAL && fileAfterSymbol ? null : file;
                 out.add(new long[] {s.value(), s.value() + Math.max(s.size(), 1), s.shndx()});
                 files.add(name);
+                names.add(s.name());
             }
             if (s.name().length() > 0 || type != ElfSymbol.STT_NOTYPE) {
                 symbolSeen = true;
@@ -366,12 +448,14 @@ public final class SourceLines {
         d.funcEnd = new long[n];
         d.funcSection = new int[n];
         d.funcFile = new String[n];
+        d.funcName = new String[n];
         for (int i = 0; i < n; i++) {
             long[] v = out.get(order[i]);
             d.funcStart[i] = v[0];
             d.funcEnd[i] = v[1];
             d.funcSection[i] = (int) v[2];
             d.funcFile[i] = files.get(order[i]);
+            d.funcName[i] = names.get(order[i]);
         }
     }
 }

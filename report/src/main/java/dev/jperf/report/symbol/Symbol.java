@@ -16,6 +16,7 @@ public final class Symbol {
     private final int type;
     private final int binding;
     private final Demangler demangler;
+    private final boolean inlined;
     private String shown;
 
     /** A symbol whose name is shown as given. */
@@ -35,6 +36,31 @@ public final class Symbol {
         this.binding = binding;
         this.demangler = demangler;
         this.shown = demangler == null ? name : null;
+        this.inlined = false;
+    }
+
+    private Symbol(Symbol base, String name, Demangler demangler) {
+        this.start = base.start;
+        this.end = base.end;
+        this.name = name;
+        this.type = base.type;
+        this.binding = base.binding;
+        this.demangler = demangler;
+        this.shown = demangler == null ? name : null;
+        this.inlined = true;
+    }
+
+    /**
+     * perf's new_inline_sym: a function inlined at an address of {@code base}, named as addr2line
+     * names it, with the range of the symbol it was inlined into (perf prints it with " (inlined)").
+     */
+    static Symbol inlined(Symbol base, String name, Demangler demangler) {
+        return new Symbol(base, name, demangler);
+    }
+
+    /** Whether this is an inlined function's frame (perf's sym->inlined). */
+    public boolean inlined() {
+        return inlined;
     }
 
     public long start() {

@@ -72,9 +72,17 @@ public final class SymbolResolver {
      * @param perfMapDir where {@code perf-PID.map} files are ({@code /tmp})
      * @param demangler how user-space ELF symbol names are shown, or null for as in the file
      *     ({@code --no-demangle}); kernel, BPF and perf-map names are never demangled, as in perf 6.1
+     * @param inline perf's symbol_conf.inline_name ({@code --inline}, the default; {@code --no-inline}):
+     *     DWARF-unwound callchains get a frame per inlined function
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
-            Path kernelNotes, Path perfMapDir, Demangler demangler) {
+            Path kernelNotes, Path perfMapDir, Demangler demangler, boolean inline) {
+        /** With perf's default inline frames. */
+        public Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
+                Path kernelNotes, Path perfMapDir, Demangler demangler) {
+            this(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir, demangler, true);
+        }
+
         /** With perf's default demangling. */
         public Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
                 Path kernelNotes, Path perfMapDir) {
@@ -93,7 +101,13 @@ public final class SymbolResolver {
         /** These options with user-space names demangled ({@code true}, perf's default) or not ({@code --no-demangle}). */
         public Options withDemangle(boolean demangle) {
             return new Options(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir,
-                    demangle ? Demangler.PERF : null);
+                    demangle ? Demangler.PERF : null, inline);
+        }
+
+        /** These options with inlined functions' frames in DWARF-unwound chains ({@code true}, perf's default) or not. */
+        public Options withInline(boolean inline) {
+            return new Options(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir,
+                    demangler, inline);
         }
     }
 
