@@ -50,24 +50,37 @@ class MaxStackTest {
     }
 
     /**
-     * A DWARF recording (c-deep: no frame pointers, a chain deeper than the limits): the unwound user
+     * The DWARF recordings (no frame pointers, chains deeper than the limits; inline frames on, as
+     * perf's default, where the C++ and qsort cases have them): the unwound user
      * frames stop at the limit too, counted from the interrupted pc (perf's get_entries), their own
      * walk beside the sample's callchain.
      */
-    @ParameterizedTest(name = "dwarf {0}")
+    @ParameterizedTest(name = "dwarf {0}: {1}")
     @CsvSource(delimiter = '|', value = {
-        "report --stdio --max-stack 1",
-        "report --stdio --max-stack 4",
-        "report --stdio --no-children -g caller --max-stack 2",
-        "report --stdio --no-children -G --max-stack 4",
-        "script -F comm,tid,ip,sym,dso --max-stack 2",
-        "script -F comm,tid,ip,sym,dso --max-stack 4",
+        "c-deep|report --stdio --max-stack 1",
+        "c-deep|report --stdio --max-stack 4",
+        "c-deep|report --stdio --no-children -g caller --max-stack 2",
+        "c-deep|report --stdio --no-children -G --max-stack 4",
+        "c-deep|script -F comm,tid,ip,sym,dso --max-stack 2",
+        "c-deep|script -F comm,tid,ip,sym,dso --max-stack 4",
+        "c-qsort|report --stdio --max-stack 1",
+        "c-qsort|report --stdio --max-stack 4",
+        "c-qsort|report --stdio --no-children -g caller --max-stack 2",
+        "c-qsort|report --stdio --no-children -G --max-stack 4",
+        "c-qsort|script -F comm,tid,ip,sym,dso --max-stack 2",
+        "c-qsort|script -F comm,tid,ip,sym,dso --max-stack 4",
+        "cpp-except|report --stdio --max-stack 1",
+        "cpp-except|report --stdio --max-stack 4",
+        "cpp-except|report --stdio --no-children -g caller --max-stack 2",
+        "cpp-except|report --stdio --no-children -G --max-stack 4",
+        "cpp-except|script -F comm,tid,ip,sym,dso --max-stack 2",
+        "cpp-except|script -F comm,tid,ip,sym,dso --max-stack 4",
     })
-    void unwoundChainsAsPerfs(String command) throws Exception {
+    void unwoundChainsAsPerfs(String recording, String command) throws Exception {
         dev.jperf.format.PerfOracle.assumeInstalled();
         Path dir = Corpus.dwarfBuildIdDir();
         List<String> args = new ArrayList<>(List.of(command.split(" ")));
-        args.addAll(List.of("-i", Corpus.DWARF.resolve("c-deep/perf.data").toString()));
+        args.addAll(List.of("-i", Corpus.DWARF.resolve(recording + "/perf.data").toString()));
         dev.jperf.format.PerfOracle.Result theirs = dev.jperf.format.PerfOracle.perfWithBuildIdDir(dir,
                 args.toArray(String[]::new));
         assertEquals(0, theirs.rc(), theirs.err());
@@ -75,7 +88,7 @@ class MaxStackTest {
         Run ours = Run.of(args.toArray(String[]::new));
         assertEquals(0, ours.rc(), ours.err());
         assertEquals(PerfOracle.withoutTip(theirs.out()), PerfOracle.withoutTip(ours.out()));
-        // the limit shows: the chain is deeper than 4 (main calls a1..a6 before leaf)
+        // the limit shows: every chain here is deeper than 4
         args.remove(args.indexOf("--max-stack") + 1);
         args.remove("--max-stack");
         assertNotEquals(PerfOracle.withoutTip(Run.of(args.toArray(String[]::new)).out()),
