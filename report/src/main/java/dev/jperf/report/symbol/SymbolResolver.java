@@ -474,43 +474,12 @@ public final class SymbolResolver {
 
     /** {@code dso}'s symbols from its ELF images; problems go to {@code warnings}. */
     private SymbolTable userSymbols(Dso dso, List<String> warnings) throws IOException {
-        if (dso.buildId() == null) {
-            // as dso__load: without a recorded build-id, take the file's own (for the debug-file lookups)
-            Path p = symfs(dso.longName());
-            if (Files.isRegularFile(p)) {
-                try {
-                    ElfFile.open(p).buildId().ifPresent(dso::setBuildId);
-                } catch (IOException | RuntimeException e) {
-                    warnings.add(p + ": " + e.getMessage());
-                }
-            }
-        }
-        ElfFile syms = null;
-        ElfFile runtime = null;
-        for (Path p : userCandidates(dso)) {
-            ElfFile f = openMatching(p, dso.buildId(), warnings);
-            if (f == null) {
-                continue;
-            }
-            // a detached debug file (libc6-dbg's) keeps .dynsym as SHT_NOBITS: its tables are not there,
-            // and the runtime image is the one further down the list whose tables are
-            if (syms == null && hasTable(f, ".symtab")) {
-                syms = f;
-            }
-            if (runtime == null && hasTable(f, ".dynsym")) {
-                runtime = f;
-            }
-            if (syms != null && runtime != null) {
-                break;
-            }
-        }
-        if (syms == null) {
-            syms = runtime;
-        }
+        Images found = search(dso, warnings);
+        ElfFile syms = found.symsrc() != null ? found.symsrc() : found.runtime();
         if (syms == null) {
             return SymbolTable.EMPTY;
         }
-        return ElfSymbols.load(syms, runtime != null ? runtime : syms, options.demangler());
+        return ElfSymbols.load(syms, found.runtime() != null ? found.runtime() : syms, options.demangler());
     }
 
     /**
@@ -521,7 +490,20 @@ public final class SymbolResolver {
     record Images(ElfFile symsrc, Path symsrcPath, ElfFile runtime) {}
 
     Images images(Dso dso, List<String> warnings) {
+        Images found = search(dso, warnings);
+        if (found.symsrc() != null) {
+            return found;
+        }
+        // no symsrc: perf names the DSO itself to addr2line
+        Path own = Path.of(dso.longName());
+        ElfFile syms = openMatching(own, dso.buildId(), warnings);
+        return new Images(syms, syms == null ? null : own, found.runtime());
+    }
+
+    /** The first candidate image with a {@code .symtab} and the first with a {@code .dynsym} (either may be null). */
+    private Images search(Dso dso, List<String> warnings) {
         if (dso.buildId() == null) {
+            // as dso__load: without a recorded build-id, take the file's own (for the debug-file lookups)
             Path p = symfs(dso.longName());
             if (Files.isRegularFile(p)) {
                 try {
@@ -539,6 +521,8 @@ public final class SymbolResolver {
             if (f == null) {
                 continue;
             }
+            // a detached debug file (libc6-dbg's) keeps .dynsym as SHT_NOBITS: its tables are not there,
+            // and the runtime image is the one further down the list whose tables are
             if (syms == null && hasTable(f, ".symtab")) {
                 syms = f;
                 symsPath = p;
@@ -549,12 +533,6 @@ public final class SymbolResolver {
             if (syms != null && runtime != null) {
                 break;
             }
-        }
-        if (syms == null) {
-            // no symsrc: perf names the DSO itself to addr2line
-            Path own = Path.of(dso.longName());
-            syms = openMatching(own, dso.buildId(), warnings);
-            symsPath = syms == null ? null : own;
         }
         return new Images(syms, symsPath, runtime);
     }
