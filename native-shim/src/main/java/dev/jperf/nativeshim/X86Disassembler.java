@@ -41,6 +41,9 @@ public final class X86Disassembler implements AutoCloseable {
     private static final Set<String> NEVER_SUFFIXED = Set.of("call", "jmp", "ret", "push", "pop", "leave", "enter",
             "lret", "iret", "sysret", "cwtl", "cltq", "cqto", "cltd");
 
+    private static final java.util.regex.Pattern X87_REG = java.util.regex.Pattern.compile("%st\\((\\d)\\)");
+    private static final java.util.regex.Pattern X87_MASKED = java.util.regex.Pattern.compile("%st\\[(\\d)\\]");
+
     private final Capstone capstone;
     private final Symbols symbols;
     private final boolean genericAddresses;
@@ -67,7 +70,14 @@ public final class X86Disassembler implements AutoCloseable {
     public void decode(byte[] code, int from, int to, long address, Sink sink) {
         capstone.decode(code, from, to, address, (addr, size, mnemonic, operands) -> {
             int at = from + (int) (addr - address);
-            sink.insn(addr, size, text(code, at, size, addr, mnemonic, operands));
+            String t;
+            try {
+                t = text(code, at, size, addr, mnemonic, operands);
+            } catch (RuntimeException e) {
+                // an operand form the rewriting does not know: Capstone's own text rather than no listing
+                t = operands.isEmpty() ? mnemonic : mnemonic + " " + operands;
+            }
+            sink.insn(addr, size, t);
         });
     }
 
@@ -76,7 +86,8 @@ public final class X86Disassembler implements AutoCloseable {
         if ("(bad)".equals(mnemonic)) {
             return "(bad)";
         }
-        String ops = operands.replace(", ", ",");
+        // x87 stack registers %st(i): parentheses that are no memory operand, kept out of the rewriting
+        String ops = X87_REG.matcher(operands.replace(", ", ",")).replaceAll("%st[$1]");
         String prefix = "";
         // capstone folds a segment override and padding 0x66 of the long NOPs into the operand
         if (ops.startsWith("%cs:") && mnemonic.startsWith("nop")) {
@@ -100,6 +111,9 @@ public final class X86Disassembler implements AutoCloseable {
         int opByte = op < at + size ? code[op] & 0xff : -1;
         if (size == 2 && code[at] == 0x66 && opByte == 0x90) {
             return "xchg   %ax,%ax";
+        }
+        if (opByte >= 0xd8 && opByte <= 0xdf && op + 1 < at + size && (code[op + 1] & 0xc0) == 0xc0) {
+            ops = x87Registers(opByte, code[op + 1] & 0xff, ops);
         }
         String m = mnemonic;
         if (opByte == 0xe8 && op > at) {
@@ -183,7 +197,43 @@ public final class X86Disassembler implements AutoCloseable {
         if (comment != null) {
             sb.append(comment);
         }
+        if (sb.indexOf("%st[") >= 0) {
+            return X87_MASKED.matcher(sb).replaceAll("%st($1)");
+        }
         return sb.toString();
+    }
+
+    /**
+     * objdump's operands of an x87 register form ({@code %st[i]} masked): the implicit operand is
+     * {@code %st}, the encoded one {@code %st(i)} even for 0; Capstone leaves the implicit one out of the two-operand forms
+     * (arithmetic, fcmov, f(u)comi(p)); fcom/fcomp, ffreep and the DD group keep one operand.
+     */
+    private static String x87Registers(int opByte, int modrm, String ops) {
+        boolean destFirst = opByte == 0xdc || opByte == 0xde; // %st(i) is the destination: %st comes first
+        if (destFirst && ops.startsWith("%st[0],")) {
+            return "%st," + ops.substring(7);
+        }
+        if (!destFirst && ops.endsWith(",%st[0]")) {
+            return ops.substring(0, ops.length() - 7) + ",%st";
+        }
+        if (ops.indexOf(',') >= 0 || !ops.startsWith("%st")) {
+            return ops;
+        }
+        int reg = (modrm >>> 3) & 7;
+        switch (opByte) {
+            case 0xd8:
+                return reg == 2 || reg == 3 ? ops : ops + ",%st";
+            case 0xdc:
+            case 0xde:
+                return reg == 2 || reg == 3 ? ops : "%st," + ops;
+            case 0xda:
+            case 0xdb:
+                return ops + ",%st";
+            case 0xdf:
+                return reg == 5 || reg == 6 ? ops + ",%st" : ops;
+            default:
+                return ops;
+        }
     }
 
     /** Whether an operand is a bare absolute address (a memory operand without registers). */

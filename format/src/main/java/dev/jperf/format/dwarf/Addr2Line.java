@@ -289,7 +289,8 @@ public final class Addr2Line {
             }
             long len = s.hi[i] - s.lo[i];
             int f = s.of[i];
-            if (best < 0 || Long.compareUnsigned(len, bestLen) < 0 || len == bestLen && s.depth[f] > s.depth[best]) {
+            // of equal ranges binutils keeps the function read last (lookup_address_in_function_table's funcinfo > best_fit)
+            if (best < 0 || Long.compareUnsigned(len, bestLen) < 0 || len == bestLen && f > best) {
                 best = f;
                 bestLen = len;
             }

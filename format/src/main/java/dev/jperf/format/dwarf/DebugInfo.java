@@ -709,11 +709,11 @@ final class DebugInfo {
 
     /**
      * binutils' DW_LANG_* whose names are not mangled (its mangle_style 0): their DW_AT_name is
-     * as good as a linkage name. Assembly is not among them.
+     * as good as a linkage name. Assembly (DW_LANG_Mips_Assembler, what gas writes) is among them.
      */
     private static boolean plainNames(int language) {
         return switch (language) {
-            case 0x1, 0x2, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xc, 0xe, 0xf, 0x10, 0x12, 0x1d, 0x22, 0x23, 0x2c -> true;
+            case 0x1, 0x2, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xc, 0xe, 0xf, 0x10, 0x12, 0x1d, 0x22, 0x23, 0x2c, 0x8001 -> true;
             default -> false;
         };
     }

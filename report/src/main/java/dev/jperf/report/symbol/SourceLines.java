@@ -35,6 +35,7 @@ public final class SourceLines {
     public static final String UNKNOWN = "??:0";
     /** perf's A2L_FAIL_LIMIT: lookups that may fail before a DSO's first success. */
     static final int A2L_FAIL_LIMIT = 123;
+    private static final int STV_HIDDEN = 2;
 
     private final SymbolResolver resolver;
     private final Map<Dso, DsoLines> byDso = new HashMap<>();
@@ -52,7 +53,8 @@ public final class SourceLines {
         long[] segments = new long[0];
         /** The symsrc's functions as binutils' elf_find_function sees them (sorted by address). */
         long[] funcStart = new long[0];
-        long[] funcEnd = new long[0];
+        /** binutils' code size: the symbol's size, 1 for none. */
+        long[] funcSize = new long[0];
         int[] funcSection = new int[0];
         String[] funcFile = new String[0];
         /** The symbols' names, for a record binutils names by the symbol table. */
@@ -60,6 +62,7 @@ public final class SourceLines {
         /** The sections of the symsrc: address, size per index (for addresses outside every one). */
         long[] sectionAddr = new long[0];
         long[] sectionSize = new long[0];
+        boolean[] sectionAlloc = new boolean[0];
         /** Whether addr2line could run at all (a file to give it). */
         boolean runnable;
         /** perf's dso->a2l_fails (1 until the first success, then 0) and has_srcline. */
@@ -254,28 +257,54 @@ public final class SourceLines {
         return i < 0 ? null : d.funcName[i];
     }
 
-    /** binutils' elf_find_function: the index of the function around the address, -1 when none. */
+    /**
+     * binutils' _bfd_elf_find_function: of the symbols in the allocated section holding the
+     * address, the one starting closest below it, whether or not its size reaches it (a size 0
+     * counts as 1); of those at one address the largest, else the first in the table (binutils 2.40,
+     * Debian 12's: checked with addr2line on symbols made to tie). The index, -1 when none.
+     */
     private static int symbolFunction(DsoLines d, long vaddr) {
-        int i = -1;
-        int lo = 0;
-        int hi = d.funcStart.length - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(d.funcStart[mid], vaddr) <= 0) {
-                i = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
+        int sec = -1;
+        for (int s = 0; s < d.sectionAddr.length; s++) {
+            if (d.sectionAlloc[s] && Long.compareUnsigned(vaddr - d.sectionAddr[s], d.sectionSize[s]) < 0) {
+                sec = s;
+                break;
             }
         }
-        if (i < 0 || Long.compareUnsigned(vaddr, d.funcEnd[i]) >= 0) {
+        if (sec < 0) {
             return -1;
         }
-        int s = d.funcSection[i];
-        if (s < 0 || s >= d.sectionAddr.length || Long.compareUnsigned(vaddr - d.sectionAddr[s], d.sectionSize[s]) >= 0) {
-            return -1;
+        int hi = -1;
+        int lo = 0;
+        int top = d.funcStart.length - 1;
+        while (lo <= top) {
+            int mid = (lo + top) >>> 1;
+            if (Long.compareUnsigned(d.funcStart[mid], vaddr) <= 0) {
+                hi = mid;
+                lo = mid + 1;
+            } else {
+                top = mid - 1;
+            }
         }
-        return i;
+        // walk down to the closest start with a symbol of the section (sorted by start, stable in table order)
+        while (hi >= 0 && Long.compareUnsigned(d.funcStart[hi], d.sectionAddr[sec]) >= 0) {
+            long start = d.funcStart[hi];
+            int first = hi;
+            while (first > 0 && d.funcStart[first - 1] == start) {
+                first--;
+            }
+            int best = -1;
+            for (int i = first; i <= hi; i++) {
+                if (d.funcSection[i] == sec && (best < 0 || Long.compareUnsigned(d.funcSize[i], d.funcSize[best]) > 0)) {
+                    best = i;
+                }
+            }
+            if (best >= 0) {
+                return best;
+            }
+            hi = first - 1;
+        }
+        return -1;
     }
 
     /** A DSO address (a file offset for ELF DSOs) as an address of the file's own, through its PT_LOAD segments. */
@@ -396,9 +425,11 @@ public final class SourceLines {
         List<ElfSection> secs = f.sections();
         d.sectionAddr = new long[secs.size()];
         d.sectionSize = new long[secs.size()];
+        d.sectionAlloc = new boolean[secs.size()];
         for (int i = 0; i < secs.size(); i++) {
             d.sectionAddr[i] = secs.get(i).addr();
             d.sectionSize[i] = secs.get(i).size();
+            d.sectionAlloc[i] = secs.get(i).isAlloc();
         }
         Optional<ElfSection> table = f.section(".symtab").filter(s -> s.type() == ElfSection.SHT_SYMTAB);
         if (table.isEmpty()) {
@@ -426,10 +457,13 @@ public final class SourceLines {
                 fileAfterSymbol = symbolSeen;
                 continue;
             }
-            if (s.shndx() != ElfSymbol.SHN_UNDEF && s.shndx() < secs.size() && !s.name().isEmpty()
+            // binutils' elf_maybe_function_sym: not hidden local NOTYPE symbols of size 0 (annobin's markers)
+            boolean marker = s.size() == 0 && type == ElfSymbol.STT_NOTYPE && s.bind() == ElfSymbol.STB_LOCAL
+                    && (s.other() & 3) == STV_HIDDEN;
+            if (s.shndx() != ElfSymbol.SHN_UNDEF && s.shndx() < secs.size() && !s.name().isEmpty() && !marker
                     && (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_GNU_IFUNC || type == ElfSymbol.STT_NOTYPE)) {
                 String name = file == null || s.bind() != ElfSymbol.STB_LOCAL && fileAfterSymbol ? null : file;
-                out.add(new long[] {s.value(), s.value() + Math.max(s.size(), 1), s.shndx()});
+                out.add(new long[] {s.value(), Math.max(s.size(), 1), s.shndx()});
                 files.add(name);
                 names.add(s.name());
             }
@@ -441,18 +475,18 @@ public final class SourceLines {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        // stable: of symbols at one address the last in the table holds (binutils' >= comparison)
+        // stable: symbols at one address stay in table order, which better_fit's ties follow
         Arrays.sort(order, (a, b) -> Long.compareUnsigned(out.get(a)[0], out.get(b)[0]));
         int n = order.length;
         d.funcStart = new long[n];
-        d.funcEnd = new long[n];
+        d.funcSize = new long[n];
         d.funcSection = new int[n];
         d.funcFile = new String[n];
         d.funcName = new String[n];
         for (int i = 0; i < n; i++) {
             long[] v = out.get(order[i]);
             d.funcStart[i] = v[0];
-            d.funcEnd[i] = v[1];
+            d.funcSize[i] = v[1];
             d.funcSection[i] = (int) v[2];
             d.funcFile[i] = files.get(order[i]);
             d.funcName[i] = names.get(order[i]);
