@@ -51,6 +51,8 @@ public final class Unwinder {
     private long stackStart;
     private long stackEnd;
     private boolean memFault;
+    /** The last step could not read the return address: it lies outside the stack copy. */
+    private boolean raLost;
 
     /**
      * Unwinds one sample. The registers are the u64s at {@code regsAt} in {@code src}, one per bit
@@ -117,7 +119,11 @@ public final class Unwinder {
             }
             boolean haveRow = cfi.row(vaddr[0], row);
             memFault = false;
+            raLost = false;
             if (haveRow ? !step(cfi) : !framePointerStep()) {
+                if (raLost) {
+                    out[n++] = -1L;
+                }
                 break;
             }
             long newPc = next[RIP];
@@ -183,6 +189,11 @@ public final class Unwinder {
                 // already (below the stack pointer, outside the copy) is lost, not the chain
                 memFault = false;
                 ok = false;
+                if (r == ra) {
+                    // the return address beyond the copy: perf's access_mem answers 0 with its
+                    // error, libunwind steps to pc 0 (perf shows -1) and ends there
+                    raLost = true;
+                }
             }
             next[r] = v;
             if (ok) {
