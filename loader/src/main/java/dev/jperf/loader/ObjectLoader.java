@@ -134,7 +134,7 @@ final class ObjectLoader {
                             + "': not found in kernel BTF", Errno.ESRCH);
                 }
             } else {
-                long addr = probes.kallsyms().address(e.name);
+                long addr = probes.kallsyms().addressOf(e.name);
                 if (addr != 0) {
                     e.kernelBtfId = 0;
                     e.set = true;

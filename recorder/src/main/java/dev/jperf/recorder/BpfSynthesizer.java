@@ -104,8 +104,8 @@ final class BpfSynthesizer {
     }
 
     /** KSYMBOLs (one page each) for the BPF trampoline and dispatcher images. */
-    void images(Kallsyms kallsyms, int pageSize) {
-        for (Kallsyms.Image i : kallsyms.images()) {
+    void images(KernelMaps kallsyms, int pageSize) {
+        for (KernelMaps.Image i : kallsyms.images()) {
             out.ksymbol(i.addr(), pageSize, i.name());
         }
     }

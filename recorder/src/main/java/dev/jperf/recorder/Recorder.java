@@ -267,7 +267,7 @@ public final class Recorder implements StopSignals.Stoppable {
      * the file; returns the sum of the LOST_SAMPLES counts written.
      */
     private long finish(PerfEvents events, OffCpu offCpu, DrainLoop drain, RecordCopier copier,
-            PerfDataOutput writer, FeatureUpdates features, Kallsyms kallsyms, DsoHits hits)
+            PerfDataOutput writer, FeatureUpdates features, KernelMaps kallsyms, DsoHits hits)
             throws IOException, InterruptedException {
         drain.pass();
         if (offCpu != null) {
