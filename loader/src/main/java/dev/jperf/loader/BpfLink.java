@@ -2,6 +2,7 @@ package dev.jperf.loader;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.elf.ElfFile;
 import dev.jperf.format.elf.ElfProgramHeader;
 import dev.jperf.format.elf.ElfSection;

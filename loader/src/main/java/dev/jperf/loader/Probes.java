@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.kallsyms.KallsymsIndex;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
