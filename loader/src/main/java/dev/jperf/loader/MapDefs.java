@@ -7,6 +7,7 @@ import dev.jperf.format.btf.BtfType;
 import dev.jperf.format.elf.ElfException;
 import dev.jperf.format.elf.ElfSection;
 import dev.jperf.format.elf.ElfSymbol;
+import dev.jperf.nativeshim.Mman;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -187,7 +188,7 @@ final class MapDefs {
 
     /** adjust_ringbuf_sz: the closest page size times a power of 2 that is at least {@code sz}. */
     static int adjustRingbufSize(int sz) {
-        long pageSz = 4096;
+        long pageSz = Mman.pageSize();
         long s = Integer.toUnsignedLong(sz);
         if (s == 0) {
             return 0;

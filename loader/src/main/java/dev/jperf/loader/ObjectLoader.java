@@ -2,6 +2,7 @@ package dev.jperf.loader;
 
 import com.sun.jna.Memory;
 import dev.jperf.format.btf.Btf;
+import dev.jperf.format.header.SystemCpus;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.nativeshim.Bpf;
@@ -10,8 +11,6 @@ import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The load phase of one object, in libbpf 1.1's order (bpf_object_load): kernel BTF when needed,
@@ -287,17 +286,11 @@ final class ObjectLoader {
         }
     }
 
-    /** libbpf_num_possible_cpus: the highest CPU of /sys/devices/system/cpu/possible, plus one. */
+    /** libbpf_num_possible_cpus (format's {@link SystemCpus#possibleCount}); the JVM's count when sysfs cannot tell. */
     static int possibleCpus() {
         try {
-            String s = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
-            int max = 0;
-            for (String part : s.split(",")) {
-                String[] r = part.split("-");
-                max = Math.max(max, Integer.parseInt(r[r.length - 1].strip()));
-            }
-            return max + 1;
-        } catch (IOException | RuntimeException e) {
+            return SystemCpus.possibleCount();
+        } catch (IOException | IllegalArgumentException e) {
             return Runtime.getRuntime().availableProcessors();
         }
     }

@@ -80,9 +80,7 @@ public final class RunCounter implements AutoCloseable {
         Memory path = new Memory(name.length + 1);
         path.write(0, name, 0, name.length);
         path.setByte(name.length, (byte) 0);
-        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttr.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        attr.putInt(PerfEventAttr.TYPE, type);
-        attr.putInt(PerfEventAttr.SIZE, PerfEventAttr.PERF_ATTR_SIZE_VER7);
+        ByteBuffer attr = PerfEventAttr.open(type, 0);
         attr.putLong(PerfEventAttr.SAMPLE_PERIOD, 1);
         attr.putLong(PerfEventAttr.CONFIG1, Pointer.nativeValue(path));
         attr.putLong(PerfEventAttr.CONFIG2, offset);
