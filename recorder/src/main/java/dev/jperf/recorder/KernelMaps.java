@@ -32,16 +32,16 @@ final class KernelMaps {
     private KernelMaps(Path path, KallsymsIndex k) {
         this.path = path;
         this.whole = k.complete();
-        int t = k.kernelIndexOf("_text");
-        textFound = t >= 0;
-        text = textFound ? k.address(t) : 0;
-        int e = k.kernelIndexOf("_etext");
-        etext = e >= 0 ? k.address(e) : 0;
-        if (whole) {
-            for (int i = 0, n = k.size(); i < n; i++) {
-                if (k.hasModule(i) && "[bpf]".equals(k.module(i))) {
+        for (int i = 0, n = k.size(); i < n; i++) {
+            if (k.hasModule(i)) {
+                if (whole && "[bpf]".equals(k.module(i))) {
                     image(k, i);
                 }
+            } else if (!textFound && k.nameIs(i, "_text")) {
+                text = k.address(i);
+                textFound = true;
+            } else if (k.nameIs(i, "_etext")) {
+                etext = k.address(i);
             }
         }
     }

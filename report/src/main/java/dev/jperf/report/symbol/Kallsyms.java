@@ -46,10 +46,14 @@ public final class Kallsyms {
         int n = ks.size();
         Map<String, Table> tables = new LinkedHashMap<>();
         Map<String, Long> refs = new HashMap<>();
-        for (String ref : REF_NAMES) {
-            int i = ks.kernelIndexOf(ref);
-            if (i >= 0 && kept(ks.type(i))) {
-                refs.put(ref, ks.address(i));
+        // among the first lines: a scan, not the name index
+        for (int i = 0; i < n && refs.size() < REF_NAMES.length; i++) {
+            if (!ks.hasModule(i) && kept(ks.type(i))) {
+                for (String ref : REF_NAMES) {
+                    if (ks.nameIs(i, ref)) {
+                        refs.putIfAbsent(ref, ks.address(i));
+                    }
+                }
             }
         }
         Table kernel = new Table(Math.max(1024, n));
