@@ -1,5 +1,11 @@
 package dev.jperf.bpf;
 
+import static dev.jperf.format.bpf.Uapi.BPF_PSEUDO_CALL;
+import static dev.jperf.format.bpf.Uapi.BPF_PSEUDO_FUNC;
+import static dev.jperf.format.bpf.Uapi.BPF_PSEUDO_MAP_FD;
+import static dev.jperf.format.bpf.Uapi.BPF_PSEUDO_MAP_IDX_VALUE;
+import static dev.jperf.format.bpf.Uapi.BPF_PSEUDO_MAP_VALUE;
+
 /**
  * The kernel's disassembler (kernel/bpf/disasm.c, print_bpf_insn) as bpftool 7.1 carries it (the
  * 6.1 kernel's: newer instructions print as 6.1 printed them), with bpftool's callbacks for
@@ -78,8 +84,6 @@ final class BpfDisasm {
     private static final int BPF_ADD = 0x00, BPF_OR = 0x40, BPF_AND = 0x50, BPF_XOR = 0xa0, BPF_FETCH = 0x01,
             BPF_XCHG = 0xe0 | BPF_FETCH, BPF_CMPXCHG = 0xf0 | BPF_FETCH;
     static final int BPF_LD_IMM_DW = BPF_LD | BPF_IMM | BPF_DW;
-    private static final int BPF_PSEUDO_MAP_FD = 1, BPF_PSEUDO_MAP_VALUE = 2, BPF_PSEUDO_FUNC = 4,
-            BPF_PSEUDO_MAP_IDX_VALUE = 6, BPF_PSEUDO_CALL = 1;
 
     private final KernelSymbols syms;
     private final long[] jitedKsyms;

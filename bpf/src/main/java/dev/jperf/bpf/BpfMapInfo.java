@@ -1,6 +1,6 @@
 package dev.jperf.bpf;
 
-import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

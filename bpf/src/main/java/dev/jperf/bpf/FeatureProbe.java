@@ -9,6 +9,7 @@ import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Caps;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Mman;
 import dev.jperf.nativeshim.Mount;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
@@ -589,7 +590,7 @@ public final class FeatureProbe {
             case 27, 31 -> { // ringbuf, user_ringbuf
                 key = 0;
                 value = 0;
-                entries = 4096; // sysconf(_SC_PAGE_SIZE) on x86-64
+                entries = Mman.pageSize(); // sysconf(_SC_PAGE_SIZE)
             }
             case 26 -> { // struct_ops: -ENOTSUPP for a BTF type id that is none
                 vmlinuxValue = 1;

@@ -1,8 +1,8 @@
 package dev.jperf.bpf;
 
 import com.sun.jna.Memory;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;

@@ -6,7 +6,7 @@ import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.format.bpf.BpilArray;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Capstone;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.X86Disassembler;

@@ -1,10 +1,9 @@
 package dev.jperf.bpf;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
 import dev.jperf.format.btf.Btf;
+import dev.jperf.loader.BtfInfo;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -40,24 +39,10 @@ final class KernelObjects {
 
     /** BTF object {@code id}'s blob. */
     byte[] btfBytes(int id) {
-        int fd = bpf.btfGetFdById(id);
         try {
-            Memory info = new Memory(BpfProgInfoLayout.BTF_INFO_SIZE);
-            info.clear();
-            bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
-            long size = Integer.toUnsignedLong(info.getInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE));
-            if (size == 0 || size > MAX_BTF_SIZE) {
-                throw new BpftoolException("BTF object " + Integer.toUnsignedString(id) + " claims " + size + " bytes");
-            }
-            Memory blob = new Memory(size);
-            info.clear();
-            info.setLong(BpfProgInfoLayout.BTF_INFO_BTF, Pointer.nativeValue(blob));
-            info.setInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE, (int) size);
-            bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
-            long got = Integer.toUnsignedLong(info.getInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE));
-            return blob.getByteArray(0, (int) Math.min(size, got));
-        } finally {
-            Fd.close(fd);
+            return BtfInfo.blob(bpf, id, MAX_BTF_SIZE);
+        } catch (IllegalStateException e) {
+            throw new BpftoolException(e.getMessage());
         }
     }
 

@@ -1,14 +1,10 @@
 package dev.jperf.bpf;
 
-import dev.jperf.format.kallsyms.KallsymsParser;
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.jperf.format.kallsyms.KallsymsIndex;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * bpftool's kernel_syms (xlated_dumper.c): /proc/kallsyms sorted and searched for the exact
+ * bpftool's kernel_syms (xlated_dumper.c): /proc/kallsyms (format's {@link KallsymsIndex}) sorted and searched for the exact
  * address of a helper or subprogram. bpftool sorts with glibc's qsort (a merge sort in glibc 2.36)
  * and searches with bsearch, both with a comparator that truncates the 64-bit difference of two
  * addresses to an int; the same algorithms with the same comparator are used here so that the
@@ -27,45 +23,41 @@ final class KernelSymbols {
 
     /** kernel_syms_load; no symbols when kallsyms cannot be read or hides its addresses. */
     static KernelSymbols load() {
-        byte[] file;
-        try {
-            file = Files.readAllBytes(Path.of("/proc/kallsyms"));
-        } catch (IOException e) {
-            return new KernelSymbols(new long[0], new String[0], 0);
-        }
-        List<Long> addrs = new ArrayList<>();
-        List<String> syms = new ArrayList<>();
+        return of(KallsymsIndex.readOrEmpty(Path.of("/proc/kallsyms")));
+    }
+
+    /** bpftool's order and search over the symbols of {@code k}. */
+    static KernelSymbols of(KallsymsIndex k) {
         long base = 0;
-        KallsymsParser p = KallsymsParser.of(file);
-        while (p.next()) {
-            if (!p.wellFormed() || !p.parseAddress()) {
-                continue;
-            }
-            long address = p.address();
-            if (p.nameIs("__bpf_call_base")) {
+        int n = 0;
+        int[] order = new int[k.size()];
+        long[] a = new long[k.size()];
+        for (int i = 0; i < k.size(); i++) {
+            long address = k.address(i);
+            if (k.nameIs(i, "__bpf_call_base")) {
                 base = address;
                 if (address == 0) {
                     return new KernelSymbols(new long[0], new String[0], 0); // kernel.kptr_restrict
                 }
             }
             if (address != 0) {
-                addrs.add(address);
-                syms.add(p.name());
+                order[n] = n;
+                a[n] = address;
+                n++;
             }
         }
-        int n = addrs.size();
-        int[] order = new int[n];
-        long[] a = new long[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-            a[i] = addrs.get(i);
+        int[] index = new int[n];
+        for (int i = 0, j = 0; i < k.size(); i++) {
+            if (k.address(i) != 0) {
+                index[j++] = i;
+            }
         }
         msort(order, new int[n], 0, n, a);
         long[] sorted = new long[n];
         String[] sortedNames = new String[n];
         for (int i = 0; i < n; i++) {
             sorted[i] = a[order[i]];
-            sortedNames[i] = syms.get(order[i]);
+            sortedNames[i] = k.name(index[order[i]]);
         }
         return new KernelSymbols(sorted, sortedNames, base);
     }

@@ -3,11 +3,12 @@ package dev.jperf.bpf;
 import dev.jperf.format.bpf.BpfTypeNames;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfDumper;
 import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.json.JsonWriter;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -152,7 +153,7 @@ public final class MapCommands {
         if (memlock != null) {
             jw.intField("bytes_memlock", FdInfo.atol(memlock));
         }
-        if (info.type() == BpfTypeNames.BPF_MAP_TYPE_PROG_ARRAY) {
+        if (info.type() == Uapi.BPF_MAP_TYPE_PROG_ARRAY) {
             String ownerType = fdinfo.get("owner_prog_type");
             String ownerJited = fdinfo.get("owner_jited");
             if (ownerType != null) {
@@ -200,7 +201,7 @@ public final class MapCommands {
         if (memlock != null) {
             out.append("  memlock ").append(memlock).append('B');
         }
-        if (info.type() == BpfTypeNames.BPF_MAP_TYPE_PROG_ARRAY) {
+        if (info.type() == Uapi.BPF_MAP_TYPE_PROG_ARRAY) {
             String ownerType = fdinfo.get("owner_prog_type");
             String ownerJited = fdinfo.get("owner_jited");
             if (ownerType != null || ownerJited != null) {
@@ -327,7 +328,7 @@ public final class MapCommands {
         int err = 0;
         boolean first = true;
         while (true) {
-            int e = kernel.bpf.mapGetNextKey(fd, first ? null : key, key);
+            int e = -kernel.bpf.mapGetNextKey(fd, first ? null : key, key);
             if (e != 0) {
                 err = e == Errno.ENOENT ? 0 : e;
                 break;
@@ -394,7 +395,7 @@ public final class MapCommands {
             keyMem.write(0, key, 0, key.length);
         }
         Memory valueMem = new Memory(Math.max(1, valueBytes));
-        int e = pop ? kernel.bpf.mapLookupAndDeleteElem(fd, keyMem, valueMem) : kernel.bpf.mapLookupElem(fd, keyMem, valueMem);
+        int e = -(pop ? kernel.bpf.mapLookupAndDeleteElem(fd, keyMem, valueMem) : kernel.bpf.mapLookupElem(fd, keyMem, valueMem));
         if (e == Errno.ENOENT) {
             // the command returns -ENOENT: bpftool exits 254, its message on stdout
             o.exitCode(-Errno.ENOENT & 0xff);
@@ -428,7 +429,7 @@ public final class MapCommands {
     /** dump_map_elem: true when the element was printed (looked up). */
     private boolean element(int fd, BpfMapInfo info, Memory keyMem, Memory valueMem, int keySize, int valueBytes,
             int cpus, int step, Btf btf, JsonWriter wtr) {
-        int e = kernel.bpf.mapLookupElem(fd, keyMem, valueMem);
+        int e = -kernel.bpf.mapLookupElem(fd, keyMem, valueMem);
         byte[] key = keyMem.getByteArray(0, keySize);
         if (e != 0) {
             entryError(info, key, e);
@@ -509,8 +510,8 @@ public final class MapCommands {
     /** print_entry_error: the lookup failed (no error for an empty slot of a prog or map array). */
     private void entryError(BpfMapInfo info, byte[] key, int errno) {
         int t = info.type();
-        boolean fdArray = t == BpfTypeNames.BPF_MAP_TYPE_ARRAY_OF_MAPS || t == BpfTypeNames.BPF_MAP_TYPE_HASH_OF_MAPS
-                || t == BpfTypeNames.BPF_MAP_TYPE_PROG_ARRAY;
+        boolean fdArray = t == Uapi.BPF_MAP_TYPE_ARRAY_OF_MAPS || t == Uapi.BPF_MAP_TYPE_HASH_OF_MAPS
+                || t == Uapi.BPF_MAP_TYPE_PROG_ARRAY;
         if (fdArray && errno == Errno.ENOENT) {
             return;
         }
@@ -529,7 +530,7 @@ public final class MapCommands {
         String msg;
         if (errno == Errno.ENOENT) {
             msg = "<no entry>";
-        } else if (errno == Errno.ENOSPC && t == BpfTypeNames.BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) {
+        } else if (errno == Errno.ENOSPC && t == Uapi.BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) {
             msg = "<cannot read>";
         } else {
             msg = Errno.text(errno);

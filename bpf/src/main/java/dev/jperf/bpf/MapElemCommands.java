@@ -2,7 +2,7 @@ package dev.jperf.bpf;
 
 import com.sun.jna.Memory;
 import dev.jperf.format.bpf.BpfTypeNames;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -46,7 +46,7 @@ public final class MapElemCommands {
             for (int c = 0; e.value != null && c < cpus; c++) {
                 value.write((long) c * slot, e.value, 0, e.value.length);
             }
-            int err = kernel.bpf.mapUpdateElem(fd, key, info.valueSize() == 0 ? null : value, e.flags);
+            int err = -kernel.bpf.mapUpdateElem(fd, key, info.valueSize() == 0 ? null : value, e.flags);
             if (err != 0) {
                 throw failed("update failed: ", err);
             }
@@ -63,7 +63,7 @@ public final class MapElemCommands {
             BpfMapInfo info = info(fd);
             Elem e = new Elem(info.keySize(), 0);
             e.parse(args, 0, true, false, false);
-            int err = kernel.bpf.mapDeleteElem(fd, mem(e.key));
+            int err = -kernel.bpf.mapDeleteElem(fd, mem(e.key));
             if (err != 0) {
                 throw failed("delete failed: ", err);
             }
@@ -85,7 +85,7 @@ public final class MapElemCommands {
                 key = e.key;
             }
             Memory next = new Memory(Math.max(1, info.keySize()));
-            int err = kernel.bpf.mapGetNextKey(fd, key == null ? null : mem(key), next);
+            int err = -kernel.bpf.mapGetNextKey(fd, key == null ? null : mem(key), next);
             if (err != 0) {
                 throw failed("can't get next key: ", err);
             }

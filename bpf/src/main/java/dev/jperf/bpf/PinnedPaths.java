@@ -2,7 +2,8 @@ package dev.jperf.bpf;
 
 import com.sun.jna.Memory;
 import dev.jperf.format.json.JsonWriter;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
@@ -83,10 +84,9 @@ final class PinnedPaths {
                 return;
             }
             Memory info = new Memory(BpfProgInfoLayout.SIZE);
-            byte[] raw = kernel.info(fd, info, BpfProgInfoLayout.SIZE, true);
-            long id = Integer.toUnsignedLong((raw[4] & 0xff) | (raw[5] & 0xff) << 8 | (raw[6] & 0xff) << 16
-                    | (raw[7] & 0xff) << 24);
-            append(id, path);
+            kernel.info(fd, info, BpfProgInfoLayout.SIZE, true);
+            int idAt = type.equals("prog") ? BpfProgInfoLayout.ID : BpfMapInfoLayout.ID;
+            append(Integer.toUnsignedLong(info.getInt(idAt)), path);
         } catch (NativeException e) {
             // bpftool skips an object whose info it cannot read
         } finally {

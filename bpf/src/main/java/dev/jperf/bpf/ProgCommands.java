@@ -11,8 +11,9 @@ import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.format.json.JsonWriter;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Clocks;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -323,7 +324,7 @@ public final class ProgCommands {
             try {
                 BpfMapInfo m = BpfMapInfo.decode(kernel.info(fd, new Memory(BpfMapInfoLayout.SIZE),
                         BpfMapInfoLayout.SIZE, true));
-                if (m.type() != BpfTypeNames.BPF_MAP_TYPE_ARRAY || m.keySize() != 4 || m.maxEntries() != 1 || m.btfValueTypeId() == 0
+                if (m.type() != Uapi.BPF_MAP_TYPE_ARRAY || m.keySize() != 4 || m.maxEntries() != 1 || m.btfValueTypeId() == 0
                         || !m.name().contains(".rodata")) {
                     continue;
                 }

@@ -233,8 +233,8 @@ public final class ProgLoadCommands {
 
     private BpfMapInfo info(int fd) {
         try {
-            return BpfMapInfo.decode(kernel.info(fd, new com.sun.jna.Memory(dev.jperf.nativeshim.BpfMapInfoLayout.SIZE),
-                    dev.jperf.nativeshim.BpfMapInfoLayout.SIZE, true));
+            return BpfMapInfo.decode(kernel.info(fd, new com.sun.jna.Memory(dev.jperf.format.bpf.BpfMapInfoLayout.SIZE),
+                    dev.jperf.format.bpf.BpfMapInfoLayout.SIZE, true));
         } catch (dev.jperf.nativeshim.NativeException e) {
             throw new BpftoolException("unable to set up map reuse: " + -e.errno());
         }

@@ -1,5 +1,6 @@
 package dev.jperf.bpf;
 
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.btf.BtfWriter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -139,7 +140,7 @@ class BpftoolAgreementTest {
         insns.putLong(0);
         insns.put((byte) 0xb7).put((byte) 0).putShort((short) 0).putInt(0); // r0 = 0
         insns.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
-        progFd = new Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, insns.array(), "GPL",
+        progFd = new Bpf().progLoad(Uapi.BPF_PROG_TYPE_SOCKET_FILTER, insns.array(), "GPL",
                 "jperf_agreement_test");
         fds.add(progFd);
         // run it with the kernel's statistics on: run_time_ns and run_cnt in prog show
@@ -159,7 +160,7 @@ class BpftoolAgreementTest {
         calls.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
         calls.put((byte) 0xb7).put((byte) 0).putShort((short) 0).putInt(1); // subprogram: r0 = 1
         calls.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
-        callsFd = new Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, calls.array(), "GPL", "jperf_calls");
+        callsFd = new Bpf().progLoad(Uapi.BPF_PROG_TYPE_SOCKET_FILTER, calls.array(), "GPL", "jperf_calls");
         fds.add(callsFd);
 
         // maps of maps (value: an inner map's fd in, its id out), and kinds without keys or with odd ones

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.jperf.nativeshim.BpfAttrLayout;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Fd;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -178,7 +178,7 @@ class BtfAgreementTest {
         ByteBuffer insns = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
         insns.put((byte) 0xb7).put((byte) 0).putShort((short) 0).putInt(0); // r0 = 0
         insns.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
-        int prog = new dev.jperf.nativeshim.Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, insns.array(), "GPL",
+        int prog = new dev.jperf.nativeshim.Bpf().progLoad(Uapi.BPF_PROG_TYPE_SOCKET_FILTER, insns.array(), "GPL",
                 "t_btf_prog");
         fds.add(prog);
         String progId = Integer.toString(progIdOf(prog));

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.jna.Memory;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.format.bpf.Uapi;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.Test;
  * order, and objects unloaded between BPF_*_GET_NEXT_ID and BPF_*_GET_FD_BY_ID skipped.
  */
 class IdWalkTest {
-    private static final int BPF_MAP_TYPE_ARRAY = 2;
     private final KernelObjects kernel = new KernelObjects();
 
     @BeforeEach
@@ -30,7 +30,7 @@ class IdWalkTest {
     }
 
     private static int map(String name) {
-        return Sys.mapCreate(BPF_MAP_TYPE_ARRAY, name, 4, 4, 1, 0, 0, 0, 0);
+        return Sys.mapCreate(Uapi.BPF_MAP_TYPE_ARRAY, name, 4, 4, 1, 0, 0, 0, 0);
     }
 
     private static int idOf(IdWalk walk, int fd) {

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.BpfProgInfo;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
+import dev.jperf.format.bpf.Uapi;
 import java.lang.ref.Reference;
-import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Capstone;
 import dev.jperf.nativeshim.Fd;
@@ -55,7 +55,7 @@ class JitedDumpTest {
         calls.put((byte) 0x95).put((byte) 0).putShort((short) 0).putInt(0); // exit
         int fd;
         try {
-            fd = new Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, calls.array(), "GPL", "jperf_jited");
+            fd = new Bpf().progLoad(Uapi.BPF_PROG_TYPE_SOCKET_FILTER, calls.array(), "GPL", "jperf_jited");
         } catch (NativeException | IllegalStateException e) {
             assumeTrue(false, "the kernel refuses BPF here: " + e.getMessage());
             return;

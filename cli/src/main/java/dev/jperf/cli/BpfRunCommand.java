@@ -14,7 +14,7 @@ import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.recorder.StopSignals;
 import java.io.PrintStream;
 import java.nio.file.Path;

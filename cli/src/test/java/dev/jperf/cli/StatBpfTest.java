@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.samples.RunCounter;
@@ -109,7 +109,7 @@ class StatBpfTest {
             List<String> fds = StatTest.openFds();
             Bpf bpf = new Bpf();
             // a program that is gone
-            int prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER,
+            int prog = bpf.progLoad(Uapi.BPF_PROG_TYPE_SOCKET_FILTER,
                     new byte[] {(byte) 0xb7, 0, 0, 0, 0, 0, 0, 0, (byte) 0x95, 0, 0, 0, 0, 0, 0, 0}, "GPL", "jperf_gone");
             int dead = id(bpf, prog);
             Fd.close(prog);
@@ -119,7 +119,7 @@ class StatBpfTest {
             assertEquals("jperf stat: no BPF program with id " + dead + " is loaded (bpf(BPF_PROG_GET_FD_BY_ID, id " + dead
                     + ") failed: No such file or directory (ENOENT))\n", r.err());
             // an id that is a map's, not a program's
-            int map = bpf.mapCreate(BpfAttrLayout.BPF_MAP_TYPE_ARRAY, 4, 8, 1, "jperf_not_prog");
+            int map = bpf.mapCreate(Uapi.BPF_MAP_TYPE_ARRAY, 4, 8, 1, "jperf_not_prog");
             try {
                 int mapId = id(bpf, map);
                 assumeTrue(!isProgram(bpf, mapId), "a program has id " + mapId + " too");

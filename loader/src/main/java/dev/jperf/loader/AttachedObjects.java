@@ -1,8 +1,9 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
+import dev.jperf.format.header.SystemCpus;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,20 +87,11 @@ public final class AttachedObjects implements AutoCloseable {
     }
 
     static List<Integer> onlineCpus() throws BpfObjectException {
-        List<Integer> cpus = new ArrayList<>();
         try {
-            for (String part : Files.readString(Path.of("/sys/devices/system/cpu/online")).strip().split(",")) {
-                String[] r = part.split("-");
-                int lo = Integer.parseInt(r[0].strip());
-                int hi = Integer.parseInt(r[r.length - 1].strip());
-                for (int c = lo; c <= hi; c++) {
-                    cpus.add(c);
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
+            return SystemCpus.online();
+        } catch (IOException | IllegalArgumentException e) {
             throw new BpfObjectException("cannot read the online CPUs: " + e.getMessage());
         }
-        return cpus;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.jperf.loader;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.elf.ElfFile;
 import dev.jperf.format.elf.ElfProgramHeader;
 import dev.jperf.format.elf.ElfSection;
@@ -16,7 +17,6 @@ import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.PerfEventOpen;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -147,9 +147,7 @@ public final class BpfLink implements AutoCloseable {
      * profiler's perf_event program runs on); the link owns the event.
      */
     public static BpfLink cpuClock(BpfProgram p, int cpu, long freq) throws BpfObjectException {
-        ByteBuffer attr = attr();
-        attr.putInt(PerfEventAttr.TYPE, PerfEventAttr.PERF_TYPE_SOFTWARE);
-        attr.putLong(PerfEventAttr.CONFIG, PerfEventAttr.PERF_COUNT_SW_CPU_CLOCK);
+        ByteBuffer attr = PerfEventAttr.open(PerfEventAttr.PERF_TYPE_SOFTWARE, PerfEventAttr.PERF_COUNT_SW_CPU_CLOCK);
         attr.putLong(PerfEventAttr.SAMPLE_PERIOD, freq);
         attr.putLong(PerfEventAttr.FLAGS, PerfEventAttr.FLAG_FREQ | PerfEventAttr.FLAG_DISABLED);
         int pfd;
@@ -203,9 +201,7 @@ public final class BpfLink implements AutoCloseable {
             throw new BpfObjectException("prog '" + p.name() + "': no tracepoint " + category + "/" + name + " (" + idFile
                     + ")", Errno.ENOENT);
         }
-        ByteBuffer attr = attr();
-        attr.putInt(PerfEventAttr.TYPE, PerfEventAttr.PERF_TYPE_TRACEPOINT);
-        attr.putLong(PerfEventAttr.CONFIG, id);
+        ByteBuffer attr = PerfEventAttr.open(PerfEventAttr.PERF_TYPE_TRACEPOINT, id);
         int pfd = PerfEventOpen.open(attr, -1, 0, -1, PerfEventAttr.PERF_FLAG_FD_CLOEXEC, "tracepoint " + category + ":" + name);
         return onPerfEvent(p, pfd, "tracepoint " + category + "/" + name);
     }
@@ -244,9 +240,7 @@ public final class BpfLink implements AutoCloseable {
         Memory str = new Memory(n.length + 1);
         str.write(0, n, 0, n.length);
         str.setByte(n.length, (byte) 0);
-        ByteBuffer attr = attr();
-        attr.putInt(PerfEventAttr.TYPE, type);
-        attr.putLong(PerfEventAttr.CONFIG, ret ? 1L << retBit : 0);
+        ByteBuffer attr = PerfEventAttr.open(type, ret ? 1L << retBit : 0);
         attr.putLong(PerfEventAttr.CONFIG1, Pointer.nativeValue(str));
         attr.putLong(PerfEventAttr.CONFIG2, offset);
         int pfd = PerfEventOpen.open(attr, pid < 0 ? -1 : pid, pid == -1 ? 0 : -1, -1, PerfEventAttr.PERF_FLAG_FD_CLOEXEC,
@@ -323,12 +317,6 @@ public final class BpfLink implements AutoCloseable {
             }
         }
         throw new IOException("no function '" + function + "'");
-    }
-
-    private static ByteBuffer attr() {
-        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttr.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        attr.putInt(PerfEventAttr.SIZE, PerfEventAttr.PERF_ATTR_SIZE_VER7);
-        return attr;
     }
 
     /** bpf_program__attach_perf_event: a BPF_PERF_EVENT link on the event, then the event enabled. */

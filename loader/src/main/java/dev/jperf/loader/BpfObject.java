@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;

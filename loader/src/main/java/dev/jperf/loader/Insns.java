@@ -1,5 +1,8 @@
 package dev.jperf.loader;
 
+import static dev.jperf.format.bpf.Uapi.BPF_PSEUDO_CALL;
+import static dev.jperf.format.bpf.Uapi.BPF_PSEUDO_FUNC;
+
 /**
  * struct bpf_insn fields read and written in place in an array of 8-byte little-endian
  * instructions: code, dst_reg (low nibble), src_reg (high nibble), off (s16), imm (s32).
@@ -23,13 +26,6 @@ final class Insns {
     static final int BPF_CALL = 0x80;
     static final int BPF_LD_IMM64 = BPF_LD | BPF_IMM | BPF_DW;
     static final int BPF_CALL_INSN = BPF_JMP | BPF_CALL;
-    // src_reg values of ld_imm64 and call
-    static final int BPF_PSEUDO_MAP_FD = 1;
-    static final int BPF_PSEUDO_MAP_VALUE = 2;
-    static final int BPF_PSEUDO_BTF_ID = 3;
-    static final int BPF_PSEUDO_FUNC = 4;
-    static final int BPF_PSEUDO_CALL = 1;
-    static final int BPF_PSEUDO_KFUNC_CALL = 2;
 
     private Insns() {
     }

@@ -1,11 +1,13 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.format.elf.ElfException;
 import dev.jperf.format.elf.ElfSection;
 import dev.jperf.format.elf.ElfSymbol;
+import dev.jperf.nativeshim.Mman;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -186,7 +188,7 @@ final class MapDefs {
 
     /** adjust_ringbuf_sz: the closest page size times a power of 2 that is at least {@code sz}. */
     static int adjustRingbufSize(int sz) {
-        long pageSz = 4096;
+        long pageSz = Mman.pageSize();
         long s = Integer.toUnsignedLong(sz);
         if (s == 0) {
             return 0;

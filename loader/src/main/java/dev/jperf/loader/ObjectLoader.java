@@ -1,19 +1,16 @@
 package dev.jperf.loader;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
 import dev.jperf.format.btf.Btf;
+import dev.jperf.format.header.SystemCpus;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
-import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The load phase of one object, in libbpf 1.1's order (bpf_object_load): kernel BTF when needed,
@@ -134,7 +131,7 @@ final class ObjectLoader {
                             + "': not found in kernel BTF", Errno.ESRCH);
                 }
             } else {
-                long addr = probes.kallsyms().address(e.name);
+                long addr = probes.kallsyms().addressOf(e.name);
                 if (addr != 0) {
                     e.kernelBtfId = 0;
                     e.set = true;
@@ -289,17 +286,11 @@ final class ObjectLoader {
         }
     }
 
-    /** libbpf_num_possible_cpus: the highest CPU of /sys/devices/system/cpu/possible, plus one. */
+    /** libbpf_num_possible_cpus (format's {@link SystemCpus#possibleCount}); the JVM's count when sysfs cannot tell. */
     static int possibleCpus() {
         try {
-            String s = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
-            int max = 0;
-            for (String part : s.split(",")) {
-                String[] r = part.split("-");
-                max = Math.max(max, Integer.parseInt(r[r.length - 1].strip()));
-            }
-            return max + 1;
-        } catch (IOException | RuntimeException e) {
+            return SystemCpus.possibleCount();
+        } catch (IOException | IllegalArgumentException e) {
             return Runtime.getRuntime().availableProcessors();
         }
     }
@@ -415,31 +406,10 @@ final class ObjectLoader {
         if (btfId == 0) {
             return -1;
         }
-        int fd;
         try {
-            fd = bpf.btfGetFdById(btfId);
-        } catch (NativeException e) {
-            return -1;
-        }
-        try {
-            Memory info = new Memory(BpfProgInfoLayout.BTF_INFO_SIZE);
-            info.clear();
-            bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
-            long size = Integer.toUnsignedLong(info.getInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE));
-            if (size == 0 || size > MAX_PROG_BTF_SIZE) {
-                return -1;
-            }
-            Memory blob = new Memory(size);
-            info.clear();
-            info.setLong(BpfProgInfoLayout.BTF_INFO_BTF, Pointer.nativeValue(blob));
-            info.setInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE, (int) size);
-            bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.BTF_INFO_SIZE);
-            long got = Math.min(size, Integer.toUnsignedLong(info.getInt(BpfProgInfoLayout.BTF_INFO_BTF_SIZE)));
-            return Btf.parse(blob.getByteArray(0, (int) got)).findByName(name, BtfKind.FUNC);
+            return Btf.parse(BtfInfo.blob(bpf, btfId, MAX_PROG_BTF_SIZE)).findByName(name, BtfKind.FUNC);
         } catch (RuntimeException e) {
-            return -1; // a BTF the format reader refuses names no function
-        } finally {
-            Fd.close(fd);
+            return -1; // no such BTF object, an implausible size, or a BTF the format reader refuses: no function
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
+import dev.jperf.format.kallsyms.KallsymsIndex;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Fd;
@@ -13,7 +15,8 @@ final class Probes {
     private final Bpf bpf;
     private Boolean cookie;
     private Boolean wrapper;
-    private final KallsymsFile kallsyms = KallsymsFile.proc();
+    /** /proc/kallsyms, read at the first question; null until then. */
+    private KallsymsIndex kallsyms;
 
     Probes(Bpf bpf) {
         this.bpf = bpf;
@@ -81,13 +84,16 @@ final class Probes {
             boolean kprobes = Files.exists(Path.of("/sys/bus/event_source/devices/kprobe/type"))
                     || Files.exists(Path.of("/sys/kernel/tracing/kprobe_events"))
                     || Files.exists(Path.of("/sys/kernel/debug/tracing/kprobe_events"));
-            wrapper = kprobes && kallsyms.hasKernelSymbol("__x64_sys_bpf");
+            wrapper = kprobes && kallsyms().kernelIndexOf("__x64_sys_bpf") >= 0;
         }
         return wrapper;
     }
 
-    /** /proc/kallsyms, read once for this load. */
-    KallsymsFile kallsyms() {
+    /** /proc/kallsyms, read once for this load (no symbols when unreadable). */
+    KallsymsIndex kallsyms() {
+        if (kallsyms == null) {
+            kallsyms = KallsymsIndex.readOrEmpty(Path.of("/proc/kallsyms"));
+        }
         return kallsyms;
     }
 }

@@ -3,7 +3,7 @@ package dev.jperf.loader;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 
 /**
  * What the kernel holds of a loaded program (bpf_prog_info): its id, type, xlated instructions,

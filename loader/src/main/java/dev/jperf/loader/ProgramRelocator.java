@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Errno;
 import java.util.Comparator;
 import java.util.List;
@@ -32,7 +33,7 @@ final class ProgramRelocator {
             p.relocs.sort(byInsn);
             for (Reloc r : p.relocs) {
                 if (r.type() == Reloc.Type.SUBPROG_ADDR) {
-                    Insns.setSrc(p.insns, r.insnIdx(), Insns.BPF_PSEUDO_FUNC);
+                    Insns.setSrc(p.insns, r.insnIdx(), Uapi.BPF_PSEUDO_FUNC);
                 }
             }
         }
@@ -269,7 +270,7 @@ final class ProgramRelocator {
                 case LD64 -> {
                     BpfMap m = o.maps.get(r.mapIdx());
                     if (m.fd >= 0) {
-                        Insns.setSrc(in, i, Insns.BPF_PSEUDO_MAP_FD);
+                        Insns.setSrc(in, i, Uapi.BPF_PSEUDO_MAP_FD);
                         Insns.setImm(in, i, m.fd);
                     } else {
                         poisonMapLdimm64(in, i, r.mapIdx());
@@ -279,7 +280,7 @@ final class ProgramRelocator {
                     BpfMap m = o.maps.get(r.mapIdx());
                     Insns.setImm(in, i + 1, Insns.imm(in, i) + r.symOff());
                     if (m.fd >= 0) {
-                        Insns.setSrc(in, i, Insns.BPF_PSEUDO_MAP_VALUE);
+                        Insns.setSrc(in, i, Uapi.BPF_PSEUDO_MAP_VALUE);
                         Insns.setImm(in, i, m.fd);
                     } else {
                         poisonMapLdimm64(in, i, r.mapIdx());
@@ -288,11 +289,11 @@ final class ProgramRelocator {
                 case EXTERN_VAR -> {
                     Extern e = o.externs.get(r.symOff());
                     if (e.type == Extern.Type.KCFG) {
-                        Insns.setSrc(in, i, Insns.BPF_PSEUDO_MAP_VALUE);
+                        Insns.setSrc(in, i, Uapi.BPF_PSEUDO_MAP_VALUE);
                         Insns.setImm(in, i, o.maps.get(o.kconfigMapIdx).fd);
                         Insns.setImm(in, i + 1, e.kcfgDataOff);
                     } else if (e.ksymTypeId != 0 && e.set) {
-                        Insns.setSrc(in, i, Insns.BPF_PSEUDO_BTF_ID);
+                        Insns.setSrc(in, i, Uapi.BPF_PSEUDO_BTF_ID);
                         Insns.setImm(in, i, e.kernelBtfId);
                         Insns.setImm(in, i + 1, 0);
                     } else {
@@ -302,7 +303,7 @@ final class ProgramRelocator {
                 }
                 case EXTERN_FUNC -> {
                     Extern e = o.externs.get(r.symOff());
-                    Insns.setSrc(in, i, Insns.BPF_PSEUDO_KFUNC_CALL);
+                    Insns.setSrc(in, i, Uapi.BPF_PSEUDO_KFUNC_CALL);
                     Insns.setImm(in, i, e.set ? e.kernelBtfId : 0);
                     Insns.setOff(in, i, 0);
                 }

@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
@@ -160,7 +161,7 @@ final class Relocations {
         }
         int shndx = sym.shndx();
         if (Insns.isCall(in, insnIdx)) {
-            if (Insns.src(in, insnIdx) != Insns.BPF_PSEUDO_CALL) {
+            if (Insns.src(in, insnIdx) != Uapi.BPF_PSEUDO_CALL) {
                 throw new ElfException(where + "incorrect bpf_call opcode");
             }
             if (shndx == 0 || shndx != o.textShndx) {

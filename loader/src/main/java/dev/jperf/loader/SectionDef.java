@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.Uapi;
 import java.util.List;
 
 /**

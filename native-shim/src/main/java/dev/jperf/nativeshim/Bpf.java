@@ -71,7 +71,7 @@ public final class Bpf {
 
     /**
      * BPF_MAP_LOOKUP_ELEM: the value of {@code key} into {@code value} (per-CPU maps: one
-     * 8-byte-aligned slot per possible CPU). Returns 0, or the errno (ENOENT: no such element).
+     * 8-byte-aligned slot per possible CPU). Returns 0, or -errno (-ENOENT: no such element).
      */
     public int mapLookupElem(int fd, Pointer key, Pointer value) {
         return mapElem(BpfAttrLayout.BPF_MAP_LOOKUP_ELEM, fd, key, value);
@@ -79,25 +79,25 @@ public final class Bpf {
 
     /**
      * BPF_MAP_GET_NEXT_KEY: the key after {@code key} (null: the first key) into {@code nextKey}.
-     * Returns 0, or the errno (ENOENT after the last key).
+     * Returns 0, or -errno (-ENOENT after the last key).
      */
     public int mapGetNextKey(int fd, Pointer key, Pointer nextKey) {
         return mapElem(BpfMapElemLayout.BPF_MAP_GET_NEXT_KEY, fd, key, nextKey);
     }
 
-    /** BPF_MAP_DELETE_ELEM of {@code key}: 0, or the errno. */
+    /** BPF_MAP_DELETE_ELEM of {@code key}: 0, or -errno. */
     public int mapDeleteElem(int fd, Pointer key) {
         return mapElem(BpfMapElemLayout.BPF_MAP_DELETE_ELEM, fd, key, Pointer.NULL);
     }
 
-    /** BPF_MAP_UPDATE_ELEM with {@code flags} (BPF_ANY 0, BPF_NOEXIST 1, BPF_EXIST 2): 0, or the errno. */
+    /** BPF_MAP_UPDATE_ELEM with {@code flags} (BPF_ANY 0, BPF_NOEXIST 1, BPF_EXIST 2): 0, or -errno. */
     public int mapUpdateElem(int fd, Pointer key, Pointer value, long flags) {
         attr.clear(BpfMapElemLayout.SIZE);
         attr.setInt(BpfMapElemLayout.MAP_FD, fd);
         attr.setLong(BpfMapElemLayout.KEY, Pointer.nativeValue(key));
         attr.setLong(BpfMapElemLayout.VALUE, Pointer.nativeValue(value));
         attr.setLong(BpfMapElemLayout.FLAGS, flags);
-        return sys(BpfAttrLayout.BPF_MAP_UPDATE_ELEM, BpfMapElemLayout.SIZE) < 0 ? Errno.last() : 0;
+        return sys(BpfAttrLayout.BPF_MAP_UPDATE_ELEM, BpfMapElemLayout.SIZE) < 0 ? -Errno.last() : 0;
     }
 
     /** BPF_OBJ_GET: an fd for the object pinned at {@code path} in a bpf file system. */
@@ -154,7 +154,7 @@ public final class Bpf {
         attr.setInt(BpfMapElemLayout.MAP_FD, fd);
         attr.setLong(BpfMapElemLayout.KEY, Pointer.nativeValue(key));
         attr.setLong(BpfMapElemLayout.VALUE, Pointer.nativeValue(value));
-        return sys(cmd, BpfMapElemLayout.SIZE) < 0 ? Errno.last() : 0;
+        return sys(cmd, BpfMapElemLayout.SIZE) < 0 ? -Errno.last() : 0;
     }
 
     private int getFdById(int cmd, int id, String name) {
@@ -291,11 +291,7 @@ public final class Bpf {
         Memory k = new Memory(Math.max(1, key.length));
         k.write(0, key, 0, key.length);
         Memory v = new Memory(Math.max(1, valueSize));
-        attr.clear(32);
-        attr.setInt(BpfAttrLayout.ELEM_MAP_FD, mapFd);
-        attr.setLong(BpfAttrLayout.ELEM_KEY, Pointer.nativeValue(k));
-        attr.setLong(BpfAttrLayout.ELEM_VALUE, Pointer.nativeValue(v));
-        if (sys(BpfAttrLayout.BPF_MAP_LOOKUP_ELEM, 32) < 0) {
+        if (mapElem(BpfAttrLayout.BPF_MAP_LOOKUP_ELEM, mapFd, k, v) < 0) {
             throw new NativeException("bpf(BPF_MAP_LOOKUP_ELEM, map fd " + mapFd + ")", Errno.last());
         }
         return v.getByteArray(0, valueSize);
@@ -357,11 +353,7 @@ public final class Bpf {
         k.write(0, key, 0, key.length);
         Memory v = new Memory(Math.max(1, value.length));
         v.write(0, value, 0, value.length);
-        attr.clear(32);
-        attr.setInt(BpfAttrLayout.ELEM_MAP_FD, mapFd);
-        attr.setLong(BpfAttrLayout.ELEM_KEY, Pointer.nativeValue(k));
-        attr.setLong(BpfAttrLayout.ELEM_VALUE, Pointer.nativeValue(v));
-        return sys(BpfAttrLayout.BPF_MAP_UPDATE_ELEM, 32) < 0 ? -Errno.last() : 0;
+        return mapUpdateElem(mapFd, k, v, 0);
     }
 
     /**
@@ -387,7 +379,7 @@ public final class Bpf {
     /** BPF_MAP_FREEZE: the map becomes read-only from user space; 0 or -errno. */
     public int mapFreeze(int mapFd) {
         attr.clear(4);
-        attr.setInt(BpfAttrLayout.ELEM_MAP_FD, mapFd);
+        attr.setInt(BpfMapElemLayout.MAP_FD, mapFd);
         return sys(BpfAttrLayout.BPF_MAP_FREEZE, 4) < 0 ? -Errno.last() : 0;
     }
 

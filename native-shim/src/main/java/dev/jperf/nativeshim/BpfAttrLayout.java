@@ -53,19 +53,13 @@ public final class BpfAttrLayout {
     public static final int MAP_EXTRA = 64;
     /** offsetofend(union bpf_attr, map_extra). */
     public static final int MAP_CREATE_SIZE = 72;
-    // BPF_MAP_*_ELEM, BPF_MAP_FREEZE
-    public static final int ELEM_MAP_FD = 0;
-    public static final int ELEM_KEY = 8;
-    public static final int ELEM_VALUE = 16;
-    public static final int ELEM_FLAGS = 24;
+    // BPF_MAP_*_ELEM, BPF_MAP_FREEZE: BpfMapElemLayout
     // BPF_LINK_DETACH
     public static final int LINK_DETACH_FD = 0;
     // BPF_PROG_BIND_MAP
     public static final int BIND_PROG_FD = 0;
     public static final int BIND_MAP_FD = 4;
     public static final int BIND_FLAGS = 8;
-    // enum bpf_map_type (those the tests and tools here use)
-    public static final int BPF_MAP_TYPE_ARRAY = 2;
     // BPF_*_GET_NEXT_ID
     public static final int START_ID = 0;
     public static final int NEXT_ID = 4;
@@ -141,13 +135,4 @@ public final class BpfAttrLayout {
 
     /** BPF_OBJ_NAME_LEN: prog_name holds at most 15 characters and a NUL. */
     public static final int BPF_OBJ_NAME_LEN = 16;
-    // enum bpf_prog_type (those the tests and tools here use)
-    public static final int BPF_PROG_TYPE_SOCKET_FILTER = 1;
-    public static final int BPF_PROG_TYPE_KPROBE = 2;
-    public static final int BPF_PROG_TYPE_XDP = 6;
-    public static final int BPF_PROG_TYPE_RAW_TRACEPOINT = 17;
-    public static final int BPF_PROG_TYPE_TRACING = 26;
-    public static final int BPF_PROG_TYPE_STRUCT_OPS = 27;
-    public static final int BPF_PROG_TYPE_EXT = 28;
-    public static final int BPF_PROG_TYPE_LSM = 29;
 }

@@ -45,6 +45,7 @@ final class LibC {
     private static final Function SIGEMPTYSET = C.getFunction("sigemptyset");
     private static final Function FCNTL = C.getFunction("fcntl");
     private static final Function WAITPID = C.getFunction("waitpid");
+    private static final Function GETPAGESIZE = C.getFunction("getpagesize");
 
     private LibC() {}
 
@@ -58,6 +59,10 @@ final class LibC {
 
     static long mmap(long addr, long length, int prot, int flags, int fd, long offset) {
         return PrimitiveCall.invokeLong(MMAP, new Object[] {addr, length, prot, flags, fd, offset});
+    }
+
+    static int getpagesize() {
+        return PrimitiveCall.invokeInt(GETPAGESIZE, new Object[0]);
     }
 
     static int munmap(long addr, long length) {

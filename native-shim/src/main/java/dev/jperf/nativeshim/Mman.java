@@ -13,8 +13,15 @@ public final class Mman {
     /** Fault every page in at mmap time, so later readers never take the page-fault path. */
     public static final int MAP_POPULATE = 0x8000;
     private static final long MAP_FAILED = -1;
+    /** The system's page size: 4 KiB on x86-64, 16 or 64 KiB on some arm64 kernels. */
+    private static final int PAGE_SIZE = LibC.getpagesize();
 
     private Mman() {}
+
+    /** getpagesize(): the unit of mmap and of perf's ring buffers (perf's page_size). */
+    public static int pageSize() {
+        return PAGE_SIZE;
+    }
 
     /**
      * Maps {@code length} bytes of {@code fd} shared and populated; {@code what} names the mapping

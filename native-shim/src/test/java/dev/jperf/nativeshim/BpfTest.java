@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
+import dev.jperf.format.bpf.Uapi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +25,14 @@ class BpfTest {
     @Test
     void loadFindFetchInfoAndSeeItGo() {
         Bpf bpf = new Bpf();
-        int prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, RETURN_ZERO, "GPL", "jperf_shim_test");
+        int prog = bpf.progLoad(Uapi.BPF_PROG_TYPE_SOCKET_FILTER, RETURN_ZERO, "GPL", "jperf_shim_test");
         int id;
         try {
             Memory info = new Memory(BpfProgInfoLayout.SIZE);
             info.clear();
             assertEquals(BpfProgInfoLayout.SIZE, bpf.objGetInfoByFd(prog, info, BpfProgInfoLayout.SIZE));
             id = info.getInt(BpfProgInfoLayout.ID);
-            assertEquals(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, info.getInt(BpfProgInfoLayout.TYPE));
+            assertEquals(Uapi.BPF_PROG_TYPE_SOCKET_FILTER, info.getInt(BpfProgInfoLayout.TYPE));
             assertEquals("jperf_shim_test", info.getString(BpfProgInfoLayout.NAME));
             assertEquals(16, info.getInt(BpfProgInfoLayout.XLATED_PROG_LEN));
             assertEquals(1, info.getInt(BpfProgInfoLayout.NR_JITED_KSYMS));
@@ -82,7 +84,7 @@ class BpfTest {
     void rejectedProgramCarriesTheVerifierLine() {
         byte[] noExit = {(byte) 0xb7, 0, 0, 0, 0, 0, 0, 0};
         NativeException e = assertThrows(NativeException.class,
-                () -> new Bpf().progLoad(BpfAttrLayout.BPF_PROG_TYPE_SOCKET_FILTER, noExit, "GPL", "bad"));
+                () -> new Bpf().progLoad(Uapi.BPF_PROG_TYPE_SOCKET_FILTER, noExit, "GPL", "bad"));
         assertEquals(Errno.EINVAL, e.errno());
         assertTrue(e.getMessage().startsWith("bpf(BPF_PROG_LOAD, bad): verifier: "), e.getMessage());
     }

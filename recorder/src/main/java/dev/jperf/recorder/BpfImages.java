@@ -13,7 +13,7 @@ import java.nio.file.Path;
 final class BpfImages {
     private final BpfCapture capture;
     /** Read once at start; also what the build-id cache keeps of the kernel. */
-    private Kallsyms kallsyms;
+    private KernelMaps kallsyms;
     /** Whether the images were synthesized (kallsyms read whole). */
     private boolean synthesized;
 
@@ -21,9 +21,9 @@ final class BpfImages {
         this.capture = capture;
     }
 
-    /** At start: the kernel's text range (kallsyms read whole only when needed, see {@link Kallsyms}). */
-    Kallsyms readKernelRange() throws IOException {
-        kallsyms = Kallsyms.kernelRange(Path.of("/proc/kallsyms"), Path.of("/proc/iomem"));
+    /** At start: the kernel's text range (kallsyms read whole only when needed, see {@link KernelMaps}). */
+    KernelMaps readKernelRange() throws IOException {
+        kallsyms = KernelMaps.kernelRange(Path.of("/proc/kallsyms"), Path.of("/proc/iomem"));
         return kallsyms;
     }
 
@@ -62,7 +62,7 @@ final class BpfImages {
     }
 
     /** The kallsyms read, null before {@link #readKernelRange}. */
-    Kallsyms kallsyms() {
+    KernelMaps kallsyms() {
         return kallsyms;
     }
 }

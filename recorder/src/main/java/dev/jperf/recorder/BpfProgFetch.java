@@ -1,13 +1,13 @@
 package dev.jperf.recorder;
 
-import static dev.jperf.nativeshim.BpfProgInfoLayout.*;
+import static dev.jperf.format.bpf.BpfProgInfoLayout.*;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.format.bpf.BpilArray;
+import dev.jperf.loader.BtfInfo;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.Fd;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -75,23 +75,6 @@ public final class BpfProgFetch {
 
     /** The raw BTF blob of BTF object {@code btfId} (bpf_btf_info, two passes). */
     public static byte[] btf(Bpf bpf, int btfId) {
-        int fd = bpf.btfGetFdById(btfId);
-        try {
-            Memory info = new Memory(BTF_INFO_SIZE);
-            info.clear();
-            bpf.objGetInfoByFd(fd, info, BTF_INFO_SIZE);
-            int size = info.getInt(BTF_INFO_BTF_SIZE);
-            if (size <= 0 || size > 64 << 20) {
-                throw new IllegalStateException("BTF " + btfId + " claims " + Integer.toUnsignedString(size) + " bytes");
-            }
-            Memory blob = new Memory(size);
-            info.clear();
-            info.setLong(BTF_INFO_BTF, Pointer.nativeValue(blob));
-            info.setInt(BTF_INFO_BTF_SIZE, size);
-            bpf.objGetInfoByFd(fd, info, BTF_INFO_SIZE);
-            return blob.getByteArray(0, Math.min(size, info.getInt(BTF_INFO_BTF_SIZE)));
-        } finally {
-            Fd.close(fd);
-        }
+        return BtfInfo.blob(bpf, btfId, 64L << 20);
     }
 }

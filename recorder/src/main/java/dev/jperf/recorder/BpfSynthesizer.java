@@ -2,10 +2,10 @@ package dev.jperf.recorder;
 
 import dev.jperf.format.bpf.BpfFormatException;
 import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfAttrLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 
@@ -75,9 +75,9 @@ final class BpfSynthesizer {
     }
 
     static boolean usesImage(int progType) {
-        return progType == BpfAttrLayout.BPF_PROG_TYPE_XDP || progType == BpfAttrLayout.BPF_PROG_TYPE_TRACING
-                || progType == BpfAttrLayout.BPF_PROG_TYPE_STRUCT_OPS || progType == BpfAttrLayout.BPF_PROG_TYPE_EXT
-                || progType == BpfAttrLayout.BPF_PROG_TYPE_LSM;
+        return progType == Uapi.BPF_PROG_TYPE_XDP || progType == Uapi.BPF_PROG_TYPE_TRACING
+                || progType == Uapi.BPF_PROG_TYPE_STRUCT_OPS || progType == Uapi.BPF_PROG_TYPE_EXT
+                || progType == Uapi.BPF_PROG_TYPE_LSM;
     }
 
     /** KSYMBOL per function with perf's name + BPF_EVENT; false when the arrays disagree (perf skips those). */
@@ -104,8 +104,8 @@ final class BpfSynthesizer {
     }
 
     /** KSYMBOLs (one page each) for the BPF trampoline and dispatcher images. */
-    void images(Kallsyms kallsyms, int pageSize) {
-        for (Kallsyms.Image i : kallsyms.images()) {
+    void images(KernelMaps kallsyms, int pageSize) {
+        for (KernelMaps.Image i : kallsyms.images()) {
             out.ksymbol(i.addr(), pageSize, i.name());
         }
     }

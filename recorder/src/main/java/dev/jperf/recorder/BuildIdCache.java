@@ -57,7 +57,7 @@ public final class BuildIdCache {
     }
 
     /** Entries for the kernel (when hit) and every user DSO with samples that has a build-id; caches each. */
-    List<BuildIds.Entry> entries(DsoHits hits, Kallsyms kallsyms, Path kernelNotes) {
+    List<BuildIds.Entry> entries(DsoHits hits, KernelMaps kallsyms, Path kernelNotes) {
         List<BuildIds.Entry> out = new ArrayList<>();
         if (hits.kernelHit()) {
             Optional<byte[]> bid = kernelBuildId(kernelNotes);
@@ -88,7 +88,7 @@ public final class BuildIdCache {
      * The kernel's symbols, read again only when this kernel's are not cached yet; hidden ones
      * (all zeros) are not cached, as perf does not cache a kptr_restrict'ed kallsyms.
      */
-    private void cacheKallsyms(byte[] bid, Kallsyms kallsyms) {
+    private void cacheKallsyms(byte[] bid, KernelMaps kallsyms) {
         if (root == null || kallsyms.hidden()) {
             return;
         }

@@ -1,7 +1,7 @@
 package dev.jperf.recorder;
 
 import dev.jperf.format.feature.CpuTopology;
-import dev.jperf.format.header.CpuList;
+import dev.jperf.format.header.SystemCpus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ public final class Cpus {
 
     static List<Integer> online() {
         try {
-            return CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")));
+            return SystemCpus.online();
         } catch (IOException e) {
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {

@@ -2,6 +2,7 @@ package dev.jperf.recorder;
 
 import static dev.jperf.format.header.PerfEventAttr.*;
 
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.writer.PerfDataWriter;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
@@ -194,7 +195,7 @@ final class PerfEvents implements AutoCloseable {
                 sideBandFds.add(fd);
                 Integer target = ringFd.get(cpu);
                 if (target == null) {
-                    sideBandRings.add(RingBuffer.map(fd, cpu, SIDE_BAND_PAGES, 4096));
+                    sideBandRings.add(RingBuffer.map(fd, cpu, SIDE_BAND_PAGES, Recorder.PAGE_SIZE));
                     ringFd.put(cpu, fd);
                 } else {
                     Ioctl.setOutput(fd, target);
@@ -365,7 +366,7 @@ final class PerfEvents implements AutoCloseable {
                 }
                 Integer target = ringFd.get(cpu);
                 if (target == null) {
-                    rings.add(RingBuffer.map(fd, cpu, pages, 4096));
+                    rings.add(RingBuffer.map(fd, cpu, pages, Recorder.PAGE_SIZE));
                     ringFd.put(cpu, fd);
                 } else {
                     Ioctl.setOutput(fd, target);
@@ -401,12 +402,9 @@ final class PerfEvents implements AutoCloseable {
         }
     }
 
-    /** A 128-byte little-endian perf_event_attr (the size perf 6.1 knows; the kernel accepts it). */
+    /** A sampling event's perf_event_attr (format's {@link PerfEventAttr#open}). */
     static byte[] attr(int type, long config, long period, long sampleType, long flags, int wakeup) {
-        ByteBuffer a = ByteBuffer.allocate(PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        a.putInt(TYPE, type);
-        a.putInt(SIZE, PERF_ATTR_SIZE_VER7);
-        a.putLong(CONFIG, config);
+        ByteBuffer a = PerfEventAttr.open(type, config);
         a.putLong(SAMPLE_PERIOD, period);
         a.putLong(SAMPLE_TYPE, sampleType);
         a.putLong(READ_FORMAT, READ_FORMAT_BITS);

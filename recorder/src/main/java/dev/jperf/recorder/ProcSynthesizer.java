@@ -50,7 +50,7 @@ final class ProcSynthesizer {
     }
 
     /** The kernel text map (pid -1, "[kernel.kallsyms]_text") and one MMAP per loaded module. */
-    void kernel(Kallsyms kallsyms) throws IOException {
+    void kernel(KernelMaps kallsyms) throws IOException {
         long text = kallsyms.text();
         long etext = kallsyms.etext();
         if (text != 0 && Long.compareUnsigned(etext, text) > 0) {

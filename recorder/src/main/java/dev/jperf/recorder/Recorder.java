@@ -11,6 +11,7 @@ import dev.jperf.format.record.SampleLayout;
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.RecordCompressor;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Mman;
 import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,7 +31,7 @@ import java.util.function.BooleanSupplier;
  * checkpoints and {@link BpfImages}), the end records here, {@link RecordSummary}.
  */
 public final class Recorder implements StopSignals.Stoppable {
-    static final int PAGE_SIZE = 4096;
+    static final int PAGE_SIZE = Mman.pageSize();
     /** Highest fd the table is grown to before recording: room for many programs pinned at once. */
     private static final int PINNED_FD_ROOM = 1023;
 
@@ -267,7 +268,7 @@ public final class Recorder implements StopSignals.Stoppable {
      * the file; returns the sum of the LOST_SAMPLES counts written.
      */
     private long finish(PerfEvents events, OffCpu offCpu, DrainLoop drain, RecordCopier copier,
-            PerfDataOutput writer, FeatureUpdates features, Kallsyms kallsyms, DsoHits hits)
+            PerfDataOutput writer, FeatureUpdates features, KernelMaps kallsyms, DsoHits hits)
             throws IOException, InterruptedException {
         drain.pass();
         if (offCpu != null) {

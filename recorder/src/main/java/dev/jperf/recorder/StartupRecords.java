@@ -23,7 +23,7 @@ final class StartupRecords {
             throws IOException {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
-        Kallsyms kallsyms = images.readKernelRange();
+        KernelMaps kallsyms = images.readKernelRange();
         ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s, options.namespaces(), options.callGraph().mmapData());
         proc.kernel(kallsyms);
         if (options.pipeOutput()) {

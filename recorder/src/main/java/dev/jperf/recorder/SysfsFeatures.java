@@ -6,6 +6,7 @@ import dev.jperf.format.feature.NumaTopology;
 import dev.jperf.format.feature.PmuCap;
 import dev.jperf.format.feature.PmuCaps;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.header.SystemCpus;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -77,8 +78,7 @@ final class SysfsFeatures {
      */
     Optional<CacheTopology> cache() {
         try {
-            List<Integer> possible = CpuList.parse(read("devices/system/cpu/possible"));
-            int maxCpu = possible.isEmpty() ? 0 : possible.get(possible.size() - 1) + 1;
+            int maxCpu = SystemCpus.maxCpu(read("devices/system/cpu/possible"));
             List<CacheTopology.Level> levels = new ArrayList<>();
             for (int cpu = 0; cpu < maxCpu; cpu++) {
                 for (int index = 0; index < MAX_CACHE_LVL; index++) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfAttrLayout;
@@ -113,7 +114,7 @@ class RecorderTest {
 
     /** An XDP program attached to lo, until closed: the kernel builds its XDP dispatcher image for it. */
     private static int[] attachXdp(Bpf bpf, String name) {
-        int prog = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_XDP, XDP_PASS, "GPL", name);
+        int prog = bpf.progLoad(Uapi.BPF_PROG_TYPE_XDP, XDP_PASS, "GPL", name);
         try {
             return new int[] {prog, bpf.linkCreate(prog, 1 /* lo */, BpfAttrLayout.BPF_XDP)};
         } catch (RuntimeException e) {
@@ -205,11 +206,11 @@ class RecorderTest {
                 continue;
             }
             try {
-                com.sun.jna.Memory info = new com.sun.jna.Memory(dev.jperf.nativeshim.BpfProgInfoLayout.SIZE);
+                com.sun.jna.Memory info = new com.sun.jna.Memory(dev.jperf.format.bpf.BpfProgInfoLayout.SIZE);
                 info.clear();
-                bpf.objGetInfoByFd(fd, info, dev.jperf.nativeshim.BpfProgInfoLayout.SIZE);
-                if (info.getInt(dev.jperf.nativeshim.BpfProgInfoLayout.TYPE) == BpfAttrLayout.BPF_PROG_TYPE_XDP) {
-                    names.add(info.getString(dev.jperf.nativeshim.BpfProgInfoLayout.NAME, "US-ASCII") + " (id " + id + ")");
+                bpf.objGetInfoByFd(fd, info, dev.jperf.format.bpf.BpfProgInfoLayout.SIZE);
+                if (info.getInt(dev.jperf.format.bpf.BpfProgInfoLayout.TYPE) == Uapi.BPF_PROG_TYPE_XDP) {
+                    names.add(info.getString(dev.jperf.format.bpf.BpfProgInfoLayout.NAME, "US-ASCII") + " (id " + id + ")");
                 }
             } finally {
                 Fd.close(fd);

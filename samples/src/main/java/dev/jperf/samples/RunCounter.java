@@ -2,13 +2,13 @@ package dev.jperf.samples;
 
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfAttrLayout;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Ioctl;
 import dev.jperf.nativeshim.PerfEventOpen;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.jperf.format.bpf.Uapi;
 import java.io.IOException;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
@@ -43,7 +43,7 @@ public final class RunCounter implements AutoCloseable {
 
     /** Loads the map and program and attaches it to every syscall entry. */
     public static RunCounter attach() throws IOException {
-        return load(BpfAttrLayout.BPF_PROG_TYPE_RAW_TRACEPOINT, null, 0);
+        return load(Uapi.BPF_PROG_TYPE_RAW_TRACEPOINT, null, 0);
     }
 
     /**
@@ -52,12 +52,12 @@ public final class RunCounter implements AutoCloseable {
      * PERF_EVENT_IOC_SET_BPF).
      */
     public static RunCounter attachUprobe(Path binary, long offset) throws IOException {
-        return load(BpfAttrLayout.BPF_PROG_TYPE_KPROBE, binary, offset);
+        return load(Uapi.BPF_PROG_TYPE_KPROBE, binary, offset);
     }
 
     private static RunCounter load(int progType, Path binary, long offset) throws IOException {
         Bpf bpf = new Bpf();
-        int map = bpf.mapCreate(BpfAttrLayout.BPF_MAP_TYPE_ARRAY, 4, 8, 1, "jperf_runs");
+        int map = bpf.mapCreate(Uapi.BPF_MAP_TYPE_ARRAY, 4, 8, 1, "jperf_runs");
         int prog = -1;
         try {
             prog = bpf.progLoad(progType, instructions(map), "GPL", NAME);
@@ -80,9 +80,7 @@ public final class RunCounter implements AutoCloseable {
         Memory path = new Memory(name.length + 1);
         path.write(0, name, 0, name.length);
         path.setByte(name.length, (byte) 0);
-        ByteBuffer attr = ByteBuffer.allocate(PerfEventAttr.PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        attr.putInt(PerfEventAttr.TYPE, type);
-        attr.putInt(PerfEventAttr.SIZE, PerfEventAttr.PERF_ATTR_SIZE_VER7);
+        ByteBuffer attr = PerfEventAttr.open(type, 0);
         attr.putLong(PerfEventAttr.SAMPLE_PERIOD, 1);
         attr.putLong(PerfEventAttr.CONFIG1, Pointer.nativeValue(path));
         attr.putLong(PerfEventAttr.CONFIG2, offset);

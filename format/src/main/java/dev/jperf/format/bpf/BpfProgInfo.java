@@ -25,9 +25,9 @@ import java.util.Optional;
  */
 public final class BpfProgInfo {
     /** sizeof(struct bpf_prog_info) in the 6.1 UAPI and the 6.18 kernel; perf 6.1 rejects larger. */
-    public static final int INFO_SIZE = 232;
+    public static final int INFO_SIZE = BpfProgInfoLayout.SIZE;
     /** BPF_TAG_SIZE. */
-    public static final int TAG_SIZE = 8;
+    public static final int TAG_SIZE = BpfProgInfoLayout.BPF_TAG_SIZE;
     /** BPF_OBJ_NAME_LEN. */
     public static final int NAME_LEN = 16;
     /** perf_bpil header: u32 info_len, u32 data_len, u64 arrays. */
@@ -75,7 +75,7 @@ public final class BpfProgInfo {
             BpilArray a = e.getKey();
             long want = byteLength(b, a);
             if (e.getValue().length != want) {
-                throw new BpfFormatException("bpf_prog_info id " + Integer.toUnsignedString(b.getInt(4)) + ": "
+                throw new BpfFormatException("bpf_prog_info id " + Integer.toUnsignedString(b.getInt(BpfProgInfoLayout.ID)) + ": "
                         + a + " has " + e.getValue().length + " bytes, the info's count says " + want);
             }
             data[a.ordinal()] = e.getValue().clone();
@@ -116,7 +116,7 @@ public final class BpfProgInfo {
             long off = ib.getLong(a.pointerOffset());
             long len = byteLength(ib, a);
             if (off < 0 || off > dataLen || len > dataLen - off) {
-                throw new BpfFormatException("bpf_prog_info id " + Integer.toUnsignedString(ib.getInt(4)) + ": " + a
+                throw new BpfFormatException("bpf_prog_info id " + Integer.toUnsignedString(ib.getInt(BpfProgInfoLayout.ID)) + ": " + a
                         + " at data offset " + Long.toUnsignedString(off) + " with " + len
                         + " bytes lies outside data_len " + dataLen);
             }
@@ -199,130 +199,130 @@ public final class BpfProgInfo {
     }
 
     public int type() {
-        return ib.getInt(0);
+        return ib.getInt(BpfProgInfoLayout.TYPE);
     }
 
     public int id() {
-        return ib.getInt(4);
+        return ib.getInt(BpfProgInfoLayout.ID);
     }
 
     public byte[] tag() {
-        return Arrays.copyOfRange(info, 8, 8 + TAG_SIZE);
+        return Arrays.copyOfRange(info, BpfProgInfoLayout.TAG, BpfProgInfoLayout.TAG + TAG_SIZE);
     }
 
     /** The program tag as 16 hex digits (what KSYMBOL names and BPF_EVENT carry). */
     public String tagHex() {
-        return HEX.formatHex(info, 8, 8 + TAG_SIZE);
+        return HEX.formatHex(info, BpfProgInfoLayout.TAG, BpfProgInfoLayout.TAG + TAG_SIZE);
     }
 
     public int jitedProgLen() {
-        return ib.getInt(16);
+        return ib.getInt(BpfProgInfoLayout.JITED_PROG_LEN);
     }
 
     public int xlatedProgLen() {
-        return ib.getInt(20);
+        return ib.getInt(BpfProgInfoLayout.XLATED_PROG_LEN);
     }
 
     /** ns since boot (CLOCK_BOOTTIME). */
     public long loadTime() {
-        return ib.getLong(40);
+        return ib.getLong(BpfProgInfoLayout.LOAD_TIME);
     }
 
     public int createdByUid() {
-        return ib.getInt(48);
+        return ib.getInt(BpfProgInfoLayout.CREATED_BY_UID);
     }
 
     public int nrMapIds() {
-        return ib.getInt(52);
+        return ib.getInt(BpfProgInfoLayout.NR_MAP_IDS);
     }
 
     /** prog_name: at most 15 characters, "" when unnamed. */
     public String name() {
         int n = 0;
-        while (n < NAME_LEN && info[64 + n] != 0) {
+        while (n < NAME_LEN && info[BpfProgInfoLayout.NAME + n] != 0) {
             n++;
         }
-        return new String(info, 64, n, StandardCharsets.UTF_8);
+        return new String(info, BpfProgInfoLayout.NAME, n, StandardCharsets.UTF_8);
     }
 
     public int ifindex() {
-        return ib.getInt(80);
+        return ib.getInt(BpfProgInfoLayout.IFINDEX);
     }
 
     public boolean gplCompatible() {
-        return (ib.getInt(84) & 1) != 0;
+        return (ib.getInt(BpfProgInfoLayout.GPL_COMPATIBLE) & 1) != 0;
     }
 
     public long netnsDev() {
-        return ib.getLong(88);
+        return ib.getLong(BpfProgInfoLayout.NETNS_DEV);
     }
 
     public long netnsIno() {
-        return ib.getLong(96);
+        return ib.getLong(BpfProgInfoLayout.NETNS_INO);
     }
 
     public int nrJitedKsyms() {
-        return ib.getInt(104);
+        return ib.getInt(BpfProgInfoLayout.NR_JITED_KSYMS);
     }
 
     public int nrJitedFuncLens() {
-        return ib.getInt(108);
+        return ib.getInt(BpfProgInfoLayout.NR_JITED_FUNC_LENS);
     }
 
     public int btfId() {
-        return ib.getInt(128);
+        return ib.getInt(BpfProgInfoLayout.BTF_ID);
     }
 
     public int funcInfoRecSize() {
-        return ib.getInt(132);
+        return ib.getInt(BpfProgInfoLayout.FUNC_INFO_REC_SIZE);
     }
 
     public int nrFuncInfo() {
-        return ib.getInt(144);
+        return ib.getInt(BpfProgInfoLayout.NR_FUNC_INFO);
     }
 
     public int nrLineInfo() {
-        return ib.getInt(148);
+        return ib.getInt(BpfProgInfoLayout.NR_LINE_INFO);
     }
 
     public int nrJitedLineInfo() {
-        return ib.getInt(168);
+        return ib.getInt(BpfProgInfoLayout.NR_JITED_LINE_INFO);
     }
 
     public int lineInfoRecSize() {
-        return ib.getInt(172);
+        return ib.getInt(BpfProgInfoLayout.LINE_INFO_REC_SIZE);
     }
 
     public int jitedLineInfoRecSize() {
-        return ib.getInt(176);
+        return ib.getInt(BpfProgInfoLayout.JITED_LINE_INFO_REC_SIZE);
     }
 
     public int nrProgTags() {
-        return ib.getInt(180);
+        return ib.getInt(BpfProgInfoLayout.NR_PROG_TAGS);
     }
 
     public long runTimeNs() {
-        return ib.getLong(192);
+        return ib.getLong(BpfProgInfoLayout.RUN_TIME_NS);
     }
 
     public long runCnt() {
-        return ib.getLong(200);
+        return ib.getLong(BpfProgInfoLayout.RUN_CNT);
     }
 
     public long recursionMisses() {
-        return ib.getLong(208);
+        return ib.getLong(BpfProgInfoLayout.RECURSION_MISSES);
     }
 
     public int verifiedInsns() {
-        return ib.getInt(216);
+        return ib.getInt(BpfProgInfoLayout.VERIFIED_INSNS);
     }
 
     public int attachBtfObjId() {
-        return ib.getInt(220);
+        return ib.getInt(BpfProgInfoLayout.ATTACH_BTF_OBJ_ID);
     }
 
     public int attachBtfId() {
-        return ib.getInt(224);
+        return ib.getInt(BpfProgInfoLayout.ATTACH_BTF_ID);
     }
 
     // ---- arrays ----

@@ -19,17 +19,6 @@ public final class BpfTypeNames {
         "lirc_mode2", "sk_reuseport", "flow_dissector", "cgroup_sysctl", "raw_tracepoint_writable",
         "cgroup_sockopt", "tracing", "struct_ops", "ext", "lsm", "sk_lookup", "syscall"};
 
-    // enum bpf_map_type values bpftool treats specially
-    public static final int BPF_MAP_TYPE_ARRAY = 2;
-    public static final int BPF_MAP_TYPE_PROG_ARRAY = 3;
-    public static final int BPF_MAP_TYPE_PERCPU_HASH = 5;
-    public static final int BPF_MAP_TYPE_PERCPU_ARRAY = 6;
-    public static final int BPF_MAP_TYPE_LRU_PERCPU_HASH = 10;
-    public static final int BPF_MAP_TYPE_ARRAY_OF_MAPS = 12;
-    public static final int BPF_MAP_TYPE_HASH_OF_MAPS = 13;
-    public static final int BPF_MAP_TYPE_REUSEPORT_SOCKARRAY = 20;
-    public static final int BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE = 21;
-
     private BpfTypeNames() {}
 
     public static String mapType(int type) {
@@ -42,7 +31,7 @@ public final class BpfTypeNames {
 
     /** map_is_per_cpu: the value is one 8-byte-aligned slot per possible CPU. */
     public static boolean isPerCpu(int mapType) {
-        return mapType == BPF_MAP_TYPE_PERCPU_HASH || mapType == BPF_MAP_TYPE_PERCPU_ARRAY
-                || mapType == BPF_MAP_TYPE_LRU_PERCPU_HASH || mapType == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+        return mapType == Uapi.BPF_MAP_TYPE_PERCPU_HASH || mapType == Uapi.BPF_MAP_TYPE_PERCPU_ARRAY
+                || mapType == Uapi.BPF_MAP_TYPE_LRU_PERCPU_HASH || mapType == Uapi.BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
     }
 }

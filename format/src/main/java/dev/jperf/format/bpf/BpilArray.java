@@ -6,15 +6,15 @@ package dev.jperf.format.bpf;
  * size of 0 means "read it from {@code recSizeOffset}".
  */
 public enum BpilArray {
-    JITED_INSNS(24, 16, 1, -1),
-    XLATED_INSNS(32, 20, 1, -1),
-    MAP_IDS(56, 52, 4, -1),
-    JITED_KSYMS(112, 104, 8, -1),
-    JITED_FUNC_LENS(120, 108, 4, -1),
-    FUNC_INFO(136, 144, 0, 132),
-    LINE_INFO(152, 148, 0, 172),
-    JITED_LINE_INFO(160, 168, 0, 176),
-    PROG_TAGS(184, 180, 8, -1);
+    JITED_INSNS(BpfProgInfoLayout.JITED_PROG_INSNS, BpfProgInfoLayout.JITED_PROG_LEN, 1, -1),
+    XLATED_INSNS(BpfProgInfoLayout.XLATED_PROG_INSNS, BpfProgInfoLayout.XLATED_PROG_LEN, 1, -1),
+    MAP_IDS(BpfProgInfoLayout.MAP_IDS, BpfProgInfoLayout.NR_MAP_IDS, 4, -1),
+    JITED_KSYMS(BpfProgInfoLayout.JITED_KSYMS, BpfProgInfoLayout.NR_JITED_KSYMS, 8, -1),
+    JITED_FUNC_LENS(BpfProgInfoLayout.JITED_FUNC_LENS, BpfProgInfoLayout.NR_JITED_FUNC_LENS, 4, -1),
+    FUNC_INFO(BpfProgInfoLayout.FUNC_INFO, BpfProgInfoLayout.NR_FUNC_INFO, 0, BpfProgInfoLayout.FUNC_INFO_REC_SIZE),
+    LINE_INFO(BpfProgInfoLayout.LINE_INFO, BpfProgInfoLayout.NR_LINE_INFO, 0, BpfProgInfoLayout.LINE_INFO_REC_SIZE),
+    JITED_LINE_INFO(BpfProgInfoLayout.JITED_LINE_INFO, BpfProgInfoLayout.NR_JITED_LINE_INFO, 0, BpfProgInfoLayout.JITED_LINE_INFO_REC_SIZE),
+    PROG_TAGS(BpfProgInfoLayout.PROG_TAGS, BpfProgInfoLayout.NR_PROG_TAGS, BpfProgInfoLayout.BPF_TAG_SIZE, -1);
 
     /** The mask perf 6.1 requests and writes: every array except xlated code and map ids. */
     public static final long PERF_DEFAULT_MASK = 0x1f9;

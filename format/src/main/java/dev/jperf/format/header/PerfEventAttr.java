@@ -2,6 +2,7 @@ package dev.jperf.format.header;
 
 import dev.jperf.format.PerfDataException;
 import dev.jperf.format.io.ByteSource;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
@@ -185,6 +186,19 @@ public record PerfEventAttr(int type, int size, long config, long samplePeriod, 
     @Override
     public byte[] raw() {
         return raw.clone();
+    }
+
+    /**
+     * The one builder of a perf_event_attr for perf_event_open: {@link #PERF_ATTR_SIZE_VER7} bytes
+     * (the size perf 6.1 knows; the kernel accepts it), little-endian, with its type, size and
+     * config set and every other field 0, for the caller to set by the offsets here.
+     */
+    public static ByteBuffer open(int type, long config) {
+        ByteBuffer a = ByteBuffer.allocate(PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
+        a.putInt(TYPE, type);
+        a.putInt(SIZE, PERF_ATTR_SIZE_VER7);
+        a.putLong(CONFIG, config);
+        return a;
     }
 
     /**

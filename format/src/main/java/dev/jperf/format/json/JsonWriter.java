@@ -9,13 +9,17 @@ package dev.jperf.format.json;
  *
  * <p>For jperf's own JSON, which no bpftool wrote, {@link #standard} gives RFC 8259's escapes
  * instead of bpftool's quirks, and {@link #spaced} the one-line layout with {@code ", "} and
- * {@code ": "} (Python's json.dumps default) that jperf's JSON lines use.
+ * {@code ": "} (Python's json.dumps default) that jperf's JSON lines use; {@link #colonSpaced} makes
+ * the latter {@code " : "}, perf stat's {@code -j} layout; {@link #scriptSafe} adds the escapes a
+ * JSON value inside an HTML script element needs.
  */
 public final class JsonWriter {
     private final StringBuilder out;
     private boolean pretty;
     private boolean spaced;
     private boolean standard;
+    private boolean colonSpaced;
+    private boolean scriptSafe;
     private int depth;
     /** The separator due before the next element: ',' or none. */
     private boolean comma;
@@ -52,6 +56,21 @@ public final class JsonWriter {
         return this;
     }
 
+    /** {@code " : "} after a name (perf stat's {@code -j}: print_counter_value_json's fprintf formats). */
+    public JsonWriter colonSpaced(boolean on) {
+        colonSpaced = on;
+        return this;
+    }
+
+    /**
+     * With {@link #standard}: also {@code <} (so no {@code </script>} ends the element early) and
+     * U+2028/U+2029 (line ends to older JavaScript) as u-escapes.
+     */
+    public JsonWriter scriptSafe(boolean on) {
+        scriptSafe = on;
+        return this;
+    }
+
     /** jsonw_reset: a new top-level value starts without a separator. */
     public void reset() {
         comma = false;
@@ -85,8 +104,9 @@ public final class JsonWriter {
                 char c = s.charAt(i);
                 if (c == '"' || c == '\\') {
                     out.append('\\').append(c);
-                } else if (c < 0x20) {
-                    out.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
+                } else if (c < 0x20 || scriptSafe && (c == '<' || c == 0x2028 || c == 0x2029)) {
+                    out.append("\\u").append(Character.forDigit(c >> 12, 16)).append(Character.forDigit(c >> 8 & 0xf, 16))
+                            .append(Character.forDigit(c >> 4 & 0xf, 16)).append(Character.forDigit(c & 0xf, 16));
                 } else {
                     out.append(c);
                 }
@@ -148,8 +168,11 @@ public final class JsonWriter {
         eol();
         comma = false;
         puts(name);
+        if (colonSpaced) {
+            out.append(' ');
+        }
         out.append(':');
-        if (pretty || spaced) {
+        if (pretty || spaced || colonSpaced) {
             out.append(' ');
         }
     }

@@ -61,4 +61,33 @@ class JsonWriterTest {
         new JsonWriter(out).standard(true).string("\u0001\u001f\n\\");
         assertEquals("\"\\u0001\\u001f\\u000a\\\\\"", out.toString());
     }
+
+    /** perf stat -j's layout: {@code "name" : value} and {@code ", "} between them. */
+    @Test
+    void colonSpacedIsPerfStatsLayout() {
+        StringBuilder out = new StringBuilder();
+        JsonWriter jw = new JsonWriter(out).spaced(true).colonSpaced(true).standard(true);
+        jw.startObject();
+        jw.name("interval");
+        jw.raw("1.000000000");
+        jw.stringField("event", "cpu-clock");
+        jw.endObject();
+        assertEquals("{\"interval\" : 1.000000000, \"event\" : \"cpu-clock\"}", out.toString());
+    }
+
+    /** Hostile names: read back as written, and nothing in them ends a script element. */
+    @Test
+    void hostileNamesRoundTripAndStayInsideAScript() throws Exception {
+        String name = "a\"b\\c</script><b>\u2028\u2029\u0000\u001f\u007f\u00e9";
+        StringBuilder out = new StringBuilder();
+        JsonWriter jw = new JsonWriter(out).standard(true).scriptSafe(true);
+        jw.startObject();
+        jw.stringField(name, name);
+        jw.endObject();
+        String json = out.toString();
+        assertEquals("{\"a\\\"b\\\\c\\u003c/script>\\u003cb>\\u2028\\u2029\\u0000\\u001f\u007f\u00e9\":"
+                + "\"a\\\"b\\\\c\\u003c/script>\\u003cb>\\u2028\\u2029\\u0000\\u001f\u007f\u00e9\"}", json);
+        com.fasterxml.jackson.databind.JsonNode back = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        assertEquals(name, back.get(name).asText());
+    }
 }

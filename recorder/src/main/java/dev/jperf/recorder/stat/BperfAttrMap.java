@@ -1,8 +1,9 @@
 package dev.jperf.recorder.stat;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Mount;
@@ -25,7 +26,6 @@ public final class BperfAttrMap implements AutoCloseable {
     static final Path DEFAULT_PATH = Path.of("/sys/fs/bpf/perf_attr_map");
     /** ATTR_MAP_SIZE: events sharing the map */
     static final int ATTR_MAP_SIZE = 16;
-    static final int BPF_MAP_TYPE_HASH = 1;
     /** sizeof(struct perf_event_attr_map_entry): link_id, diff_map_id */
     static final int ENTRY_SIZE = 8;
     private static final Path BPFFS = Path.of("/sys/fs/bpf");
@@ -53,7 +53,7 @@ public final class BperfAttrMap implements AutoCloseable {
         int fd;
         if (!Files.exists(path)) {
             try {
-                fd = bpf.mapCreate(BPF_MAP_TYPE_HASH, keySize, ENTRY_SIZE, ATTR_MAP_SIZE, "perf_attr_map");
+                fd = bpf.mapCreate(Uapi.BPF_MAP_TYPE_HASH, keySize, ENTRY_SIZE, ATTR_MAP_SIZE, "perf_attr_map");
             } catch (NativeException e) {
                 throw new StatException("--bpf-counters: cannot create the attr map: " + e.getMessage(), e);
             }
@@ -96,7 +96,7 @@ public final class BperfAttrMap implements AutoCloseable {
         int type = info.getInt(BpfMapInfoLayout.TYPE);
         int key = info.getInt(BpfMapInfoLayout.KEY_SIZE);
         int value = info.getInt(BpfMapInfoLayout.VALUE_SIZE);
-        if (type != BPF_MAP_TYPE_HASH || key != keySize || value != ENTRY_SIZE) {
+        if (type != Uapi.BPF_MAP_TYPE_HASH || key != keySize || value != ENTRY_SIZE) {
             throw new StatException("--bpf-counters: " + path + " is not a perf_event_attr map of this layout (map type "
                     + type + ", key " + key + " bytes, value " + value + "; expected hash, " + keySize + ", "
                     + ENTRY_SIZE + ")");

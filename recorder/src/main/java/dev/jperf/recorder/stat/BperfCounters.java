@@ -2,11 +2,11 @@ package dev.jperf.recorder.stat;
 
 import static dev.jperf.format.header.PerfEventAttr.*;
 
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.recorder.EventSpec;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,10 +72,7 @@ final class BperfCounters implements Counters {
      * no inherited event from BPF), perf 6.1's attr size.
      */
     static byte[] attr(EventSpec spec) {
-        ByteBuffer a = ByteBuffer.allocate(PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        a.putInt(TYPE, spec.type());
-        a.putInt(SIZE, PERF_ATTR_SIZE_VER7);
-        a.putLong(CONFIG, spec.config());
+        ByteBuffer a = PerfEventAttr.open(spec.type(), spec.config());
         a.putLong(READ_FORMAT, CountingEvents.STAT_READ_FORMAT);
         a.putLong(FLAGS, spec.excludeFlags());
         return a.array();

@@ -1,6 +1,6 @@
 package dev.jperf.recorder.stat;
 
-import dev.jperf.format.bpf.BpfTypeNames;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
@@ -59,7 +59,7 @@ final class BperfFollower implements AutoCloseable {
             o = BpfObject.open(OBJECT, BperfLeader.resource(OBJECT));
             BpfProgram p = o.program(PROGRAM);
             p.setAttachTarget(leader.progFd(), BperfLeader.PROGRAM);
-            o.map(BperfLeader.DIFF_MAP).reuseFd(leader.diffMapFd(), BpfTypeNames.BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+            o.map(BperfLeader.DIFF_MAP).reuseFd(leader.diffMapFd(), Uapi.BPF_MAP_TYPE_PERCPU_ARRAY, 4,
                     BperfLeader.READING_SIZE);
             int slots = filter == Filter.GLOBAL ? 1 : keys.length;
             o.map("accum_readings").setMaxEntries(slots);

@@ -8,7 +8,7 @@ import dev.jperf.loader.BpfObjectException;
 import dev.jperf.loader.BpfProgram;
 import dev.jperf.loader.LoadOptions;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;

@@ -1,6 +1,6 @@
 package dev.jperf.recorder.stat;
 
-import static dev.jperf.nativeshim.BpfProgInfoLayout.*;
+import static dev.jperf.format.bpf.BpfProgInfoLayout.*;
 
 import com.sun.jna.Memory;
 import dev.jperf.format.bpf.BpfFuncInfo;

@@ -3,7 +3,8 @@ package dev.jperf.recorder.stat;
 import com.sun.jna.Memory;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfAttrLayout;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -58,7 +59,7 @@ final class BpfStatsSession implements AutoCloseable {
         }
         byte[] returnZero = {(byte) 0xb7, 0, 0, 0, 0, 0, 0, 0, (byte) 0x95, 0, 0, 0, 0, 0, 0, 0};
         try {
-            int fd = bpf.progLoad(BpfAttrLayout.BPF_PROG_TYPE_TRACING, returnZero, "GPL", "jperf_fentry",
+            int fd = bpf.progLoad(Uapi.BPF_PROG_TYPE_TRACING, returnZero, "GPL", "jperf_fentry",
                     BpfAttrLayout.BPF_TRACE_FENTRY, btfFunc, targetFd);
             Fd.close(fd);
             return null;

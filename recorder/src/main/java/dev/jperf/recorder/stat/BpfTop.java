@@ -4,7 +4,7 @@ import dev.jperf.recorder.StopSignals;
 import com.sun.jna.Memory;
 import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;

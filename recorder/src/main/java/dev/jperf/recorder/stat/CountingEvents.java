@@ -2,6 +2,7 @@ package dev.jperf.recorder.stat;
 
 import static dev.jperf.format.header.PerfEventAttr.*;
 
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Ioctl;
@@ -135,10 +136,7 @@ final class CountingEvents implements Counters {
     }
 
     private void openEvery(EventSpec spec, int[] cpus, int[] threads, boolean enableOnExec) {
-        ByteBuffer attr = ByteBuffer.allocate(PERF_ATTR_SIZE_VER7).order(ByteOrder.LITTLE_ENDIAN);
-        attr.putInt(TYPE, spec.type());
-        attr.putInt(SIZE, PERF_ATTR_SIZE_VER7);
-        attr.putLong(CONFIG, spec.config());
+        ByteBuffer attr = PerfEventAttr.open(spec.type(), spec.config());
         attr.putLong(READ_FORMAT, STAT_READ_FORMAT);
         // a member follows its leader: only the leader starts disabled and is enabled at exec
         boolean isLeader = leader < 0;

@@ -2,7 +2,7 @@ package dev.jperf.recorder.stat;
 
 import com.sun.jna.Memory;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;

@@ -1,5 +1,6 @@
 package dev.jperf.recorder.stat;
 
+import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.ResourceUsage;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -8,7 +9,10 @@ import java.util.Locale;
  * perf 6.1's stat output (util/stat-display.c), byte for byte: the table ({@code %18.2f} counts,
  * unit column, 32-wide names, {@code # metric} in 35 columns, {@code ( +- x.xx% )} over runs,
  * {@code (xx.xx%)} when multiplexed), {@code -x} CSV, {@code -j} JSON lines, the interval prefix
- * and its header every 25 intervals, and the footer with elapsed, user and sys time.
+ * and its header every 25 intervals, and the footer with elapsed, user and sys time. JSON lines go
+ * through format's {@link JsonWriter} in perf's layout ({@code "name" : value, ...}); perf prints
+ * names unescaped (fprintf's {@code "%s"}), and its event parser accepts no name that needs an
+ * escape, so escaping changes no line perf can print and keeps every line JSON.
  */
 final class StatPrinter {
     enum Mode { STD, CSV, JSON }
@@ -27,6 +31,8 @@ final class StatPrinter {
     private final int runs;
     private final Aggr aggr;
     private int intervalsPrinted;
+    /** The JSON object of the row being printed (JSON mode). */
+    private JsonWriter json;
 
     /**
      * @param csvSeparator {@code -x}'s separator (CSV mode), else null
@@ -59,11 +65,11 @@ final class StatPrinter {
                 + ":\n\n");
     }
 
-    /** The prefix of every line of an interval {@code ns} after the start. */
+    /** The prefix of every line of an interval {@code ns} after the start (JSON: its "interval" value). */
     String intervalPrefix(long ns) {
         String t = String.format(Locale.ROOT, "%d.%09d", ns / 1_000_000_000L, ns % 1_000_000_000L);
         if (mode == Mode.JSON) {
-            return "{\"interval\" : " + t + ", ";
+            return t;
         }
         return String.format(Locale.ROOT, "%6d.%09d", ns / 1_000_000_000L, ns % 1_000_000_000L) + sep;
     }
@@ -87,10 +93,15 @@ final class StatPrinter {
     /** One row, after the id of its CPU, thread, core, die, socket or node (null: global). */
     void row(String prefix, Aggregation.Id id, Row r) {
         StringBuilder b = new StringBuilder();
-        if (prefix != null) {
+        if (mode == Mode.JSON) {
+            json = new JsonWriter(b).spaced(true).colonSpaced(true).standard(true);
+            json.startObject();
+            if (prefix != null) {
+                json.name("interval");
+                json.raw(prefix);
+            }
+        } else if (prefix != null) {
             b.append(prefix);
-        } else if (mode == Mode.JSON) {
-            b.append('{');
         }
         if (id != null) {
             id(b, id);
@@ -100,6 +111,9 @@ final class StatPrinter {
         } else {
             notCounted(b, r);
         }
+        if (mode == Mode.JSON) {
+            json.endObject();
+        }
         out.print(b.append('\n'));
     }
 
@@ -108,9 +122,9 @@ final class StatPrinter {
         String label = id.label();
         switch (mode) {
             case JSON -> {
-                b.append('"').append(id.mode().jsonKey()).append("\" : \"").append(label).append("\", ");
+                json.stringField(id.mode().jsonKey(), label);
                 if (id.mode().byTopology()) {
-                    b.append("\"aggregate-number\" : ").append(id.nr()).append(", ");
+                    json.intField("aggregate-number", id.nr());
                 }
             }
             case CSV -> {
@@ -135,9 +149,9 @@ final class StatPrinter {
     private void counted(StringBuilder b, Row r) {
         switch (mode) {
             case JSON -> {
-                b.append("\"counter-value\" : \"").append(f("%f", r.value())).append("\", ");
-                b.append("\"unit\" : \"").append(r.unit()).append("\", ");
-                b.append("\"event\" : \"").append(r.name()).append("\", ");
+                json.stringField("counter-value", f("%f", r.value()));
+                json.stringField("unit", r.unit());
+                json.stringField("event", r.name());
                 noise(b, r);
                 running(b, r.values());
                 metric(b, r.metric());
@@ -164,9 +178,9 @@ final class StatPrinter {
         CounterValues v = r.values() != null ? r.values() : CounterValues.ZERO;
         switch (mode) {
             case JSON -> {
-                b.append("\"counter-value\" : \"").append(text).append("\", ");
-                b.append("\"unit\" : \"").append(r.unit()).append("\", ");
-                b.append("\"event\" : \"").append(r.name()).append("\", ");
+                json.stringField("counter-value", text);
+                json.stringField("unit", r.unit());
+                json.stringField("event", r.name());
                 noise(b, r);
                 running(b, v);
                 metric(b, new Metric(null, "", 0));
@@ -193,7 +207,10 @@ final class StatPrinter {
             return;
         }
         switch (mode) {
-            case JSON -> b.append("\"variance\" : ").append(f("%.2f", r.noise())).append(", ");
+            case JSON -> {
+                json.name("variance");
+                json.raw(f("%.2f", r.noise()));
+            }
             case CSV -> b.append(sep).append(f("%.2f", r.noise())).append('%');
             default -> {
                 if (r.noise() != 0) {
@@ -212,8 +229,9 @@ final class StatPrinter {
                 // perf divides integers here (100 * run / ena), then prints two decimals
                 double pct = run != ena ? (double) Long.divideUnsigned(100 * run, ena) : 100;
                 if (mode == Mode.JSON) {
-                    b.append("\"event-runtime\" : ").append(Long.toUnsignedString(run)).append(", \"pcnt-running\" : ")
-                            .append(f("%.2f", pct)).append(", ");
+                    json.uintField("event-runtime", run);
+                    json.name("pcnt-running");
+                    json.raw(f("%.2f", pct));
                 } else {
                     b.append(sep).append(Long.toUnsignedString(run)).append(sep).append(f("%.2f", pct));
                 }
@@ -228,8 +246,11 @@ final class StatPrinter {
 
     private void metric(StringBuilder b, Metric m) {
         switch (mode) {
-            case JSON -> b.append("\"metric-value\" : ").append(f("%f", m.value())).append(", \"metric-unit\" : \"")
-                    .append(m.unit() == null ? "(null)" : m.unit()).append("\"}");
+            case JSON -> {
+                json.name("metric-value");
+                json.raw(f("%f", m.value()));
+                json.stringField("metric-unit", m.unit() == null ? "(null)" : m.unit());
+            }
             case CSV -> {
                 if (!m.shown()) {
                     b.append(sep).append(sep);

@@ -5,6 +5,7 @@ import static dev.jperf.format.header.PerfEventAttr.PERF_TYPE_HW_CACHE;
 
 import dev.jperf.recorder.StopSignals;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.header.SystemCpus;
 import dev.jperf.format.writer.ReplacingFile;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
@@ -551,13 +552,12 @@ public final class StatSession implements StopSignals.Stoppable {
 
     /** The CPUs online now, from sysfs. */
     static int[] onlineCpus() throws IOException {
-        return toArray(CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online"))));
+        return SystemCpus.onlineArray();
     }
 
-    /** The slots of a per-CPU map value: the highest possible CPU, plus one. */
+    /** The slots of a per-CPU map value (libbpf_num_possible_cpus, as perf's bperf counts them). */
     static int possibleCpus() throws IOException {
-        List<Integer> possible = CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/possible")));
-        return possible.get(possible.size() - 1) + 1;
+        return SystemCpus.possibleCount();
     }
 
     static int[] toArray(List<Integer> l) {
@@ -729,7 +729,7 @@ public final class StatSession implements StopSignals.Stoppable {
         List<Integer> l;
         try {
             l = options.cpus() != null ? CpuList.parse(options.cpus())
-                    : CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")));
+                    : SystemCpus.online();
         } catch (IOException | RuntimeException e) {
             throw new StatException("cannot read the CPU list" + (options.cpus() != null ? " '" + options.cpus() + "'" : "")
                     + ": " + e.getMessage(), e);

@@ -2,6 +2,7 @@ package dev.jperf.recorder.stat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -39,6 +40,41 @@ class StatPrinterTest {
         assertEquals("{\"counter-value\" : \"2000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : "
                 + "1000000, \"pcnt-running\" : 33.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"Ghz\"}\n",
                 print(true, null, row));
+    }
+
+    /**
+     * perf 6.1 prints names into its JSON unescaped (fprintf "%s"); its parser takes no event name
+     * that would need an escape (checked below), so escaping changes none of its lines and keeps a
+     * name with a quote or backslash (a BPF program's row, a name from elsewhere) JSON.
+     */
+    @Test
+    void jsonNamesAreEscapedAndOrdinaryNamesAreAsPerfPrintsThem() {
+        CounterValues v = new CounterValues(2000, 3_000_000, 3_000_000);
+        Row hostile = new Row("a\"b\\c\u0001", "u\"", false, true, v, 2000, Double.NaN, Metric.NONE);
+        assertEquals("{\"counter-value\" : \"2000.000000\", \"unit\" : \"u\\\"\", \"event\" : \"a\\\"b\\\\c\\u0001\", "
+                + "\"event-runtime\" : 3000000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"(null)\"}\n",
+                print(true, null, hostile));
+        Row plain = new Row("cpu-clock:u", "msec", true, true, v, 2000, Double.NaN, Metric.NONE);
+        assertEquals("{\"counter-value\" : \"2000.000000\", \"unit\" : \"msec\", \"event\" : \"cpu-clock:u\", "
+                + "\"event-runtime\" : 3000000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"(null)\"}\n",
+                print(true, null, plain));
+    }
+
+    /** The other half of the claim above, asked of perf: a name with a quote or backslash is a syntax error. */
+    @Test
+    void perfTakesNoEventNameThatNeedsAnEscape() throws Exception {
+        for (String name : new String[] {"a\"b", "a\\b", "'a\"b'"}) {
+            Process p;
+            try {
+                p = new ProcessBuilder("perf", "stat", "-j", "-e", "cpu-clock/name=" + name + "/", "true")
+                        .redirectErrorStream(true).start();
+            } catch (java.io.IOException e) {
+                throw new org.opentest4j.TestAbortedException("no perf: " + e.getMessage());
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+            assertTrue(out.contains("event syntax error") && p.exitValue() != 0, name + ": " + out);
+        }
     }
 
     @Test

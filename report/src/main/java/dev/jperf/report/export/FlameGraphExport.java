@@ -1,6 +1,7 @@
 package dev.jperf.report.export;
 
 import dev.jperf.format.bpf.BpfSourceLine;
+import dev.jperf.format.json.JsonWriter;
 import dev.jperf.report.annotate.BpfFunction;
 import dev.jperf.report.annotate.BpfLineTable;
 import dev.jperf.report.session.Frame;
@@ -82,30 +83,40 @@ final class FlameGraphExport {
         int at = page.indexOf(DATA_MARK);
         Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         w.write(page, 0, at);
-        w.write("{\"title\":");
-        string(w, title);
-        w.write(",\"children\":" + children + ",\"minWidth\":" + MIN_WIDTH + ",\"graphs\":[");
-        boolean first = true;
+        // JSON inside the page's script element: standard escapes and the script-safe ones
+        JsonWriter j = new JsonWriter(new StringBuilder(1 << 16)).standard(true).scriptSafe(true);
+        j.startObject();
+        j.stringField("title", title);
+        j.boolField("children", children);
+        j.name("minWidth");
+        j.raw(Double.toString(MIN_WIDTH));
+        j.name("graphs");
+        j.startArray();
         for (int e = 0; e < stacks.tree().events(); e++) {
             if (stacks.totalSamples(e) == 0) {
                 continue;
             }
-            if (!first) {
-                w.write(',');
-            }
-            first = false;
             Node root = graph(e);
             long all = relative ? root.total : stacks.totalPeriod(e);
-            w.write("{\"event\":");
-            string(w, e < stacks.events().size() ? stacks.events().get(e).name() : "event " + e);
-            w.write(",\"total\":" + all + ",\"totalSamples\":"
-                    + (relative ? root.samples : stacks.totalSamples(e)) + ",\"root\":");
-            node(w, root, Math.max(1, (long) Math.ceil(all * MIN_WIDTH)));
-            w.write('}');
+            j.startObject();
+            j.stringField("event", e < stacks.events().size() ? stacks.events().get(e).name() : "event " + e);
+            j.intField("total", all);
+            j.intField("totalSamples", relative ? root.samples : stacks.totalSamples(e));
+            j.name("root");
+            node(w, j, root, Math.max(1, (long) Math.ceil(all * MIN_WIDTH)));
+            j.endObject();
         }
-        w.write("]}");
+        j.endArray();
+        j.endObject();
+        flush(w, j);
         w.write(page, at + DATA_MARK.length(), page.length() - at - DATA_MARK.length());
         w.flush();
+    }
+
+    /** Writes what {@code j} holds and empties it (a large graph is not held whole). */
+    private static void flush(Writer w, JsonWriter j) throws IOException {
+        w.append(j.out());
+        j.out().setLength(0);
     }
 
     private static String template() {
@@ -213,63 +224,75 @@ final class FlameGraphExport {
      * {@code [name, kind, total, self, samples, selfSamples, bpf-or-0, [children]]}; children under
      * {@code min} merged into one frame per parent.
      */
-    private void node(Writer w, Node n, long min) throws IOException {
+    private void node(Writer w, JsonWriter j, Node n, long min) throws IOException {
         // explicit stack: [node, next child index]
         List<Object[]> stack = new ArrayList<>();
-        open(w, n);
+        open(j, n);
         stack.add(new Object[] {kids(n, min), 0});
         while (!stack.isEmpty()) {
             Object[] top = stack.get(stack.size() - 1);
             Object[] kids = (Object[]) top[0];
             int i = (Integer) top[1];
             if (i == kids.length) {
-                w.write("]]");
+                j.endArray();
+                j.endArray();
                 stack.remove(stack.size() - 1);
                 continue;
             }
             top[1] = i + 1;
-            if (i > 0) {
-                w.write(',');
-            }
             Object k = kids[i];
             if (k instanceof Node c) {
-                open(w, c);
+                open(j, c);
                 stack.add(new Object[] {kids(c, min), 0});
             } else {
                 long[] merged = (long[]) k;
-                w.write("[");
-                string(w, "[" + merged[4] + " frames under " + trim(100.0 * MIN_WIDTH) + "%]");
-                w.write(",\"merged\"," + merged[0] + "," + merged[1] + "," + merged[2] + "," + merged[3] + ",0,[]]");
+                j.startArray();
+                j.string("[" + merged[4] + " frames under " + trim(100.0 * MIN_WIDTH) + "%]");
+                j.string("merged");
+                for (int m = 0; m < 4; m++) {
+                    j.integer(merged[m]);
+                }
+                j.integer(0);
+                j.startArray();
+                j.endArray();
+                j.endArray();
+            }
+            if (j.out().length() >= 1 << 16) {
+                flush(w, j);
             }
         }
     }
 
-    private void open(Writer w, Node n) throws IOException {
-        w.write('[');
-        string(w, n.name);
-        w.write(",\"" + n.kind.css + "\"," + n.total + "," + n.self + "," + n.samples + "," + n.selfSamples + ",");
+    private void open(JsonWriter j, Node n) {
+        j.startArray();
+        j.string(n.name);
+        j.string(n.kind.css);
+        j.integer(n.total);
+        j.integer(n.self);
+        j.integer(n.samples);
+        j.integer(n.selfSamples);
         if (n.program != null) {
-            w.write("{\"program\":");
-            string(w, n.program);
-            w.write(",\"subprogram\":");
-            string(w, n.subprogram);
-            w.write(",\"programName\":");
-            string(w, n.programName);
-            w.write(",\"subprogramName\":");
-            string(w, n.subprogramName);
-            w.write(",\"lines\":[");
+            j.startObject();
+            j.stringField("program", n.program);
+            j.stringField("subprogram", n.subprogram);
+            j.stringField("programName", n.programName);
+            j.stringField("subprogramName", n.subprogramName);
+            j.name("lines");
+            j.startArray();
             List<Map.Entry<String, long[]>> ls = new ArrayList<>(n.lines.entrySet());
             ls.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));
-            for (int i = 0; i < ls.size(); i++) {
-                w.write(i > 0 ? ",[" : "[");
-                string(w, ls.get(i).getKey());
-                w.write("," + ls.get(i).getValue()[0] + "]");
+            for (Map.Entry<String, long[]> l : ls) {
+                j.startArray();
+                j.string(l.getKey());
+                j.integer(l.getValue()[0]);
+                j.endArray();
             }
-            w.write("]}");
+            j.endArray();
+            j.endObject();
         } else {
-            w.write('0');
+            j.integer(0);
         }
-        w.write(",[");
+        j.startArray();
     }
 
     /** The children to write: wide ones (widest first) as nodes, the narrow ones summed into one. */
@@ -298,29 +321,5 @@ final class FlameGraphExport {
     private static String trim(double d) {
         String s = String.format(java.util.Locale.ROOT, "%.4f", d);
         return s.replaceAll("0+$", "").replaceAll("\\.$", "");
-    }
-
-    /** A JSON string that is also safe inside a script element ({@code </} and U+2028/9 escaped). */
-    private static void string(Writer w, String s) throws IOException {
-        w.write('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> w.write("\\\"");
-                case '\\' -> w.write("\\\\");
-                case '<' -> w.write("\\u003c");
-                case '\n' -> w.write("\\n");
-                case '\r' -> w.write("\\r");
-                case '\t' -> w.write("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-                        w.write(String.format("\\u%04x", (int) c));
-                    } else {
-                        w.write(c);
-                    }
-                }
-            }
-        }
-        w.write('"');
     }
 }

@@ -1,9 +1,7 @@
 package dev.jperf.report.symbol;
 
-import dev.jperf.format.kallsyms.KallsymsParser;
+import dev.jperf.format.kallsyms.KallsymsIndex;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -36,72 +34,76 @@ public final class Kallsyms {
      *     in one line naming the file
      */
     public static Kallsyms parse(Path file) throws IOException {
+        // names stay ranges of the file's bytes until a sample finds their symbol
+        KallsymsIndex ks = KallsymsIndex.read(file);
+        if (ks.firstMalformed() > 0) {
+            throw new IOException(file + ":" + ks.firstMalformed() + ": " + ks.malformedReason());
+        }
+        if (ks.hidden()) {
+            throw new IOException(file + ": every address is 0 (as the kernel shows them to a user it hides them from:"
+                    + " kptr_restrict, perf_event_paranoid): kernel symbols unresolved");
+        }
+        int n = ks.size();
         Map<String, Table> tables = new LinkedHashMap<>();
         Map<String, Long> refs = new HashMap<>();
-        // one pass over the bytes (format's parser: a line's fields are ranges, nothing allocated per
-        // line); names stay ranges of these bytes until a sample finds their symbol
-        byte[] b = Files.readAllBytes(file);
-        // sized for the kernel's symbols at once (lines are ~45 bytes): grown by doubling from 1024,
-        // the arrays were copied seven times (~5 MB of garbage) on the thread the session waits for
-        Table kernel = new Table(Math.max(1024, b.length / 40));
+        // among the first lines: a scan, not the name index
+        for (int i = 0; i < n && refs.size() < REF_NAMES.length; i++) {
+            if (!ks.hasModule(i) && kept(ks.type(i))) {
+                for (String ref : REF_NAMES) {
+                    if (ks.nameIs(i, ref)) {
+                        refs.putIfAbsent(ref, ks.address(i));
+                    }
+                }
+            }
+        }
+        Table kernel = new Table(Math.max(1024, n));
         String mod = null;
         Table modTable = null;
-        KallsymsParser p = KallsymsParser.of(b);
-        boolean anyLine = false;
-        boolean anyAddress = false;
-        while (p.next()) {
-            if (p.blank()) {
+        byte[] b = ks.bytes();
+        // in address order, so each table is in it too (of several names at one address, file order decides)
+        for (int k = 0; k < n; k++) {
+            int i = ks.byAddress(k);
+            char type = ks.type(i);
+            if (!kept(type)) {
                 continue;
             }
-            if (!p.parseAddress()) {
-                throw new IOException(file + ":" + p.lineNumber() + ": bad address");
-            }
-            if (!p.wellFormed()) {
-                throw new IOException(file + ":" + p.lineNumber() + ": not a kallsyms line");
-            }
-            long addr = p.address();
-            anyLine = true;
-            anyAddress |= addr != 0;
-            char type = p.type();
-            // ASCII case: only t, w, d, b and their capitals pass (Character's tables cost a call per line)
-            char up = type >= 'a' && type <= 'z' ? (char) (type - ('a' - 'A')) : type;
-            if (up != 'T' && up != 'W' && up != 'D' && up != 'B') {
+            int nameAt = ks.nameStart(i);
+            int nameLen = ks.nameLength(i);
+            if (nameLen > 0 && b[nameAt] == '$') {
                 continue;
             }
-            int nameAt = p.nameStart();
-            int tab = p.nameEnd();
-            if (tab > nameAt && b[nameAt] == '$') {
-                continue;
-            }
+            char up = upper(type);
             int binding = type == 'W' ? 2 : type == up ? 1 : 0;
             int stype = up == 'T' || up == 'W' ? Symbol.STT_FUNC : Symbol.STT_OBJECT;
             Table t;
-            if (!p.hasModule()) {
+            String m = ks.module(i);
+            if (m == null) {
                 t = kernel;
-                for (String ref : REF_NAMES) {
-                    if (p.nameIs(ref)) {
-                        refs.putIfAbsent(ref, addr);
-                    }
-                }
             } else {
-                if (mod == null || !p.moduleIs(mod)) {
-                    mod = new String(b, p.moduleStart(), p.lineEnd() - p.moduleStart(), StandardCharsets.ISO_8859_1);
-                    modTable = tables.computeIfAbsent(mod.trim(), k -> new Table(1024));
+                if (!m.equals(mod)) {
+                    mod = m;
+                    modTable = tables.computeIfAbsent(m.trim(), x -> new Table(1024));
                 }
                 t = modTable;
             }
-            t.add(addr, nameAt, tab - nameAt, stype, binding);
-        }
-        if (anyLine && !anyAddress) {
-            throw new IOException(file + ": every address is 0 (as the kernel shows them to a user it hides them from:"
-                    + " kptr_restrict, perf_event_paranoid): kernel symbols unresolved");
+            t.add(ks.address(i), nameAt, nameLen, stype, binding);
         }
         Map<String, SymbolTable> modTables = new LinkedHashMap<>();
         tables.forEach((m, t) -> modTables.put(m, t.build(b)));
         return new Kallsyms(kernel.build(b), modTables, refs);
     }
 
-    /** The symbols of one table as read: growable arrays, names as ranges of the file's bytes. */
+    /** ASCII case: only t, w, d, b and their capitals are kept (Character's tables cost a call per line). */
+    private static boolean kept(char type) {
+        char up = upper(type);
+        return up == 'T' || up == 'W' || up == 'D' || up == 'B';
+    }
+
+    private static char upper(char type) {
+        return type >= 'a' && type <= 'z' ? (char) (type - ('a' - 'A')) : type;
+    }
+
+    /** The symbols of one table, in address order: growable arrays, names as ranges of the file's bytes. */
     private static final class Table {
         private long[] start;
         private int[] at;
@@ -109,7 +111,6 @@ public final class Kallsyms {
         private byte[] type;
         private byte[] binding;
         private int n;
-        private boolean sorted = true;
 
         Table(int capacity) {
             start = new long[capacity];
@@ -128,9 +129,6 @@ public final class Kallsyms {
                 type = Arrays.copyOf(type, cap);
                 binding = Arrays.copyOf(binding, cap);
             }
-            if (n > 0 && Long.compareUnsigned(addr, start[n - 1]) < 0) {
-                sorted = false;
-            }
             start[n] = addr;
             at[n] = nameAt;
             len[n] = nameLen;
@@ -140,33 +138,6 @@ public final class Kallsyms {
         }
 
         SymbolTable build(byte[] bytes) {
-            if (!sorted) {
-                // /proc/kallsyms is in address order; another file is put in it (stable: of
-                // several names at one address, file order decides)
-                Integer[] order = new Integer[n];
-                for (int i = 0; i < n; i++) {
-                    order[i] = i;
-                }
-                Arrays.sort(order, (x, y) -> Long.compareUnsigned(start[x], start[y]));
-                long[] s2 = new long[n];
-                int[] at2 = new int[n];
-                int[] len2 = new int[n];
-                byte[] type2 = new byte[n];
-                byte[] binding2 = new byte[n];
-                for (int k = 0; k < n; k++) {
-                    int i = order[k];
-                    s2[k] = start[i];
-                    at2[k] = at[i];
-                    len2[k] = len[i];
-                    type2[k] = type[i];
-                    binding2[k] = binding[i];
-                }
-                start = s2;
-                at = at2;
-                len = len2;
-                type = type2;
-                binding = binding2;
-            }
             return SymbolTable.ofKallsyms(start, new SymbolTable.LazyNames(bytes, at, len, type, binding), n);
         }
     }

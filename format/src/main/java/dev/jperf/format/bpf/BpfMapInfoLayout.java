@@ -1,4 +1,4 @@
-package dev.jperf.nativeshim;
+package dev.jperf.format.bpf;
 
 /**
  * struct bpf_map_info (uapi bpf.h; bpf-metadata.md §5). 88 bytes is what the 6.1 UAPI (and

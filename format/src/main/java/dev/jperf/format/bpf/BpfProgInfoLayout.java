@@ -1,7 +1,8 @@
-package dev.jperf.nativeshim;
+package dev.jperf.format.bpf;
 
 /**
- * struct bpf_prog_info (232 bytes in the 6.1 UAPI and the 6.18 kernel; bpf-metadata.md §5) and
+ * struct bpf_prog_info (232 bytes in the 6.1 UAPI and the 6.18 kernel; bpf-metadata.md §5): the one place
+ * its offsets are spelled (format's {@link BpfProgInfo} and {@link BpilArray} read through them), and
  * struct bpf_btf_info.
  */
 public final class BpfProgInfoLayout {

@@ -14,17 +14,17 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class KallsymsTest {
+class KernelMapsTest {
     @TempDir
     Path dir;
 
     /** What the chunked byte parser must find, found line by line with Strings. */
-    private record Expected(long text, long etext, List<Kallsyms.Image> images) {}
+    private record Expected(long text, long etext, List<KernelMaps.Image> images) {}
 
     private static Expected byLines(Path file) throws IOException {
         long text = 0;
         long etext = 0;
-        List<Kallsyms.Image> images = new ArrayList<>();
+        List<KernelMaps.Image> images = new ArrayList<>();
         for (String line : Files.readAllLines(file, StandardCharsets.ISO_8859_1)) {
             if (line.length() < 20 || line.charAt(16) != ' ' || line.charAt(18) != ' ') {
                 continue;
@@ -38,14 +38,14 @@ class KallsymsTest {
             } else if (name.endsWith("\t[bpf]") && addr != 0) {
                 String n = name.substring(0, name.length() - 6);
                 if (n.matches("bpf_trampoline_[0-9]+|bpf_dispatcher_.+")) {
-                    images.add(new Kallsyms.Image(addr, n));
+                    images.add(new KernelMaps.Image(addr, n));
                 }
             }
         }
         return new Expected(text, etext, images);
     }
 
-    private static void assertSame(Expected e, Kallsyms k) {
+    private static void assertSame(Expected e, KernelMaps k) {
         assertEquals(e.text(), k.text(), "_text");
         assertEquals(e.etext(), k.etext(), "_etext");
         assertEquals(e.images(), k.images());
@@ -74,7 +74,7 @@ class KallsymsTest {
         assertTrue(Files.size(f) > 4 * 256 * 1024, "spans several chunks");
         Expected e = byLines(f);
         assertEquals(63, e.images().size(), "31 trampolines and dispatchers each, and the last line");
-        assertSame(e, Kallsyms.read(f));
+        assertSame(e, KernelMaps.read(f));
     }
 
     /** "Kernel code" of /proc/iomem gives _etext - _text; the head read stops before the images. */
@@ -92,7 +92,7 @@ class KallsymsTest {
         Path iomem = dir.resolve("iomem");
         Files.writeString(iomem, "00000000-00000fff : Reserved\n00100000-bffdffff : System RAM\n"
                 + "  01000000-022090c7 : Kernel code\n  02400000-02e08fff : Kernel rodata\n");
-        Kallsyms k = Kallsyms.kernelRange(f, iomem);
+        KernelMaps k = KernelMaps.kernelRange(f, iomem);
         assertEquals(0xffffffff81000000L, k.text());
         assertEquals(0xffffffff822090c8L, k.etext());
         assertEquals(List.of(), k.images(), "the head read does not reach the images");
@@ -100,9 +100,9 @@ class KallsymsTest {
 
         // without the resource (or with its addresses hidden: zeros) the whole file is read
         Files.writeString(iomem, "00000000-00000000 : Reserved\n  00000000-00000000 : Kernel code\n");
-        assertEquals(0, Kallsyms.kernelCodeLength(iomem));
-        assertSame(byLines(f), Kallsyms.kernelRange(f, iomem));
-        assertEquals(0, Kallsyms.kernelCodeLength(dir.resolve("missing")));
+        assertEquals(0, KernelMaps.kernelCodeLength(iomem));
+        assertSame(byLines(f), KernelMaps.kernelRange(f, iomem));
+        assertEquals(0, KernelMaps.kernelCodeLength(dir.resolve("missing")));
     }
 
     /**
@@ -122,15 +122,15 @@ class KallsymsTest {
         Files.writeString(f, s, StandardCharsets.ISO_8859_1);
         Path iomem = dir.resolve("iomem");
         Files.writeString(iomem, "00000000-00000000 : Reserved\n  00000000-00000000 : Kernel code\n");
-        Kallsyms k = Kallsyms.kernelRange(f, iomem);
+        KernelMaps k = KernelMaps.kernelRange(f, iomem);
         assertTrue(k.hidden());
         assertEquals(0, k.text());
         assertEquals(0, k.etext());
         assertFalse(k.whole(), "only the head was read");
         assertTrue(k.complete() == k, "nothing more to learn from a full read");
         assertEquals(List.of(), k.complete().images());
-        assertTrue(Kallsyms.read(f).hidden());
-        assertEquals(List.of(), Kallsyms.read(f).images(), "zero-address images are none");
+        assertTrue(KernelMaps.read(f).hidden());
+        assertEquals(List.of(), KernelMaps.read(f).images(), "zero-address images are none");
     }
 
     @Test
@@ -138,12 +138,12 @@ class KallsymsTest {
         Path f = Path.of("/proc/kallsyms");
         assumeTrue(Files.isReadable(f), "no /proc/kallsyms");
         Expected e = byLines(f);
-        Kallsyms k = Kallsyms.read(f);
+        KernelMaps k = KernelMaps.read(f);
         // the BPF images come and go with other programs on a shared machine: the kernel's range must match
         assertEquals(e.text(), k.text(), "_text");
         assertEquals(e.etext(), k.etext(), "_etext");
         // and the range a recording takes from the head and /proc/iomem (root) is the same
-        Kallsyms head = Kallsyms.kernelRange(f, Path.of("/proc/iomem"));
+        KernelMaps head = KernelMaps.kernelRange(f, Path.of("/proc/iomem"));
         assertEquals(e.text(), head.text(), "_text from the head");
         assertEquals(e.etext(), head.etext(), "_etext from iomem");
     }

@@ -1,31 +1,25 @@
 package dev.jperf.recorder;
 
-import dev.jperf.format.kallsyms.KallsymsParser;
+import dev.jperf.format.kallsyms.KallsymsIndex;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a recording needs of /proc/kallsyms at start: the kernel text range and the BPF
- * trampoline/dispatcher images. The kernel formats ~120k lines (5 MB here) on every read, ~40 ms
+ * What a recording needs of /proc/kallsyms at start (perf's kernel maps): the kernel text range and
+ * the BPF trampoline/dispatcher images. The kernel formats ~120k lines (5 MB here) on every read, ~40 ms
  * of CPU that no parsing saves, so a recording reads all of it only when it may hold images (a
  * trampoline or dispatcher program is loaded: {@link #complete}) or when the text range cannot be
- * had otherwise: {@code _text} is among the first lines, and on x86-64 /proc/iomem's "Kernel code"
- * resource is {@code [_text, _etext)} by physical address, so its length gives {@code _etext}.
- * A full read parses 256 KiB chunks as they come ({@link KallsymsParser}: on bytes, without a
- * String per line) without keeping the file: the build-id cache, which wants the whole text once per kernel, reads it again
- * ({@link #bytes}), as perf copies it when it caches the kernel.
+ * had otherwise: {@code _text} is among the first lines ({@link KallsymsIndex#readUntil}), and on
+ * x86-64 /proc/iomem's "Kernel code" resource is {@code [_text, _etext)} by physical address, so its
+ * length gives {@code _etext}. The file is not kept: the build-id cache, which wants the whole text
+ * once per kernel, reads it again ({@link #bytes}), as perf copies it when it caches the kernel.
  */
-final class Kallsyms {
+final class KernelMaps {
     /** A symbol of module {@code [bpf]}. */
     record Image(long addr, String name) {}
-
-    private static final int CHUNK = 256 * 1024;
-    /** The head read: the kernel formats as much as the read asks for, and _text is on line 2 or 3. */
-    private static final int HEAD_CHUNK = 4096;
 
     private final Path path;
     /** Whether the whole file was parsed (images known). */
@@ -35,16 +29,26 @@ final class Kallsyms {
     private long etext;
     private final List<Image> images = new ArrayList<>();
 
-    private Kallsyms(Path path, boolean whole) {
+    private KernelMaps(Path path, KallsymsIndex k) {
         this.path = path;
-        this.whole = whole;
+        this.whole = k.complete();
+        for (int i = 0, n = k.size(); i < n; i++) {
+            if (k.hasModule(i)) {
+                if (whole && "[bpf]".equals(k.module(i))) {
+                    image(k, i);
+                }
+            } else if (!textFound && k.nameIs(i, "_text")) {
+                text = k.address(i);
+                textFound = true;
+            } else if (k.nameIs(i, "_etext")) {
+                etext = k.address(i);
+            }
+        }
     }
 
     /** The whole file: the kernel text range and the images. */
-    static Kallsyms read(Path path) throws IOException {
-        Kallsyms k = new Kallsyms(path, true);
-        k.scan(CHUNK, false);
-        return k;
+    static KernelMaps read(Path path) throws IOException {
+        return new KernelMaps(path, KallsymsIndex.read(path));
     }
 
     /**
@@ -52,14 +56,14 @@ final class Kallsyms {
      * {@code _etext} (x86-64, root); the whole file otherwise. Images are not known until
      * {@link #complete}.
      */
-    static Kallsyms kernelRange(Path path, Path iomem) throws IOException {
-        Kallsyms k = new Kallsyms(path, false);
-        k.scan(HEAD_CHUNK, true);
-        if (k.hidden()) {
+    static KernelMaps kernelRange(Path path, Path iomem) throws IOException {
+        KallsymsIndex head = KallsymsIndex.readUntil(path, "_text");
+        KernelMaps k = new KernelMaps(path, head);
+        if (k.whole || k.hidden()) {
             return k; // a full read shows zeros too: no range, no images
         }
         long codeLength = "amd64".equals(System.getProperty("os.arch")) ? kernelCodeLength(iomem) : 0;
-        if (!k.textFound || codeLength <= 0) {
+        if (codeLength <= 0) {
             return read(path);
         }
         k.etext = k.text + codeLength;
@@ -81,32 +85,8 @@ final class Kallsyms {
     }
 
     /** This, if the whole file was read; else the whole file read now. */
-    Kallsyms complete() throws IOException {
+    KernelMaps complete() throws IOException {
         return whole || hidden() ? this : read(path);
-    }
-
-    /**
-     * Parses the file in chunks of {@code chunk} bytes; with {@code untilText} it stops at the
-     * chunk that holds _text.
-     */
-    private void scan(int chunk, boolean untilText) throws IOException {
-        byte[] buf = new byte[chunk];
-        try (InputStream in = Files.newInputStream(path)) {
-            int filled = 0;
-            for (int n; (n = in.read(buf, filled, buf.length - filled)) >= 0; ) {
-                filled += n;
-                int done = parse(buf, filled, false);
-                if (untilText && textFound) {
-                    return;
-                }
-                if (done == 0 && filled == buf.length) {
-                    done = filled; // a line longer than the buffer is no symbol line: drop it
-                }
-                System.arraycopy(buf, done, buf, 0, filled - done);
-                filled -= done;
-            }
-            parse(buf, filled, true);
-        }
     }
 
     /**
@@ -167,36 +147,15 @@ final class Kallsyms {
         return Files.readAllBytes(path);
     }
 
-    /**
-     * Parses the whole lines among the first {@code n} bytes of {@code b} (also the last, unended
-     * one when {@code atEnd}); returns how many bytes that was.
-     */
-    private int parse(byte[] b, int n, boolean atEnd) {
-        KallsymsParser p = new KallsymsParser(b, 0, n, atEnd);
-        while (p.next()) {
-            if (!p.wellFormed() || p.nameEnd() == p.nameStart()) {
-                continue;
-            }
-            if (p.hasModule()) {
-                if (p.moduleIs("[bpf]")) {
-                    image(p);
-                }
-            } else if (p.nameIs("_text")) {
-                text = address(p);
-                textFound = true;
-            } else if (p.nameIs("_etext")) {
-                etext = address(p);
-            }
-        }
-        return p.consumed();
-    }
-
     /** bpf_trampoline_<n> / bpf_dispatcher_<name> in module [bpf], as perf picks them. */
-    private void image(KallsymsParser p) {
-        String s = p.name();
+    private void image(KallsymsIndex k, int i) {
+        if (k.nameLength(i) == 0) {
+            return;
+        }
+        String s = k.name(i);
         boolean trampoline = s.startsWith("bpf_trampoline_") && s.length() > 15 && digits(s, 15);
-        if ((trampoline || s.startsWith("bpf_dispatcher_") && s.length() > 15) && address(p) != 0) {
-            images.add(new Image(address(p), s));
+        if ((trampoline || s.startsWith("bpf_dispatcher_") && s.length() > 15) && k.address(i) != 0) {
+            images.add(new Image(k.address(i), s));
         }
     }
 
@@ -207,10 +166,5 @@ final class Kallsyms {
             }
         }
         return true;
-    }
-
-    /** The line's address; 0 (as kptr_restrict shows them) when it is not hex. */
-    private static long address(KallsymsParser p) {
-        return p.parseAddress() ? p.address() : 0;
     }
 }
