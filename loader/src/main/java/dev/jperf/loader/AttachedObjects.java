@@ -61,14 +61,7 @@ public final class AttachedObjects implements AutoCloseable {
     }
 
     private void attach(BpfProgram p) throws BpfObjectException {
-        SectionDef d = p.sectionDef();
-        if (d != null && d.progType() == Uapi.BPF_PROG_TYPE_PERF_EVENT) {
-            for (int cpu : onlineCpus()) {
-                links.add(BpfLink.cpuClock(p, cpu, PERF_EVENT_FREQ));
-            }
-            return;
-        }
-        links.add(BpfLink.attach(p));
+        links.addAll(BpfLink.autoAttach(p));
     }
 
     /** The loaded objects. */
