@@ -24,6 +24,7 @@ public final class AttachedObjects implements AutoCloseable {
     private AttachedObjects() {
     }
 
+    /** Loads each object (every program must load) and attaches its programs; what cannot be attached is a line on {@code warnings}. */
     public static AttachedObjects loadAndAttach(List<Path> files, PrintStream warnings) throws BpfObjectException {
         AttachedObjects a = new AttachedObjects();
         boolean ok = false;

@@ -18,8 +18,19 @@ import java.nio.ByteOrder;
  * variables through {@link #globalData()}.
  */
 public final class BpfMap {
-    /** enum libbpf_map_type */
-    public enum Internal { NONE, DATA, BSS, RODATA, KCONFIG }
+    /** enum libbpf_map_type: which global data section an internal map holds, NONE for a map the object defines. */
+    public enum Internal {
+        /** A map the object defines ({@code .maps} or legacy {@code maps}). */
+        NONE,
+        /** {@code .data} (and {@code .data.*}): initialised, writable variables. */
+        DATA,
+        /** {@code .bss}: zeroed, writable variables. */
+        BSS,
+        /** {@code .rodata} (and {@code .rodata.*}): constants, frozen at load. */
+        RODATA,
+        /** {@code .kconfig}: the kernel configuration externs, filled at load. */
+        KCONFIG
+    }
 
     static final int BPF_F_RDONLY_PROG = 1 << 7;
     static final int BPF_F_MMAPABLE = 1 << 10;
@@ -62,6 +73,7 @@ public final class BpfMap {
         this.secOffset = secOffset;
     }
 
+    /** The map's name as the kernel gets it (an internal map's: libbpf's internal_map_name, e.g. {@code exec_cou.rodata}). */
     public String name() {
         return name;
     }
@@ -71,30 +83,37 @@ public final class BpfMap {
         return type;
     }
 
+    /** Key size in bytes. */
     public int keySize() {
         return keySize;
     }
 
+    /** Value size in bytes (per CPU, for a per-CPU map). */
     public int valueSize() {
         return valueSize;
     }
 
+    /** The most elements the map holds. */
     public int maxEntries() {
         return maxEntries;
     }
 
+    /** The map_flags of MAP_CREATE (BPF_F_*). */
     public int flags() {
         return flags;
     }
 
+    /** The key's type in the object's BTF, 0 when untyped. */
     public int btfKeyTypeId() {
         return btfKeyTypeId;
     }
 
+    /** The value's type in the object's BTF (an internal map's: its DATASEC), 0 when untyped. */
     public int btfValueTypeId() {
         return btfValueTypeId;
     }
 
+    /** Which global data section this map holds, {@link Internal#NONE} for the object's own maps. */
     public Internal internal() {
         return internal;
     }
@@ -213,9 +232,11 @@ public final class BpfMap {
         return v.getByteArray(0, size);
     }
 
-    /** BPF_ANY, BPF_NOEXIST, BPF_EXIST: {@link #update}'s flags. */
+    /** {@link #update}: create or replace. */
     public static final long BPF_ANY = 0;
+    /** {@link #update}: create only (EEXIST when the key is there). */
     public static final long BPF_NOEXIST = 1;
+    /** {@link #update}: replace only (ENOENT when the key is not there). */
     public static final long BPF_EXIST = 2;
 
     /** BPF_MAP_UPDATE_ELEM after load: {@code value} ({@link #elementValueSize} bytes) under {@code key}. */

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
@@ -32,7 +34,10 @@ class ExecCountTest {
     static final Path SAMPLES = Path.of(System.getProperty("jperf.root", "../"), "samples");
     static final Path DIR = Path.of("target/exec-count");
 
-    /** ExecCountBpf.java generated and compiled with ExecCount.java into target/exec-count/classes. */
+    /** The java block under "## BPF tools in plain Java" in the README. */
+    static final Pattern README_BLOCK = Pattern.compile("## BPF tools in plain Java.*?```java\\n(.*?)```", Pattern.DOTALL);
+
+    /** ExecCountBpf.java generated and compiled with ExecCount.java (and the README's ExecTop) into target/exec-count/classes. */
     static Path build() throws Exception {
         Path obj = SAMPLES.resolve("bpf/obj/exec_count.bpf.o");
         String name = JavaSkeleton.objectName(obj.toString());
@@ -40,6 +45,11 @@ class ExecCountTest {
         Files.createDirectories(src);
         Path skel = src.resolve(JavaSkeleton.typeName(name) + ".java");
         Files.writeString(skel, JavaSkeleton.generate(obj.toString(), Files.readAllBytes(obj), name, null));
+        Matcher m = README_BLOCK.matcher(Files.readString(SAMPLES.resolveSibling("README.md")));
+        assertTrue(m.find(), "README: no java block under ## BPF tools in plain Java");
+        assertTrue(m.group(1).lines().count() <= 22, "the README's tool is short: " + m.group(1).lines().count() + " lines");
+        Path readmeTool = src.resolve("ExecTop.java");
+        Files.writeString(readmeTool, m.group(1));
         Path classes = DIR.resolve("classes");
         Files.createDirectories(classes);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -47,7 +57,7 @@ class ExecCountTest {
         try (StandardJavaFileManager fm = javac.getStandardFileManager(diags, Locale.ROOT, null)) {
             boolean ok = javac.getTask(null, fm, diags, List.of("--release", "17", "-Xlint:all", "-Werror", "-classpath",
                     System.getProperty("java.class.path"), "-d", classes.toString()), null,
-                    fm.getJavaFileObjectsFromPaths(List.of(skel, SAMPLES.resolve("skeleton/ExecCount.java")))).call();
+                    fm.getJavaFileObjectsFromPaths(List.of(skel, SAMPLES.resolve("skeleton/ExecCount.java"), readmeTool))).call();
             assertTrue(ok, diags.getDiagnostics().toString());
         }
         return classes;
@@ -56,6 +66,29 @@ class ExecCountTest {
     @Test
     void compilesOnJava17() throws Exception {
         assertTrue(Files.isRegularFile(build().resolve("ExecCountBpf.class")));
+    }
+
+    @Test
+    void readmesToolRuns() throws Exception {
+        assumeTrue(Files.readString(Path.of("/proc/self/status")).matches("(?s).*\\nUid:\\s+0\\s.*"), "needs root for bpf(2)");
+        Path classes = build();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.out;
+        try (URLClassLoader cl = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+            Method main = cl.loadClass("ExecTop").getMethod("main", String[].class);
+            System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                main.invoke(null, (Object) new String[] {"0", String.valueOf(ProcessHandle.current().pid())});
+            } catch (InvocationTargetException e) {
+                assumeTrue(!(e.getCause() instanceof BpfObjectException), "the kernel refuses the program here: "
+                        + e.getCause().getMessage());
+                throw e;
+            } finally {
+                System.setOut(saved);
+            }
+        }
+        // no child ran while it counted: nothing but the total
+        assertEquals("     0 execs\n", out.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test
