@@ -12,13 +12,14 @@ import javax.lang.model.SourceVersion;
 /**
  * {@code jperf bpf gen skeleton FILE [name OBJECT_NAME]} with {@code --java [package PACKAGE]}:
  * bpftool 7.1's gen.c command line (do_skeleton's words, prefixes, p_err lines on stderr, -1 as
- * exit code 255); the source goes to stdout. Only the Java skeleton ({@link JavaSkeleton}) is
- * written: without {@code --java} the command says so and fails.
+ * exit code 255); the source goes to stdout: bpftool's C header ({@link CSkeleton}), or with
+ * {@code --java} a Java class ({@link JavaSkeleton}).
  */
 public final class GenCommands {
     /** bpftool's MAX_OBJ_NAME_LEN, with its terminating NUL. */
     static final int MAX_OBJ_NAME_LEN = 64;
-    static final String HELP = "Usage: jperf bpf gen skeleton FILE [name OBJECT_NAME] --java [package PACKAGE]\n"
+    static final String HELP = "Usage: jperf bpf gen skeleton FILE [name OBJECT_NAME]\n"
+            + "       jperf bpf gen skeleton FILE [name OBJECT_NAME] --java [package PACKAGE]\n"
             + "       jperf bpf gen help\n";
 
     private GenCommands() {
@@ -29,7 +30,7 @@ public final class GenCommands {
         try {
             String verb = words.isEmpty() ? "help" : words.get(0);
             if (BtfCommandLine.isPrefix(verb, "skeleton")) {
-                out.print(skeleton(words.subList(1, words.size()), java));
+                out.print(skeleton(words.subList(1, words.size()), java, err));
                 out.flush();
                 return 0;
             } else if (BtfCommandLine.isPrefix(verb, "help")) {
@@ -49,7 +50,7 @@ public final class GenCommands {
         }
     }
 
-    private static String skeleton(List<String> args, boolean java) {
+    private static String skeleton(List<String> args, boolean java, PrintStream err) {
         if (args.isEmpty()) {
             throw new Usage("'skeleton' needs at least 1 arguments, 0 found");
         }
@@ -89,10 +90,15 @@ public final class GenCommands {
         if (name.isEmpty()) {
             name = JavaSkeleton.objectName(file);
         }
-        if (!java) {
-            throw new Failure("jperf writes Java skeletons only: add --java (bpftool gen skeleton writes the C one)");
-        }
         try {
+            if (!java) {
+                List<String> errors = new java.util.ArrayList<>();
+                String c = CSkeleton.generate(image, name, errors);
+                for (String e : errors) {
+                    err.println("Error: " + e);
+                }
+                return c;
+            }
             return JavaSkeleton.generate(file, image, name, pkg);
         } catch (BpfObjectException e) {
             throw new Failure("failed to open BPF object file: " + e.getMessage());
