@@ -40,6 +40,10 @@ public final class CSkeleton {
      */
     public static String generate(byte[] image, String name, List<String> errors) throws BpfObjectException {
         BpfObject o = BpfObject.open(name, image);
+        if (hasLegacyMaps(name, image)) {
+            o.close();
+            throw new BpfObjectException(LEGACY_MAPS, EOPNOTSUPP);
+        }
         try {
             StringBuilder e = new StringBuilder();
             String s = new CSkeleton(o, name, e).source(image);
@@ -47,6 +51,18 @@ public final class CSkeleton {
             return s;
         } finally {
             o.close();
+        }
+    }
+
+    static final int EOPNOTSUPP = 95;
+    /** What libbpf 1.x says of an object with a {@code maps} section (jperf's loader takes them, as perf's objects need). */
+    static final String LEGACY_MAPS = "libbpf: elf: legacy map definitions in 'maps' section are not supported by libbpf v1.0+";
+
+    private static boolean hasLegacyMaps(String name, byte[] image) {
+        try {
+            return dev.jperf.format.elf.ElfFile.of(name, image).section("maps").isPresent();
+        } catch (dev.jperf.format.elf.ElfException e) {
+            return false;
         }
     }
 
@@ -83,8 +99,13 @@ public final class CSkeleton {
         return null;
     }
 
+    /**
+     * is_internal_mmapable_map under libbpf 1.1, which bpftool 7.1 carries: every internal map is
+     * created BPF_F_MMAPABLE there (later libbpf, and jperf's loader, only those with a non-static
+     * variable), so every one gets a section struct, empty or not.
+     */
     private static boolean internalMmapable(BpfMap m) {
-        return m.internal() != BpfMap.Internal.NONE && m.mmapable() && mapIdent(m) != null;
+        return m.internal() != BpfMap.Internal.NONE && mapIdent(m) != null;
     }
 
     private BtfType.DataSec findTypeForMap(String ident) {

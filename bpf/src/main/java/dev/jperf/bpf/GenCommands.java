@@ -46,7 +46,7 @@ public final class GenCommands {
             return 255;
         } catch (Failure f) {
             err.println("Error: " + f.getMessage());
-            return 255;
+            return f.exitCode;
         }
     }
 
@@ -101,6 +101,11 @@ public final class GenCommands {
             }
             return JavaSkeleton.generate(file, image, name, pkg);
         } catch (BpfObjectException e) {
+            if (!java && e.getMessage().equals(CSkeleton.LEGACY_MAPS)) {
+                // libbpf's own line, then bpftool's with libbpf_strerror(-EOPNOTSUPP); -errno as the exit code
+                err.println(CSkeleton.LEGACY_MAPS);
+                throw new Failure("failed to open BPF object file: Operation not supported", 256 - CSkeleton.EOPNOTSUPP);
+            }
             throw new Failure("failed to open BPF object file: " + e.getMessage());
         }
     }
@@ -114,8 +119,15 @@ public final class GenCommands {
 
     /** p_err and -1. */
     private static final class Failure extends RuntimeException {
+        final int exitCode;
+
         Failure(String message) {
+            this(message, 255);
+        }
+
+        Failure(String message, int exitCode) {
             super(message, null, false, false);
+            this.exitCode = exitCode;
         }
     }
 }
