@@ -218,8 +218,7 @@ public final class JavaSkeleton {
         out.append("    /** The programs. */\n    public Progs progs() {\n        return progs;\n    }\n\n");
         out.append("    /** The maps. */\n    public Maps maps() {\n        return maps;\n    }\n");
         for (int i = 0; i < sections.size(); i++) {
-            out.append("\n    /** The variables of ").append(sections.get(i).name().isEmpty() ? "" : "")
-                    .append("{@code ").append(sectionName(sections.get(i))).append("}. */\n");
+            out.append("\n    /** The variables of {@code ").append(sectionName(sections.get(i))).append("}. */\n");
             out.append("    public ").append(sectionClasses.get(i)).append(' ').append(sectionGetters.get(i))
                     .append("() {\n        return ").append(sectionGetters.get(i)).append(";\n    }\n");
         }
@@ -422,8 +421,7 @@ public final class JavaSkeleton {
             String setter = "set" + Character.toUpperCase(getter.charAt(0)) + getter.substring(1);
             scope.add(setter);
             String off = String.valueOf(vsi.offset());
-            t.append("\n        /** {@code ").append(btf.typeName(var.type()).isEmpty() ? "" : "")
-                    .append(var.name()).append("} at offset ").append(vsi.offset()).append(" (").append(vsi.size())
+            t.append("\n        /** {@code ").append(var.name()).append("} at offset ").append(vsi.offset()).append(" (").append(vsi.size())
                     .append(" bytes). */\n");
             t.append("        public ").append(jt.java).append(' ').append(getter).append("() {\n            return ")
                     .append(jt.read("b()", off)).append(";\n        }\n\n");
