@@ -205,7 +205,7 @@ public final class Main {
         if (c == null) {
             err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
                     + "; usage: jperf bpf load OBJ [-p PROG]... | jperf bpf run OBJ [--duration S]"
-                    + " | jperf bpf {prog|map|link|btf} {list|show|dump|pin|...} ... | jperf bpf top (jperf help bpf lists them)");
+                    + " | jperf bpf {prog|map|link|btf} {list|show|dump|pin|...} ... | jperf bpf gen skeleton OBJ [--java] | jperf bpf top (jperf help bpf lists them)");
             err.flush();
             return USAGE_ERROR;
         }
