@@ -6,8 +6,8 @@ import dev.jperf.cli.options.Options;
 import java.util.List;
 
 /**
- * {@code jperf bpf gen skeleton OBJ [name NAME] --java [package PKG]}: the Java source of a
- * skeleton for a BPF object (bpf's {@link GenCommands}), to stdout as bpftool writes its C one.
+ * {@code jperf bpf gen skeleton OBJ [name NAME] [--java [package PKG]]}: a BPF object's skeleton
+ * (bpf's {@link GenCommands}) on stdout: bpftool's C header, or a Java class.
  */
 final class BpfGenCommand implements Subcommand {
     private boolean java;
@@ -20,12 +20,12 @@ final class BpfGenCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "Write a Java skeleton of a BPF object (bpftool gen skeleton, for Java)";
+        return "Write a BPF object's skeleton: bpftool's C header, or with --java a Java class";
     }
 
     @Override
     public Options options() {
-        return new Options("jperf bpf gen skeleton FILE [name OBJECT_NAME] --java [package PACKAGE]")
+        return new Options("jperf bpf gen skeleton FILE [name OBJECT_NAME] [--java [package PACKAGE]]")
                 .flag('\0', "java", "write the skeleton as a Java class over jperf's loader");
     }
 
