@@ -25,6 +25,7 @@ static __u32 (*bpf_get_smp_processor_id)(void) = (void *)8;
 static __u64 (*bpf_get_current_pid_tgid)(void) = (void *)14;
 static long (*bpf_get_current_comm)(void *buf, __u32 size) = (void *)16;
 static long (*bpf_get_stackid)(void *ctx, void *map, __u64 flags) = (void *)27;
+static __u64 (*bpf_get_current_task)(void) = (void *)35;
 static long (*bpf_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;
 
 #define BPF_ANY 0

@@ -205,7 +205,7 @@ public final class Main {
         if (c == null) {
             err.println("jperf bpf: " + (sub.isEmpty() ? "a subcommand is needed" : "'" + sub + "' is not a bpf subcommand")
                     + "; usage: jperf bpf load OBJ [-p PROG]... | jperf bpf run OBJ [--duration S]"
-                    + " | jperf bpf {prog|map|link|btf} {list|show|dump|pin|...} ... | jperf bpf top (jperf help bpf lists them)");
+                    + " | jperf bpf {prog|map|link|btf} {list|show|dump|pin|...} ... | jperf bpf gen skeleton OBJ [--java] | jperf bpf top (jperf help bpf lists them)");
             err.flush();
             return USAGE_ERROR;
         }
@@ -220,7 +220,7 @@ public final class Main {
 
     /** The {@code jperf bpf} subcommands, a line each. */
     private static StringBuilder bpfCommands(StringBuilder b) {
-        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "top")) {
+        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "gen", "top")) {
             b.append(String.format("   %-12s %s%n", "bpf " + sub, bpfCommand(sub).summary()));
         }
         return b;
@@ -242,6 +242,8 @@ public final class Main {
                 return new BpfTopCommand();
             case "btf":
                 return new BpfBtfCommand();
+            case "gen":
+                return new BpfGenCommand();
             default:
                 return null;
         }

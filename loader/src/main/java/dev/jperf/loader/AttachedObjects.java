@@ -25,6 +25,7 @@ public final class AttachedObjects implements AutoCloseable {
     private AttachedObjects() {
     }
 
+    /** Loads each object (every program must load) and attaches its programs; what cannot be attached is a line on {@code warnings}. */
     public static AttachedObjects loadAndAttach(List<Path> files, PrintStream warnings) throws BpfObjectException {
         AttachedObjects a = new AttachedObjects();
         boolean ok = false;
@@ -62,14 +63,7 @@ public final class AttachedObjects implements AutoCloseable {
     }
 
     private void attach(BpfProgram p) throws BpfObjectException {
-        SectionDef d = p.sectionDef();
-        if (d != null && d.progType() == Uapi.BPF_PROG_TYPE_PERF_EVENT) {
-            for (int cpu : onlineCpus()) {
-                links.add(BpfLink.cpuClock(p, cpu, PERF_EVENT_FREQ));
-            }
-            return;
-        }
-        links.add(BpfLink.attach(p));
+        links.addAll(BpfLink.autoAttach(p));
     }
 
     /** The loaded objects. */

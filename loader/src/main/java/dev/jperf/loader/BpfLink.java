@@ -58,6 +58,58 @@ public final class BpfLink implements AutoCloseable {
         perfFd = -1;
     }
 
+    /**
+     * What {@code jperf bpf run}, {@code record --bpf-object} and a generated skeleton's
+     * {@code attach()} do with a loaded program: a perf_event program on a cpu-clock event per
+     * online CPU at {@link AttachedObjects#PERF_EVENT_FREQ} Hz, any other as {@link #attach}
+     * reads its section. One link per attachment; on failure none is left open.
+     */
+    public static java.util.List<BpfLink> autoAttach(BpfProgram p) throws BpfObjectException {
+        java.util.List<BpfLink> links = new java.util.ArrayList<>();
+        SectionDef d = p.sectionDef();
+        if (d != null && d.progType() == Uapi.BPF_PROG_TYPE_PERF_EVENT) {
+            try {
+                for (int cpu : AttachedObjects.onlineCpus()) {
+                    links.add(cpuClock(p, cpu, AttachedObjects.PERF_EVENT_FREQ));
+                }
+            } catch (BpfObjectException | RuntimeException e) {
+                for (BpfLink l : links) {
+                    l.close();
+                }
+                throw e;
+            }
+            return links;
+        }
+        links.add(attach(p));
+        return links;
+    }
+
+    /**
+     * Whether {@link #autoAttach} has a target for the program without being told one: a
+     * perf_event program, or a section naming where it runs (a tracepoint, a kernel function, a
+     * binary and function...). xdp, tc, socket and cgroup programs, and a section without its
+     * target ({@code SEC("kprobe")}), need one from the caller ({@link #xdp}, {@link #tc},
+     * {@link #uprobe}...), as libbpf's skeleton leaves them unattached.
+     */
+    public static boolean autoAttachable(BpfProgram p) {
+        SectionDef d = p.sectionDef();
+        if (d == null) {
+            return false;
+        }
+        if (d.progType() == Uapi.BPF_PROG_TYPE_PERF_EVENT) {
+            return true;
+        }
+        String target = SectionDef.target(p.sectionName());
+        switch (d.attach()) {
+            case TRACE: case LSM: case ITER:
+                return true;
+            case RAW_TRACEPOINT: case TRACEPOINT: case KPROBE: case KSYSCALL: case UPROBE:
+                return target != null && !target.isEmpty();
+            default:
+                return false;
+        }
+    }
+
     /** libbpf's auto-attach: the target read from the section name. One line when it cannot be done. */
     public static BpfLink attach(BpfProgram p) throws BpfObjectException {
         if (p.fd() < 0) {

@@ -138,10 +138,18 @@ public final class BpfObject implements AutoCloseable {
     }
 
     /** libbpf's object life: programs and maps are configured while OPENED, and only then. */
-    public enum State { OPENED, LOADED, CLOSED }
+    public enum State {
+        /** Parsed, configurable, nothing in the kernel. */
+        OPENED,
+        /** Loaded (or a load was tried): its maps and programs are the kernel's. */
+        LOADED,
+        /** Closed: everything it loaded is gone. */
+        CLOSED
+    }
 
     private State state = State.OPENED;
 
+    /** Where the object is in its life. */
     public State state() {
         return state;
     }
@@ -172,6 +180,7 @@ public final class BpfObject implements AutoCloseable {
         return name;
     }
 
+    /** The {@code license} section's string (what PROG_LOAD gets; GPL-only helpers need a GPL-compatible one). */
     public String license() {
         return license;
     }
@@ -192,6 +201,7 @@ public final class BpfObject implements AutoCloseable {
         return Collections.unmodifiableList(out);
     }
 
+    /** The program of that (function) name, null when none. */
     public BpfProgram program(String progName) {
         for (BpfProgram p : programs()) {
             if (p.name.equals(progName)) {
@@ -201,10 +211,12 @@ public final class BpfObject implements AutoCloseable {
         return null;
     }
 
+    /** The maps: the object's own, then its global data sections' (libbpf's order). */
     public List<BpfMap> maps() {
         return Collections.unmodifiableList(maps);
     }
 
+    /** The map of that name, or of that ELF section for global data ({@code .rodata}); null when none. */
     public BpfMap map(String mapName) {
         for (BpfMap m : maps) {
             if (m.name.equals(mapName) || m.realName.equals(mapName)) {

@@ -4,10 +4,12 @@ package dev.jperf.loader;
 public final class BpfObjectException extends Exception {
     private final int errno;
 
+    /** A failure with no errno behind it. */
     public BpfObjectException(String message) {
         this(message, 0);
     }
 
+    /** A failure the kernel (or libbpf's rules) gave {@code errno} for (positive). */
     public BpfObjectException(String message, int errno) {
         super(message);
         this.errno = errno;

@@ -55,6 +55,7 @@ public final class BpfProgram {
         this.def = SectionDef.find(sectionName);
     }
 
+    /** The function's name (what the kernel gets, cut to 15 characters). */
     public String name() {
         return name;
     }
@@ -69,10 +70,12 @@ public final class BpfProgram {
         return def;
     }
 
+    /** Whether {@link BpfObject#load} loads it (a section starting with '?' says no). */
     public boolean autoload() {
         return autoload;
     }
 
+    /** bpf_program__set_autoload: before load only. */
     public void setAutoload(boolean on) {
         configurable();
         autoload = on;

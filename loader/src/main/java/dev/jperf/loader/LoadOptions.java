@@ -8,5 +8,6 @@ import java.nio.file.Path;
  * relocations and BTF attach points resolve against.
  */
 public record LoadOptions(int logLevel, Path kernelBtf) {
+    /** Verifier log level 1, the running kernel's BTF (/sys/kernel/btf/vmlinux). */
     public static final LoadOptions DEFAULT = new LoadOptions(1, KernelBtf.VMLINUX);
 }

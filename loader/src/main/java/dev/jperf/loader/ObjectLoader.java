@@ -436,6 +436,7 @@ final class ObjectLoader {
             }
         }
         for (BpfMap m : o.maps) {
+            m.unmap();
             if (m.fd >= 0) {
                 if (!m.reused) {
                     Fd.close(m.fd);

@@ -12,11 +12,17 @@ import java.util.List;
 public record SectionDef(String sec, int progType, int expectedAttachType, int flags, AttachKind attach) {
     /** enum sec_def_flags */
     public static final int SEC_NONE = 0;
+    /** The expected attach type is passed only if the kernel takes it. */
     public static final int SEC_EXP_ATTACH_OPT = 1;
+    /** The expected attach type is passed at load. */
     public static final int SEC_ATTACHABLE = 2;
+    /** SEC_ATTACHABLE and SEC_EXP_ATTACH_OPT. */
     public static final int SEC_ATTACHABLE_OPT = SEC_ATTACHABLE | SEC_EXP_ATTACH_OPT;
+    /** The attach point is a BTF id (fentry, tp_btf, lsm...), found at load. */
     public static final int SEC_ATTACH_BTF = 4;
+    /** Loaded sleepable (BPF_F_SLEEPABLE). */
     public static final int SEC_SLEEPABLE = 8;
+    /** Loaded with BPF_F_XDP_HAS_FRAGS. */
     public static final int SEC_XDP_FRAGS = 16;
 
     /** BPF_F_SLEEPABLE, BPF_F_XDP_HAS_FRAGS: the prog_flags the section implies. */
@@ -24,7 +30,30 @@ public record SectionDef(String sec, int progType, int expectedAttachType, int f
     static final int BPF_F_XDP_HAS_FRAGS = 1 << 5;
 
     /** How libbpf attaches a program of this section (its attach callback). */
-    public enum AttachKind { NONE, KPROBE, UPROBE, KPROBE_MULTI, KSYSCALL, USDT, TRACEPOINT, RAW_TRACEPOINT, TRACE, LSM, ITER }
+    public enum AttachKind {
+        /** No automatic attach: the caller gives the target (xdp, tc, socket, cgroup, perf_event...). */
+        NONE,
+        /** kprobe/kretprobe on the function the section names. */
+        KPROBE,
+        /** uprobe/uretprobe on binary:function. */
+        UPROBE,
+        /** kprobe.multi (not attached by jperf). */
+        KPROBE_MULTI,
+        /** ksyscall/kretsyscall on the syscall's wrapper. */
+        KSYSCALL,
+        /** usdt (not attached by jperf). */
+        USDT,
+        /** A tracefs tracepoint category/name. */
+        TRACEPOINT,
+        /** A raw tracepoint by name. */
+        RAW_TRACEPOINT,
+        /** tp_btf, fentry, fexit, fmod_ret: the BTF attach point found at load. */
+        TRACE,
+        /** An LSM hook. */
+        LSM,
+        /** A BPF iterator (a link). */
+        ITER
+    }
 
     private static final List<SectionDef> DEFS = List.of(
         new SectionDef("socket", Uapi.BPF_PROG_TYPE_SOCKET_FILTER, 0, SEC_NONE, AttachKind.NONE),

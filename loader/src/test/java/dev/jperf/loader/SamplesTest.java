@@ -43,7 +43,7 @@ class SamplesTest {
         try (Stream<Path> s = Files.list(OBJ)) {
             objs = s.filter(p -> p.toString().endsWith(".bpf.o")).sorted().toList();
         }
-        assertEquals(9, objs.size());
+        assertEquals(10, objs.size());
         for (Path f : objs) {
             String name = f.getFileName().toString();
             if (name.equals("bperf_follower.bpf.o") || name.equals("bpf_prog_profiler.bpf.o")) {

@@ -99,7 +99,7 @@ public final class BtfCDump {
     }
 
     /** libbpf's determine_ptr_size: the size of a {@code long} in the BTF (a base's first), or 0 when none is. */
-    static int pointerSize(Btf btf) {
+    public static int pointerSize(Btf btf) {
         if (btf.base() != null) {
             int b = pointerSize(btf.base());
             if (b > 0) {
@@ -743,6 +743,24 @@ public final class BtfCDump {
         declStack[declStackCnt++] = id;
     }
 
+    /**
+     * btf_dump__emit_type_decl: the declaration of {@code fieldName} as type {@code id} (no
+     * trailing ';'), anonymous types written out at {@code indentLevel}; {@code stripMods} leaves
+     * const, volatile, restrict and type tags out (bpftool's skeleton structs).
+     */
+    public void emitTypeDecl(int id, String fieldName, int indentLevel, boolean stripMods) {
+        checkId(id);
+        this.stripMods = stripMods;
+        try {
+            emitTypeDecl(id, fieldName, indentLevel);
+        } finally {
+            this.stripMods = false;
+        }
+    }
+
+    /** Set while {@link #emitTypeDecl(int, String, int, boolean)} strips modifiers. */
+    private boolean stripMods;
+
     private void emitTypeDecl(int id, String fname, int lvl) {
         int stackStart = declStackCnt;
         for (int depth = 0;; depth++) {
@@ -750,7 +768,9 @@ public final class BtfCDump {
             if (depth > 4096) {
                 throw new BtfException("BTF type chain too deep at id " + id);
             }
-            push(id);
+            if (!(stripMods && id != 0 && isMod(kind(id)))) {
+                push(id);
+            }
             if (id == 0) {
                 break;
             }

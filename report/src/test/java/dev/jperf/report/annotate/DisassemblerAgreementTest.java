@@ -33,6 +33,21 @@ class DisassemblerAgreementTest {
         Assumptions.assumeTrue(why == null, why);
     }
 
+    /** x87 stack registers, {@code %st(N)}, are registers: the memory operand rewrite leaves them (it once threw). */
+    @Test
+    void x87RegistersAreNoMemoryOperands() {
+        assumeDisassembler();
+        // fcmovnb %st(4),%st; fadd %st(4),%st; fstp %st(1); fld %st(2)
+        byte[] code = {(byte) 0xdb, (byte) 0xc4, (byte) 0xd8, (byte) 0xc4, (byte) 0xdd, (byte) 0xd9, (byte) 0xd9, (byte) 0xc2};
+        StringBuilder text = new StringBuilder();
+        try (dev.jperf.nativeshim.X86Disassembler d = new dev.jperf.nativeshim.X86Disassembler(a -> null)) {
+            d.decode(code, 0, code.length, 0x1000, (address, size, t) -> text.append(t).append('\n'));
+        }
+        String[] lines = text.toString().split("\n");
+        assertTrue(lines.length == 4 && lines[0].startsWith("fcmovnb %st(4),") && lines[1].startsWith("fadd   %st(4)")
+                && lines[2].equals("fstp   %st(1)") && lines[3].equals("fld    %st(2)"), text.toString());
+    }
+
     @Test
     void corpusBinariesAgreeWithObjdump() throws Exception {
         assumeDisassembler();
