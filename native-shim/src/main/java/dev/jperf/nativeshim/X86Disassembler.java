@@ -476,12 +476,6 @@ public final class X86Disassembler implements AutoCloseable {
                 opStart = i;
             }
             String disp = ops.substring(opStart, open);
-            if (disp.startsWith("%")) {
-                // an x87 stack register, %st(N): no memory operand to rewrite
-                b.append(ops, i, close + 1);
-                i = close + 1;
-                continue;
-            }
             b.append(ops, i, opStart);
             if (!disp.isEmpty() && !disp.contains("0x")) {
                 long v = parseSigned(disp);
