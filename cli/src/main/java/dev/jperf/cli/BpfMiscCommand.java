@@ -1,0 +1,128 @@
+package dev.jperf.cli;
+
+import dev.jperf.bpf.BpftoolException;
+import dev.jperf.bpf.CgroupCommands;
+import dev.jperf.bpf.NetCommands;
+import dev.jperf.bpf.Output;
+import dev.jperf.bpf.PerfCommands;
+import dev.jperf.cli.options.OptionValue;
+import dev.jperf.cli.options.Options;
+import java.util.List;
+
+/**
+ * {@code jperf bpf cgroup|net|perf ...}: bpftool 7.1's commands of those objects, with its words
+ * (any prefix of a command, as its cmd_select takes), output, messages and exit codes.
+ */
+final class BpfMiscCommand implements Subcommand {
+    /** "cgroup", "net" or "perf". */
+    private final String object;
+    private boolean json;
+    private boolean pretty;
+    private List<String> words = List.of();
+
+    BpfMiscCommand(String object) {
+        this.object = object;
+    }
+
+    @Override
+    public String name() {
+        return "bpf " + object;
+    }
+
+    @Override
+    public String summary() {
+        return switch (object) {
+            case "cgroup" -> "Show, attach and detach the BPF programs of cgroups, as bpftool does";
+            case "net" -> "Show the XDP and tc BPF programs of network devices, attach and detach XDP, as bpftool does";
+            default -> "List the BPF programs attached to perf events (tracepoints, probes), as bpftool does";
+        };
+    }
+
+    @Override
+    public Options options() {
+        String[] usage = switch (object) {
+            case "cgroup" -> new String[] {"jperf bpf cgroup { show | list } CGROUP [effective] [<options>]",
+                "jperf bpf cgroup tree [CGROUP_ROOT [effective]] [<options>]",
+                "jperf bpf cgroup attach CGROUP ATTACH_TYPE PROG [multi | override] [<options>]",
+                "jperf bpf cgroup detach CGROUP ATTACH_TYPE PROG [<options>]",
+                "ATTACH_TYPE := { cgroup_inet_ingress | cgroup_inet_egress | cgroup_inet_sock_create | cgroup_sock_ops |"
+                    + " cgroup_device | cgroup_inet4_bind | ... | cgroup_inet_sock_release } (bpftool's)",
+                "PROG := { id PROG_ID | pinned FILE | tag PROG_TAG | name PROG_NAME }"};
+            case "net" -> new String[] {"jperf bpf net { show | list } [dev NAME] [<options>]",
+                "jperf bpf net attach ATTACH_TYPE PROG dev NAME [overwrite] [<options>]",
+                "jperf bpf net detach ATTACH_TYPE dev NAME [<options>]",
+                "ATTACH_TYPE := { xdp | xdpgeneric | xdpdrv | xdpoffload }",
+                "PROG := { id PROG_ID | pinned FILE | tag PROG_TAG | name PROG_NAME }"};
+            default -> new String[] {"jperf bpf perf { show | list } [<options>]"};
+        };
+        return new Options(usage)
+                .flag('j', "json", "print bpftool's JSON (bpftool -j)")
+                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)");
+    }
+
+    @Override
+    public void set(String name, OptionValue v) {
+        switch (name) {
+            case "json" -> json = v.on();
+            case "pretty" -> {
+                pretty = v.on();
+                json |= pretty;
+            }
+            default -> throw new IllegalStateException("option not handled: " + name);
+        }
+    }
+
+    @Override
+    public void arguments(List<String> positional, List<String> all) {
+        words = List.copyOf(positional);
+    }
+
+    @Override
+    public int call() {
+        return BpftoolCall.call(json, pretty, options(), this::run);
+    }
+
+    private void run(Output output) {
+        List<String> rest = words.subList(Math.min(1, words.size()), words.size());
+        switch (object) {
+            case "cgroup" -> {
+                CgroupCommands c = new CgroupCommands(output);
+                switch (verb("show", "list", "tree", "attach", "detach")) {
+                    case "show", "list" -> c.show(words.isEmpty() ? "" : words.get(0), rest);
+                    case "tree" -> c.tree(rest);
+                    case "attach" -> c.attach(rest);
+                    default -> c.detach(rest);
+                }
+            }
+            case "net" -> {
+                NetCommands c = new NetCommands(output, System.err);
+                String typed = words.isEmpty() ? "" : words.get(0);
+                switch (verb("show", "list", "attach", "detach")) {
+                    case "show", "list" -> c.show(rest);
+                    case "attach" -> c.attach(typed, rest);
+                    default -> c.detach(typed, rest);
+                }
+            }
+            default -> {
+                verb("show", "list");
+                new PerfCommands(output).show();
+            }
+        }
+    }
+
+    /**
+     * cmd_select: the first of {@code verbs} the first word is a prefix of (no word: the first
+     * verb); none is bpftool's help and exit 255.
+     */
+    private String verb(String... verbs) {
+        if (words.isEmpty()) {
+            return verbs[0];
+        }
+        for (String v : verbs) {
+            if (v.startsWith(words.get(0))) {
+                return v;
+            }
+        }
+        throw BpftoolException.usage();
+    }
+}
