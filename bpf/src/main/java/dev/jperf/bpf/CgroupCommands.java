@@ -141,8 +141,15 @@ public final class CgroupCommands {
                 throw new BpftoolException("can't iterate over " + root + ": " + ioText(e));
             }
             if (a.isDirectory()) {
-                walk(root, 0, dev);
+                // nftw names the root without its trailing slashes
+                String r = root;
+                while (r.length() > 1 && r.endsWith("/")) {
+                    r = r.substring(0, r.length() - 1);
+                }
+                walk(r, 0, dev);
             }
+        } catch (BpftoolException e) {
+            throw o.inline(e);
         } finally {
             if (o.json()) {
                 o.jw().endArray();
