@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.bpf.BpftoolException;
 import dev.jperf.bpf.CgroupCommands;
+import dev.jperf.bpf.IterCommands;
 import dev.jperf.bpf.NetCommands;
 import dev.jperf.bpf.Output;
 import dev.jperf.bpf.PerfCommands;
@@ -10,11 +11,11 @@ import dev.jperf.cli.options.Options;
 import java.util.List;
 
 /**
- * {@code jperf bpf cgroup|net|perf ...}: bpftool 7.1's commands of those objects, with its words
+ * {@code jperf bpf cgroup|iter|net|perf ...}: bpftool 7.1's commands of those objects, with its words
  * (any prefix of a command, as its cmd_select takes), output, messages and exit codes.
  */
 final class BpfMiscCommand implements Subcommand {
-    /** "cgroup", "net" or "perf". */
+    /** "cgroup", "iter", "net" or "perf". */
     private final String object;
     private boolean json;
     private boolean pretty;
@@ -33,6 +34,7 @@ final class BpfMiscCommand implements Subcommand {
     public String summary() {
         return switch (object) {
             case "cgroup" -> "Show, attach and detach the BPF programs of cgroups, as bpftool does";
+            case "iter" -> "Pin a BPF iterator (the first program of an object) so that reading the file runs it, as bpftool does";
             case "net" -> "Show the XDP and tc BPF programs of network devices, attach and detach XDP, as bpftool does";
             default -> "List the BPF programs attached to perf events (tracepoints, probes), as bpftool does";
         };
@@ -53,6 +55,8 @@ final class BpfMiscCommand implements Subcommand {
                 "jperf bpf net detach ATTACH_TYPE dev NAME [<options>]",
                 "ATTACH_TYPE := { xdp | xdpgeneric | xdpdrv | xdpoffload }",
                 "PROG := { id PROG_ID | pinned FILE | tag PROG_TAG | name PROG_NAME }"};
+            case "iter" -> new String[] {"jperf bpf iter pin OBJ PATH [map MAP] [<options>]",
+                "MAP := { id MAP_ID | pinned FILE | name MAP_NAME }"};
             default -> new String[] {"jperf bpf perf { show | list } [<options>]"};
         };
         return new Options(usage)
@@ -102,6 +106,13 @@ final class BpfMiscCommand implements Subcommand {
                     case "attach" -> c.attach(typed, rest);
                     default -> c.detach(typed, rest);
                 }
+            }
+            case "iter" -> {
+                if (words.isEmpty()) {
+                    throw BpftoolException.usage();
+                }
+                verb("pin");
+                new IterCommands(output, System.err).pin(words.get(0), rest);
             }
             default -> {
                 verb("show", "list");

@@ -224,6 +224,60 @@ class BpfNetCgroupPerfAgreementTest {
         agree(new String[0], "perf", "bogus");
     }
 
+    @Test
+    void iterPinAgrees() throws Exception {
+        Path obj = BpfLoadCommandTest.OBJ;
+        String task = obj.resolve("task_iter.bpf.o").toString();
+        Path bdir = Files.createDirectory(bpffs.path().resolve("b"));
+        Path jdir = Files.createDirectory(bpffs.path().resolve("j"));
+        int i = 0;
+        for (String[] mode : MODES) {
+            String name = "task" + i++;
+            Result b = bpftool(mode, "iter", "pin", task, bdir.resolve(name).toString());
+            Result j = jperf(mode, "iter", "pin", task, jdir.resolve(name).toString());
+            assertEquals(b, j, "iter pin " + List.of(mode));
+            assertEquals(0, j.rc());
+            // reading the pin runs the iterator: a record per task, the first the idle task of CPU 0 or init
+            byte[] fromB = Files.readAllBytes(bdir.resolve(name));
+            byte[] fromJ = Files.readAllBytes(jdir.resolve(name));
+            assertTrue(fromB.length > 0 && fromJ.length > 0, "the iterators read nothing");
+            assertEquals(new String(fromB, 0, 32, StandardCharsets.ISO_8859_1).replaceAll("\\P{Print}", ""),
+                    new String(fromJ, 0, 32, StandardCharsets.ISO_8859_1).replaceAll("\\P{Print}", ""),
+                    "the first task each iterator shows");
+            Result link = bpftool(new String[] {"-j"}, "link", "show", "pinned", jdir.resolve(name).toString());
+            assertTrue(link.out().contains("\"type\":\"iter\"") && link.out().contains("\"target_name\":\"task\""),
+                    "bpftool reads jperf's pin as a task iterator link: " + link);
+        }
+        int map = new Bpf().mapCreate(2, 4, 8, 4, "jp_iter_arr");
+        fds.add(map);
+        String[][] bad = {
+            {"iter", "pin", task, "@/task0"},
+            {"iter", "pin", obj.resolve("tc.bpf.o").toString(), "@/tc"},
+            {"iter", "pin", "@/none.o", "@/x"},
+            {"iter", "pin", task, "@/x", "map", "id", "0"},
+            {"iter", "pin", task, "@/x", "map"},
+            {"iter", "pin", task, "@/x", "map", "id", "4294967295"},
+            {"iter", "pin", task},
+            {"iter", "pin", task, "@/nodir/x"},
+            {"iter", "pin", task, "/proc/jperf-none/x"},
+        };
+        i = 0;
+        for (String[] w : bad) {
+            String[] mode = MODES[i++ % MODES.length];
+            String[] bw = new String[w.length];
+            String[] jw = new String[w.length];
+            for (int k = 0; k < w.length; k++) {
+                bw[k] = w[k].replace("@", bdir.toString());
+                jw[k] = w[k].replace("@", jdir.toString());
+            }
+            Result b = bpftool(mode, bw);
+            Result j = jperf(mode, jw);
+            assertEquals(b.out().replace(bdir.toString(), "@"), j.out().replace(jdir.toString(), "@"), List.of(w).toString());
+            assertEquals(b.err().replace(bdir.toString(), "@"), j.err().replace(jdir.toString(), "@"), List.of(w).toString());
+            assertEquals(b.rc(), j.rc(), List.of(w).toString());
+        }
+    }
+
     /** The entries of process {@code pid}: plain lines or JSON objects. */
     private static String ours(String list, long pid, boolean json) {
         StringBuilder b = new StringBuilder();
