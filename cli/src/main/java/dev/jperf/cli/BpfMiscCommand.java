@@ -6,16 +6,17 @@ import dev.jperf.bpf.IterCommands;
 import dev.jperf.bpf.NetCommands;
 import dev.jperf.bpf.Output;
 import dev.jperf.bpf.PerfCommands;
+import dev.jperf.bpf.StructOpsCommands;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import java.util.List;
 
 /**
- * {@code jperf bpf cgroup|iter|net|perf ...}: bpftool 7.1's commands of those objects, with its words
+ * {@code jperf bpf cgroup|iter|net|perf|struct_ops ...}: bpftool 7.1's commands of those objects, with its words
  * (any prefix of a command, as its cmd_select takes), output, messages and exit codes.
  */
 final class BpfMiscCommand implements Subcommand {
-    /** "cgroup", "iter", "net" or "perf". */
+    /** "cgroup", "iter", "net", "perf" or "struct_ops". */
     private final String object;
     private boolean json;
     private boolean pretty;
@@ -34,6 +35,7 @@ final class BpfMiscCommand implements Subcommand {
     public String summary() {
         return switch (object) {
             case "cgroup" -> "Show, attach and detach the BPF programs of cgroups, as bpftool does";
+            case "struct_ops" -> "Show, dump and unregister the kernel's struct_ops maps, as bpftool does";
             case "iter" -> "Pin a BPF iterator (the first program of an object) so that reading the file runs it, as bpftool does";
             case "net" -> "Show the XDP and tc BPF programs of network devices, attach and detach XDP, as bpftool does";
             default -> "List the BPF programs attached to perf events (tracepoints, probes), as bpftool does";
@@ -55,6 +57,9 @@ final class BpfMiscCommand implements Subcommand {
                 "jperf bpf net detach ATTACH_TYPE dev NAME [<options>]",
                 "ATTACH_TYPE := { xdp | xdpgeneric | xdpdrv | xdpoffload }",
                 "PROG := { id PROG_ID | pinned FILE | tag PROG_TAG | name PROG_NAME }"};
+            case "struct_ops" -> new String[] {"jperf bpf struct_ops { show | list | dump } [STRUCT_OPS_MAP] [<options>]",
+                "jperf bpf struct_ops unregister STRUCT_OPS_MAP [<options>]",
+                "STRUCT_OPS_MAP := { id STRUCT_OPS_MAP_ID | name STRUCT_OPS_MAP_NAME }"};
             case "iter" -> new String[] {"jperf bpf iter pin OBJ PATH [map MAP] [<options>]",
                 "MAP := { id MAP_ID | pinned FILE | name MAP_NAME }"};
             default -> new String[] {"jperf bpf perf { show | list } [<options>]"};
@@ -105,6 +110,15 @@ final class BpfMiscCommand implements Subcommand {
                     case "show", "list" -> c.show(rest);
                     case "attach" -> c.attach(typed, rest);
                     default -> c.detach(typed, rest);
+                }
+            }
+            case "struct_ops" -> {
+                StructOpsCommands c = new StructOpsCommands(output, System.err);
+                switch (verb("show", "list", "register", "unregister", "dump")) {
+                    case "show", "list" -> c.show(rest);
+                    case "register" -> c.register(rest);
+                    case "unregister" -> c.unregister(rest);
+                    default -> c.dump(rest);
                 }
             }
             case "iter" -> {

@@ -220,7 +220,7 @@ public final class Main {
 
     /** The {@code jperf bpf} subcommands, a line each. */
     private static StringBuilder bpfCommands(StringBuilder b) {
-        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "cgroup", "net", "perf", "iter", "top")) {
+        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "cgroup", "net", "perf", "iter", "struct_ops", "top")) {
             b.append(String.format("   %-12s %s%n", "bpf " + sub, bpfCommand(sub).summary()));
         }
         return b;
@@ -239,6 +239,7 @@ public final class Main {
             case "feature":
                 return new BpfProgMapCommand(sub);
             case "cgroup":
+            case "struct_ops":
             case "iter":
             case "net":
             case "perf":

@@ -24,12 +24,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code jperf bpf net|cgroup|perf} against bpftool 7.1 run live on objects this test makes: a
- * veth pair with an XDP program (generic mode) and clsact tc filters, a cgroup v2 directory and
- * its child with cgroup_skb programs attached, a raw tracepoint and a tracepoint perf event with
- * programs held by this process. Each command runs through bpftool and jperf in plain, {@code -j}
+ * {@code jperf bpf net|cgroup|perf|iter|struct_ops} against bpftool 7.1 run live on objects this
+ * test makes: a veth pair with an XDP program (generic mode) and clsact tc filters, a cgroup v2
+ * directory and its child with cgroup_skb programs attached, a raw tracepoint and a tracepoint
+ * perf event with programs held by this process, task iterators pinned, a TCP congestion control
+ * registered as struct_ops. Each command runs through bpftool and jperf in plain, {@code -j}
  * and {@code -p}: stdout, stderr from bpftool's {@code Error:} line on (libbpf's lines before it
  * compared where jperf writes them too) and the exit code must be the same; what one attaches, the
  * other must list as it lists its own.
@@ -276,6 +278,93 @@ class BpfNetCgroupPerfAgreementTest {
             assertEquals(b.err().replace(bdir.toString(), "@"), j.err().replace(jdir.toString(), "@"), List.of(w).toString());
             assertEquals(b.rc(), j.rc(), List.of(w).toString());
         }
+    }
+
+    @Test
+    void structOpsAgrees(@TempDir Path dir) throws Exception {
+        String clang = find("clang");
+        assumeTrue(clang != null, "clang is not installed: no struct_ops object to register");
+        assumeTrue(Files.exists(Path.of("/usr/include/bpf/bpf_helpers.h")), "libbpf-dev is not installed (bpf_helpers.h)");
+        assumeTrue(Files.exists(Path.of("/sys/kernel/btf/vmlinux")), "the kernel has no BTF: no struct_ops");
+        Run header = Run.of("bpf", "btf", "dump", "file", "/sys/kernel/btf/vmlinux", "format", "c");
+        assertEquals(0, header.rc(), header.err());
+        Files.writeString(dir.resolve("vmlinux.h"), header.out());
+        // a TCP congestion control whose name no other run uses
+        String name = "jpcc" + ProcessHandle.current().pid() % 100000;
+        Files.writeString(dir.resolve("so.bpf.c"), String.join("\n",
+                "#include \"vmlinux.h\"",
+                "#include <bpf/bpf_helpers.h>",
+                "#include <bpf/bpf_tracing.h>",
+                "char _license[] SEC(\"license\") = \"GPL\";",
+                "SEC(\"struct_ops/jp_init\") void BPF_PROG(jp_init, struct sock *sk) {}",
+                "SEC(\"struct_ops/jp_ssthresh\") __u32 BPF_PROG(jp_ssthresh, struct sock *sk) { return 10; }",
+                "SEC(\"struct_ops/jp_cong_avoid\") void BPF_PROG(jp_cong_avoid, struct sock *sk, __u32 ack, __u32 acked) {}",
+                "SEC(\"struct_ops/jp_undo\") __u32 BPF_PROG(jp_undo, struct sock *sk) { return 10; }",
+                "SEC(\".struct_ops\") struct tcp_congestion_ops " + name + " = {",
+                "  .init = (void *)jp_init, .ssthresh = (void *)jp_ssthresh, .cong_avoid = (void *)jp_cong_avoid,",
+                "  .undo_cwnd = (void *)jp_undo, .name = \"" + name + "\",",
+                "};", ""));
+        Result cc = exec(List.of(clang, "-O2", "-g", "-target", "bpf", "-D__TARGET_ARCH_x86", "-I" + dir, "-c",
+                dir.resolve("so.bpf.c").toString(), "-o", dir.resolve("so.o").toString()));
+        assertEquals(0, cc.rc(), cc.err());
+        String obj = dir.resolve("so.o").toString();
+        Result reg = bpftool(new String[0], "struct_ops", "register", obj);
+        assumeTrue(reg.rc() == 0, "this kernel refuses struct_ops registration (bpftool: " + reg + ")");
+        cleanup.add(() -> quietly(bpftool, "struct_ops", "unregister", "name", name));
+        String id = String.valueOf(mapId(name));
+        int array = new Bpf().mapCreate(2, 4, 8, 4, "jp_not_sops");
+        fds.add(array);
+        String arrayId = String.valueOf(mapId("jp_not_sops"));
+        for (String[] mode : MODES) {
+            agree(mode, "struct_ops", "show", "name", name);
+            agree(mode, "struct_ops", "list", "id", id);
+            agree(mode, "struct_ops", "show");
+            agree(mode, "struct_ops");
+            agree(mode, "struct_ops", "dump", "name", name);
+            agree(mode, "struct_ops", "dump", "i", id);
+            agree(mode, "struct_ops", "dump");
+        }
+        String[][] bad = {
+            {"struct_ops", "show", "id", "0"},
+            {"struct_ops", "show", "id", "x1"},
+            {"struct_ops", "show", "id", "4294967295"},
+            {"struct_ops", "show", "id", arrayId},
+            {"struct_ops", "show", "name", "jp_none"},
+            {"struct_ops", "dump", "name", "jp_none"},
+            {"struct_ops", "dump", "id", arrayId},
+            {"struct_ops", "show", "bogus", "x"},
+            {"struct_ops", "show", "name"},
+            {"struct_ops", "unregister", "name", "jp_none"},
+            {"struct_ops", "unregister", "id", arrayId},
+            {"struct_ops", "unregister"},
+            {"struct_ops", "bogus"},
+        };
+        for (String[] w : bad) {
+            for (String[] mode : MODES) {
+                agree(mode, w);
+            }
+        }
+        // jperf unregisters what bpftool registered, by name then by id, saying what bpftool says
+        Run un = Run.of("bpf", "struct_ops", "unregister", "name", name);
+        assertEquals(0, un.rc(), un.err());
+        Result gone = bpftool(new String[0], "struct_ops", "show", "name", name);
+        assertEquals(255, gone.rc(), "unregistered: " + gone);
+        assertEquals(0, bpftool(new String[0], "struct_ops", "register", obj).rc());
+        String id2 = String.valueOf(mapId(name));
+        Run j = Run.of("bpf", "struct_ops", "unregister", "id", id2);
+        assertEquals(0, j.rc(), j.err());
+        assertTrue(j.err().contains("Unregistered tcp_congestion_ops " + name + " id " + id2), j.err());
+        Run r = Run.of("bpf", "struct_ops", "register", obj);
+        assertEquals(255, r.rc());
+        assertTrue(r.err().startsWith("Error: ") && r.err().lines().count() == 1, r.err());
+    }
+
+    /** The id of the map named {@code name}, as bpftool lists it. */
+    private int mapId(String name) throws Exception {
+        Result maps = bpftool(new String[0], "map", "show", "name", name);
+        Matcher m = Pattern.compile("^(\\d+): ").matcher(maps.out());
+        assertTrue(m.find(), "bpftool finds map " + name + ": " + maps);
+        return Integer.parseInt(m.group(1));
     }
 
     /** The entries of process {@code pid}: plain lines or JSON objects. */
