@@ -88,7 +88,45 @@ final class BpfMiscCommand implements Subcommand {
 
     @Override
     public int call() {
+        if (isHelp()) {
+            // do_help: the usage on stderr, exit 0; with -j, null where bpftool's help writes it
+            if (json && !object.equals("perf") && !object.equals("iter")) {
+                System.out.println("null");
+            } else {
+                options().usage(System.err);
+                if (json) {
+                    System.out.println(); // the JSON writer's end
+                }
+            }
+            System.out.flush();
+            System.err.flush();
+            return 0;
+        }
         return BpftoolCall.call(json, pretty, options(), this::run);
+    }
+
+    /** cmd_select picks do_help: {@code help} or a prefix no earlier command has (iter: no word either). */
+    private boolean isHelp() {
+        if (words.isEmpty()) {
+            return object.equals("iter");
+        }
+        String w = words.get(0);
+        if (!"help".startsWith(w)) {
+            return false;
+        }
+        List<String> before = switch (object) {
+            case "cgroup" -> List.of("show", "list", "tree", "attach", "detach");
+            case "net" -> List.of("show", "list", "attach", "detach");
+            case "struct_ops" -> List.of("show", "list", "register", "unregister", "dump");
+            case "iter" -> List.of();
+            default -> List.of("show", "list");
+        };
+        for (String v : before) {
+            if (v.startsWith(w)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void run(Output output) {
@@ -122,9 +160,6 @@ final class BpfMiscCommand implements Subcommand {
                 }
             }
             case "iter" -> {
-                if (words.isEmpty()) {
-                    throw BpftoolException.usage();
-                }
                 verb("pin");
                 new IterCommands(output, System.err).pin(words.get(0), rest);
             }

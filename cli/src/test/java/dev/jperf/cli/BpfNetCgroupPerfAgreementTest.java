@@ -359,6 +359,17 @@ class BpfNetCgroupPerfAgreementTest {
         assertTrue(r.err().startsWith("Error: ") && r.err().lines().count() == 1, r.err());
     }
 
+    @Test
+    void helpAgrees() throws Exception {
+        for (String object : new String[] {"net", "cgroup", "perf", "struct_ops", "iter"}) {
+            for (String[] mode : MODES) {
+                agree(mode, object, "help");
+                agree(mode, object, "he");
+            }
+        }
+        agree(new String[] {"-j"}, "iter");
+    }
+
     /** The id of the map named {@code name}, as bpftool lists it. */
     private int mapId(String name) throws Exception {
         Result maps = bpftool(new String[0], "map", "show", "name", name);
