@@ -6,6 +6,7 @@ import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,10 +21,12 @@ public final class PerfCommands {
     private static final int ENOTSUPP = 524;
 
     private final Output o;
+    private final PrintStream err;
     private final KernelObjects kernel = new KernelObjects();
 
-    public PerfCommands(Output o) {
+    public PerfCommands(Output o, PrintStream err) {
         this.o = o;
+        this.err = err;
     }
 
     /** do_show. */
@@ -91,8 +94,14 @@ public final class PerfCommands {
             Bpf.TaskFdQuery q = kernel.bpf.taskFdQuery((int) ProcessHandle.current().pid(), fd, buf);
             int errno = q == null ? kernel.bpf.lastErrno() : 0;
             if (errno != ENOTSUPP) {
-                throw new BpftoolException("perf_query_support: " + strerror(errno))
-                        .withInfo("HINT: non root or kernel doesn't support TASK_FD_QUERY\n");
+                // bpftool's hint goes to stderr in JSON mode too, after the error
+                String hint = "HINT: non root or kernel doesn't support TASK_FD_QUERY\n";
+                if (o.json()) {
+                    o.error("perf_query_support: " + strerror(errno));
+                    err.print(hint);
+                    throw BpftoolException.quiet("perf_query_support");
+                }
+                throw new BpftoolException("perf_query_support: " + strerror(errno)).withInfo(hint);
             }
         } finally {
             Fd.close(fd);

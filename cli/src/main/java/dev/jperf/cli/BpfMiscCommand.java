@@ -165,7 +165,7 @@ final class BpfMiscCommand implements Subcommand {
             }
             default -> {
                 verb("show", "list");
-                new PerfCommands(output).show();
+                new PerfCommands(output, System.err).show();
             }
         }
     }
