@@ -36,6 +36,13 @@ public final class BpftoolException extends RuntimeException {
         return e;
     }
 
+    /** {@link #quiet(String)} where the command returns {@code status} (a negative errno). */
+    static BpftoolException quiet(String why, int status) {
+        BpftoolException e = new BpftoolException(why, false, status);
+        e.quiet = true;
+        return e;
+    }
+
     /** True for {@link #quiet(String)}. */
     public boolean isQuiet() {
         return quiet;

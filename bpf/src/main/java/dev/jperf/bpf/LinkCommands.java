@@ -141,7 +141,7 @@ public final class LinkCommands {
         return t >= 0 && t < LINK_TYPES.length ? LINK_TYPES[t] : null;
     }
 
-    private static String attachType(int t) {
+    static String attachType(int t) {
         return t >= 0 && t < ATTACH_TYPES.length ? ATTACH_TYPES[t] : null;
     }
 

@@ -4,6 +4,7 @@ import dev.jperf.format.bpf.BpfTypeNames;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
+import dev.jperf.nativeshim.Netlink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -170,16 +171,13 @@ public final class PinCommands {
         return v & 0xffffffffL;
     }
 
-    /** if_nametoindex, from sysfs; bpftool's message when there is no such device. */
+    /** if_nametoindex; bpftool's message when there is no such device. */
     static int ifindex(String name) {
-        try {
-            if (!name.isEmpty() && !name.contains("/") && !name.equals(".") && !name.equals("..")) {
-                return Integer.parseInt(Files.readString(Path.of("/sys/class/net", name, "ifindex")).strip());
-            }
-        } catch (IOException | NumberFormatException e) {
-            // as if_nametoindex: no such device
+        int i = Netlink.ifNameToIndex(name);
+        if (i == 0) {
+            throw new BpftoolException("unrecognized netdevice '" + name + "': " + Errno.text(Errno.ENODEV));
         }
-        throw new BpftoolException("unrecognized netdevice '" + name + "': " + Errno.text(Errno.ENODEV));
+        return i;
     }
 
     static String strerror(NativeException e) {

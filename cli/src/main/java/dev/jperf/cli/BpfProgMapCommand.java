@@ -15,7 +15,6 @@ import dev.jperf.bpf.XlatedDump;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -94,41 +93,7 @@ final class BpfProgMapCommand implements Subcommand {
 
     @Override
     public int call() {
-        PrintStream out = System.out;
-        Output output = new Output(json, pretty, out);
-        try {
-            run(output);
-        } catch (BpftoolException e) {
-            if (e.isUsage()) {
-                // bpftool's usage(): its help (null with -j), exit 255
-                if (json) {
-                    output.nul();
-                } else {
-                    options().usage(System.err);
-                    System.err.flush();
-                }
-                out.print(output.finish());
-                out.flush();
-                return e.exitCode();
-            }
-            if (json && !e.onStdout() && !e.isQuiet()) {
-                output.error(e.getMessage());
-            }
-            out.print(output.finish());
-            out.flush();
-            // bpftool's p_err: the JSON object on stdout, else "Error: ..." on stderr
-            if (!output.errorWritten() && !e.isQuiet()) {
-                System.err.println("Error: " + e.getMessage());
-            }
-            if (!json && e.info() != null) {
-                System.err.print(e.info());
-            }
-            System.err.flush();
-            return e.exitCode();
-        }
-        out.print(output.finish());
-        out.flush();
-        return output.exitCode();
+        return BpftoolCall.call(json, pretty, options(), this::run);
     }
 
     private void run(Output output) {

@@ -220,7 +220,7 @@ public final class Main {
 
     /** The {@code jperf bpf} subcommands, a line each. */
     private static StringBuilder bpfCommands(StringBuilder b) {
-        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "gen", "top")) {
+        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "gen", "cgroup", "net", "perf", "iter", "struct_ops", "top")) {
             b.append(String.format("   %-12s %s%n", "bpf " + sub, bpfCommand(sub).summary()));
         }
         return b;
@@ -238,6 +238,12 @@ public final class Main {
             case "link":
             case "feature":
                 return new BpfProgMapCommand(sub);
+            case "cgroup":
+            case "struct_ops":
+            case "iter":
+            case "net":
+            case "perf":
+                return new BpfMiscCommand(sub);
             case "top":
                 return new BpfTopCommand();
             case "btf":

@@ -480,4 +480,127 @@ public final class Bpf {
         m.setByte(b.length, (byte) 0);
         return m;
     }
+
+    /** BPF_PROG_ATTACH of {@code progFd} to {@code targetFd} (a cgroup, an ifindex...): 0, or the errno. */
+    public int progAttach(int progFd, int targetFd, int attachType, int flags) {
+        attr.clear(BpfAttrLayout.ATTACH_SIZE);
+        attr.setInt(BpfAttrLayout.ATTACH_TARGET_FD, targetFd);
+        attr.setInt(BpfAttrLayout.ATTACH_BPF_FD, progFd);
+        attr.setInt(BpfAttrLayout.ATTACH_TYPE, attachType);
+        attr.setInt(BpfAttrLayout.ATTACH_FLAGS, flags);
+        return sys(BpfAttrLayout.BPF_PROG_ATTACH, BpfAttrLayout.ATTACH_SIZE) < 0 ? Errno.last() : 0;
+    }
+
+    /** BPF_PROG_DETACH of {@code progFd} from {@code targetFd} (bpf_prog_detach2): 0, or the errno. */
+    public int progDetach(int progFd, int targetFd, int attachType) {
+        attr.clear(BpfAttrLayout.ATTACH_SIZE);
+        attr.setInt(BpfAttrLayout.ATTACH_TARGET_FD, targetFd);
+        attr.setInt(BpfAttrLayout.ATTACH_BPF_FD, progFd);
+        attr.setInt(BpfAttrLayout.ATTACH_TYPE, attachType);
+        return sys(BpfAttrLayout.BPF_PROG_DETACH, BpfAttrLayout.ATTACH_SIZE) < 0 ? Errno.last() : 0;
+    }
+
+    /**
+     * BPF_PROG_QUERY of what is attached to {@code targetFd} at {@code attachType}: up to
+     * {@code ids.length} program ids into {@code ids} and, when {@code progFlags} is not null,
+     * each one's attach flags. Returns the count the kernel wrote back, or -errno; {@code flags[0]}
+     * gets the attach flags of the whole attach point.
+     */
+    public int progQuery(int targetFd, int attachType, int queryFlags, int[] ids, int[] progFlags, int[] flags) {
+        Memory idBuf = ids.length == 0 ? null : new Memory(4L * ids.length);
+        Memory flagBuf = progFlags == null || ids.length == 0 ? null : new Memory(4L * ids.length);
+        if (idBuf != null) {
+            idBuf.clear();
+        }
+        if (flagBuf != null) {
+            flagBuf.clear();
+        }
+        attr.clear(BpfAttrLayout.QUERY_SIZE);
+        attr.setInt(BpfAttrLayout.QUERY_TARGET_FD, targetFd);
+        attr.setInt(BpfAttrLayout.QUERY_ATTACH_TYPE, attachType);
+        attr.setInt(BpfAttrLayout.QUERY_FLAGS, queryFlags);
+        attr.setLong(BpfAttrLayout.QUERY_PROG_IDS, idBuf == null ? 0 : Pointer.nativeValue(idBuf));
+        attr.setInt(BpfAttrLayout.QUERY_PROG_CNT, ids.length);
+        attr.setLong(BpfAttrLayout.QUERY_PROG_ATTACH_FLAGS, flagBuf == null ? 0 : Pointer.nativeValue(flagBuf));
+        if (sys(BpfAttrLayout.BPF_PROG_QUERY, BpfAttrLayout.QUERY_SIZE) < 0) {
+            return -Errno.last();
+        }
+        int n = attr.getInt(BpfAttrLayout.QUERY_PROG_CNT);
+        if (flags != null && flags.length > 0) {
+            flags[0] = attr.getInt(BpfAttrLayout.QUERY_ATTACH_FLAGS);
+        }
+        int got = Math.min(n, ids.length);
+        for (int i = 0; i < got; i++) {
+            ids[i] = idBuf.getInt(4L * i);
+            if (flagBuf != null) {
+                progFlags[i] = flagBuf.getInt(4L * i);
+            }
+        }
+        return n;
+    }
+
+    /** What BPF_TASK_FD_QUERY says of a task's fd: the program attached through it and where. */
+    public record TaskFdQuery(int progId, int fdType, String buf, long probeOffset, long probeAddr) {}
+
+    /** fd_type values of BPF_TASK_FD_QUERY. */
+    public static final int BPF_FD_TYPE_RAW_TRACEPOINT = 0, BPF_FD_TYPE_TRACEPOINT = 1, BPF_FD_TYPE_KPROBE = 2,
+            BPF_FD_TYPE_KRETPROBE = 3, BPF_FD_TYPE_UPROBE = 4, BPF_FD_TYPE_URETPROBE = 5;
+
+    /**
+     * BPF_TASK_FD_QUERY of {@code fd} in task {@code pid}, the name read into {@code buf} (its
+     * size the most taken): the answer, or null with {@link #lastErrno()} set.
+     */
+    public TaskFdQuery taskFdQuery(int pid, int fd, Memory buf) {
+        attr.clear(BpfAttrLayout.TASK_FD_SIZE);
+        attr.setInt(BpfAttrLayout.TASK_FD_PID, pid);
+        attr.setInt(BpfAttrLayout.TASK_FD_FD, fd);
+        attr.setInt(BpfAttrLayout.TASK_FD_BUF_LEN, (int) buf.size());
+        attr.setLong(BpfAttrLayout.TASK_FD_BUF, Pointer.nativeValue(buf));
+        if (sys(BpfAttrLayout.BPF_TASK_FD_QUERY, BpfAttrLayout.TASK_FD_SIZE) < 0) {
+            lastErrno = Errno.last();
+            return null;
+        }
+        lastErrno = 0;
+        return new TaskFdQuery(attr.getInt(BpfAttrLayout.TASK_FD_PROG_ID), attr.getInt(BpfAttrLayout.TASK_FD_TYPE),
+                buf.getString(0), attr.getLong(BpfAttrLayout.TASK_FD_PROBE_OFFSET),
+                attr.getLong(BpfAttrLayout.TASK_FD_PROBE_ADDR));
+    }
+
+    private int lastErrno;
+
+    /** The errno of the last {@link #taskFdQuery} that returned null. */
+    public int lastErrno() {
+        return lastErrno;
+    }
+
+    /**
+     * BPF_LINK_CREATE of an iterator program (BPF_TRACE_ITER), over map {@code mapFd} when it is
+     * not negative (bpf_iter_link_info.map.map_fd): the link fd, or -errno.
+     */
+    public int iterLinkCreate(int progFd, int mapFd) {
+        Memory info = null;
+        if (mapFd >= 0) {
+            info = new Memory(BpfAttrLayout.ITER_LINK_INFO_SIZE);
+            info.clear();
+            info.setInt(0, mapFd);
+        }
+        attr.clear(BpfAttrLayout.LINK_CREATE_ITER_INFO_LEN + 4);
+        attr.setInt(BpfAttrLayout.LINK_CREATE_PROG_FD, progFd);
+        attr.setInt(BpfAttrLayout.LINK_CREATE_ATTACH_TYPE, BpfAttrLayout.BPF_TRACE_ITER);
+        if (info != null) {
+            attr.setLong(BpfAttrLayout.LINK_CREATE_ITER_INFO, Pointer.nativeValue(info));
+            attr.setInt(BpfAttrLayout.LINK_CREATE_ITER_INFO_LEN, BpfAttrLayout.ITER_LINK_INFO_SIZE);
+        }
+        long fd = sys(BpfAttrLayout.BPF_LINK_CREATE, BpfAttrLayout.LINK_CREATE_ITER_INFO_LEN + 4);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
+    /** BPF_ITER_CREATE: a readable fd that runs the iterator link {@code linkFd}; or -errno. */
+    public int iterCreate(int linkFd) {
+        attr.clear(BpfAttrLayout.ITER_CREATE_SIZE);
+        attr.setInt(BpfAttrLayout.ITER_CREATE_LINK_FD, linkFd);
+        long fd = sys(BpfAttrLayout.BPF_ITER_CREATE, BpfAttrLayout.ITER_CREATE_SIZE);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
 }

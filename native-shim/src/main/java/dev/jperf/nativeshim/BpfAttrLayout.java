@@ -35,6 +35,55 @@ public final class BpfAttrLayout {
     public static final int BPF_LINK_GET_NEXT_ID = 31;
     public static final int BPF_LINK_DETACH = 34;
     public static final int BPF_ENABLE_STATS = 32;
+    public static final int BPF_PROG_ATTACH = 8;
+    public static final int BPF_PROG_DETACH = 9;
+    public static final int BPF_PROG_QUERY = 16;
+    public static final int BPF_TASK_FD_QUERY = 20;
+    public static final int BPF_ITER_CREATE = 33;
+
+    // BPF_PROG_ATTACH / BPF_PROG_DETACH: target_fd, attach_bpf_fd, attach_type, attach_flags, replace_bpf_fd
+    public static final int ATTACH_TARGET_FD = 0;
+    public static final int ATTACH_BPF_FD = 4;
+    public static final int ATTACH_TYPE = 8;
+    public static final int ATTACH_FLAGS = 12;
+    /** offsetofend(union bpf_attr, replace_bpf_fd): what libbpf 1.1 passes. */
+    public static final int ATTACH_SIZE = 20;
+    /** BPF_F_ALLOW_OVERRIDE, BPF_F_ALLOW_MULTI: prog attach flags. */
+    public static final int BPF_F_ALLOW_OVERRIDE = 1;
+    public static final int BPF_F_ALLOW_MULTI = 2;
+    // BPF_PROG_QUERY: target_fd, attach_type, query_flags, attach_flags, prog_ids, prog_cnt, prog_attach_flags
+    public static final int QUERY_TARGET_FD = 0;
+    public static final int QUERY_ATTACH_TYPE = 4;
+    public static final int QUERY_FLAGS = 8;
+    public static final int QUERY_ATTACH_FLAGS = 12;
+    public static final int QUERY_PROG_IDS = 16;
+    public static final int QUERY_PROG_CNT = 24;
+    public static final int QUERY_PROG_ATTACH_FLAGS = 32;
+    /** offsetofend(query, prog_attach_flags): what libbpf 1.1 passes. */
+    public static final int QUERY_SIZE = 40;
+    /** BPF_F_QUERY_EFFECTIVE: the programs that run for the cgroup, inherited ones too. */
+    public static final int BPF_F_QUERY_EFFECTIVE = 1;
+    // BPF_TASK_FD_QUERY: pid, fd, flags, buf_len, buf, prog_id, fd_type, probe_offset, probe_addr
+    public static final int TASK_FD_PID = 0;
+    public static final int TASK_FD_FD = 4;
+    public static final int TASK_FD_BUF_LEN = 12;
+    public static final int TASK_FD_BUF = 16;
+    public static final int TASK_FD_PROG_ID = 24;
+    public static final int TASK_FD_TYPE = 28;
+    public static final int TASK_FD_PROBE_OFFSET = 32;
+    public static final int TASK_FD_PROBE_ADDR = 40;
+    public static final int TASK_FD_SIZE = 48;
+    // BPF_ITER_CREATE: link_fd, flags
+    public static final int ITER_CREATE_LINK_FD = 0;
+    public static final int ITER_CREATE_SIZE = 8;
+    /** link_create.iter_info, iter_info_len (BPF_TRACE_ITER). */
+    public static final int LINK_CREATE_ITER_INFO = 16;
+    public static final int LINK_CREATE_ITER_INFO_LEN = 24;
+    /** sizeof(union bpf_iter_link_info) in the 6.1 UAPI. */
+    public static final int ITER_LINK_INFO_SIZE = 16;
+    /** __MAX_BPF_ATTACH_TYPE of the 6.1 UAPI bpftool 7.1 is built with (BPF_LSM_CGROUP is 43). */
+    public static final int MAX_ATTACH_TYPE_6_1 = 44;
+    public static final int BPF_TRACE_ITER = 28;
 
     // BPF_MAP_CREATE
     public static final int MAP_TYPE = 0;

@@ -64,4 +64,20 @@ public final class Fd {
             LibC.close(fd);
         }
     }
+
+    /** __NR_openat on x86-64. */
+    static final long SYS_OPENAT = 257;
+    static final int AT_FDCWD = -100;
+    public static final int O_RDONLY = 0;
+
+    /** open(path, flags): the fd, or -errno (a cgroup directory for bpf(2) attach and query). */
+    public static int open(String path, int flags) {
+        byte[] b = path.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Memory p = new Memory(b.length + 1);
+        p.write(0, b, 0, b.length);
+        p.setByte(b.length, (byte) 0);
+        long fd = LibC.syscall(SYS_OPENAT, AT_FDCWD, Pointer.nativeValue(p), flags, 0, 0);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
 }

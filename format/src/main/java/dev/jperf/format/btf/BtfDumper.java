@@ -28,6 +28,22 @@ public final class BtfDumper {
     private final boolean plainText;
     private byte[] data;
     private int nesting;
+    private FuncPointers funcPointers;
+
+    /** What a pointer to a function holds when it holds a program id (bpftool's prog_id_as_func_ptr). */
+    public interface FuncPointers {
+        /**
+         * The text for a pointer of type FUNC_PROTO {@code protoId} holding {@code value} (at most
+         * 32 bits), or null to print the value as a pointer.
+         */
+        String describe(int protoId, long value);
+    }
+
+    /** Function pointers printed through {@code f}, as struct_ops dumps print their programs. */
+    public BtfDumper funcPointers(FuncPointers f) {
+        this.funcPointers = f;
+        return this;
+    }
 
     /** {@code plainText}: bpftool's plain map dump (pointers as %p, chars and 128-bit values unquoted). */
     public BtfDumper(Btf btf, JsonWriter jw, boolean plainText) {
@@ -75,6 +91,16 @@ public final class BtfDumper {
                     return dumpEnum64((BtfType.Enum) t, off);
                 case PTR:
                     long v = u64(off);
+                    if (funcPointers != null && Long.compareUnsigned(v, 0xffffffffL) <= 0) {
+                        int target = resolveType(((BtfType.Ref) t).type());
+                        if (target > 0 && btf.kind(target) == BtfKind.FUNC_PROTO) {
+                            String text = funcPointers.describe(target, v);
+                            if (text != null) {
+                                jw.string(text);
+                                return 0;
+                            }
+                        }
+                    }
                     jw.raw(plainText ? (v == 0 ? "(nil)" : "0x" + Long.toHexString(v)) : Long.toUnsignedString(v));
                     return 0;
                 case FWD:
