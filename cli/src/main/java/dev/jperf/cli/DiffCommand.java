@@ -20,8 +20,8 @@ import java.util.Set;
  * without arguments): per event the baseline's share and each other file's change per entry.
  */
 final class DiffCommand implements Subcommand {
-    /** perf's exit for -c cycles without branch stacks in every file (cmd_diff returns -1). */
-    static final int NO_BRANCH_STACKS = 255;
+    /** perf's exit when cmd_diff returns -1 (-c cycles without branch stacks in every file, -o out of limit). */
+    static final int EXIT_FAILURE = 255;
     private Path kallsyms;
     private Path symfs;
     private Path buildIdDir;
@@ -213,8 +213,10 @@ final class DiffCommand implements Subcommand {
             throw new UsageException("--cycles-hist: only with -c cycles");
         }
         if (order >= files.size()) {
-            throw new UsageException("-o/--order " + order + ": Order option out of limit (the files are numbered 0 to "
+            // perf: "Order option out of limit.", cmd_diff's -1
+            System.err.println("jperf diff: -o/--order " + order + ": Order option out of limit (the files are numbered 0 to "
                     + (files.size() - 1) + ")");
+            return EXIT_FAILURE;
         }
         boolean relative;
         if (!percentage.isEmpty() && "relative".startsWith(percentage)) {
@@ -257,7 +259,7 @@ final class DiffCommand implements Subcommand {
                     if (!f.featureBits().contains(dev.jperf.format.feature.Feature.BRANCH_STACK.bit())) {
                         // perf: check_file_brstack, then cmd_diff returns -1 without a word
                         System.err.println("jperf diff: -c cycles: " + f.name() + " has no branch stacks (record with -b)");
-                        return NO_BRANCH_STACKS;
+                        return EXIT_FAILURE;
                     }
                 }
                 throw new IllegalArgumentException("-c cycles: the cycles of basic blocks are not done by jperf yet");

@@ -9,6 +9,7 @@ import dev.jperf.report.aggregate.Hists;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.Percent;
 import dev.jperf.report.output.StdioReport;
+import dev.jperf.report.session.SampleFilter;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -91,6 +92,8 @@ public final class DiffReport {
     private static final class Merged {
         HistEntry shown;
         long period;
+        /** perf's he->filtered (--comms, --dsos...): the entry counts and pairs but is not printed. */
+        boolean filtered = true;
     }
 
     /** One row: the baseline's entry (null for a dummy) and each other file's pair (null: none). */
@@ -119,9 +122,14 @@ public final class DiffReport {
         }
 
         HistEntry any() {
+            return first().shown;
+        }
+
+        /** The baseline's entry, or the one the dummy was made for. */
+        Merged first() {
             for (Merged m : in) {
                 if (m != null) {
-                    return m.shown;
+                    return m;
                 }
             }
             throw new IllegalStateException("empty row");
@@ -165,7 +173,7 @@ public final class DiffReport {
                 }
                 out.println("#");
             }
-            section(hists, view, out);
+            section(hists, view, inputs.get(0).options().filter(), out);
         }
         out.flush();
     }
@@ -250,23 +258,22 @@ public final class DiffReport {
             return out;
         }
         for (HistEntry e : h.sorted()) {
-            if (e.filtered()) {
-                continue;
-            }
             Merged m = out.computeIfAbsent(key(e, view.keys(), view.bpfByName()), k -> new Merged());
             if (m.shown == null || Long.compareUnsigned(e.ip(), m.shown.ip()) < 0 && e.symbol() == null) {
                 m.shown = e;
             }
             m.period += e.period();
+            m.filtered &= e.filtered();
         }
         return out;
     }
 
     private static long total(Hists h, View view) {
-        return h == null ? 0 : view.relative() ? h.nonFilteredPeriod() : h.totalPeriod();
+        // diff__process_sample_event counts the periods of the samples not filtered themselves
+        return h == null ? 0 : view.relative() ? h.unfilteredSamplesPeriod() : h.totalPeriod();
     }
 
-    private static void section(Hists[] hists, View view, PrintStream out) {
+    private static void section(Hists[] hists, View view, SampleFilter filter, PrintStream out) {
         int files = hists.length;
         long[] totals = new long[files];
         for (int i = 0; i < files; i++) {
@@ -309,17 +316,31 @@ public final class DiffReport {
             list.add(r);
         }
         // output_resort then sums the baseline's entries anew: the share and formula of -b are of
-        // the entries it kept
+        // the entries it kept, those of --percentage relative of the ones not filtered
         totals[0] -= removed;
+        if (view.relative()) {
+            totals[0] = 0;
+            for (Row r : list) {
+                if (r.in[0] != null && !r.in[0].filtered) {
+                    totals[0] += r.basePeriod();
+                }
+            }
+        }
+        List<Row> visible = new ArrayList<>();
         for (Row r : list) {
             r.baseShare = percent(r.basePeriod(), totals[0]);
+            if (!r.first().filtered) {
+                visible.add(r);
+            }
         }
+        list = visible;
         list.sort(order(view, files));
         List<HistEntry> shown = new ArrayList<>();
         for (Row r : list) {
             shown.add(r.any());
         }
-        List<SortKey> keys = view.keys();
+        List<SortKey> keys = shownKeys(view.keys(), filter);
+        SortKey lastKey = view.keys().get(view.keys().size() - 1);
         int[] keyWidth = StdioReport.widths(keys, shown);
         List<Column> columns = columns(view, files);
         String sep = view.separator();
@@ -357,13 +378,19 @@ public final class DiffReport {
                 }
                 firstCol = false;
                 String v = c.value(r, view, totals);
-                // with -t each value is left-aligned in its column
-                b.append(sep == null ? padLeft(v, c.width) : pad(v, c.width));
+                if (sep == null && c.kind.equals("compute") && view.compute() == Compute.WDIFF && r.in[c.file] != null && !r.dummy()) {
+                    // hpp__color_wdiff prints "%14ld" whatever the column's width; the alignment
+                    // pads it to the column on the right
+                    b.append(pad(v, c.width));
+                } else {
+                    // with -t each value is left-aligned in its column
+                    b.append(sep == null ? padLeft(v, c.width) : pad(v, c.width));
+                }
             }
             for (int k = 0; k < keys.size(); k++) {
                 b.append(sep == null ? "  " : sep);
                 int from = b.length();
-                StdioReport.cell(b, keys.get(k), r.any(), keyWidth[k], k == keys.size() - 1);
+                StdioReport.cell(b, keys.get(k), r.any(), keyWidth[k], keys.get(k) == lastKey);
                 // repsep_snprintf: the separator's first character inside a value becomes '.'
                 for (int c = from; reserved != 0 && c < b.length(); c++) {
                     if (b.charAt(c) == reserved) {
@@ -373,6 +400,26 @@ public final class DiffReport {
             }
             out.println(b);
         }
+    }
+
+    /**
+     * sort__setup_elide: a key whose filter (--comms, --dsos, --symbols) names one value is left
+     * out, unless every key would be.
+     */
+    private static List<SortKey> shownKeys(List<SortKey> keys, SampleFilter filter) {
+        List<SortKey> out = new ArrayList<>();
+        for (SortKey k : keys) {
+            java.util.Set<String> one = switch (k) {
+                case COMM -> filter.comms();
+                case DSO -> filter.dsos();
+                case SYM -> filter.symbols();
+                default -> null;
+            };
+            if (one == null || one.size() != 1) {
+                out.add(k);
+            }
+        }
+        return out.isEmpty() ? keys : out;
     }
 
     private static double compute(View view, long basePeriod, double baseShare, long period, long total) {
@@ -476,10 +523,12 @@ public final class DiffReport {
                     if (px == null || py == null) {
                         return px != null ? -1 : 1;
                     }
-                    if (c != Compute.DELTA && c != Compute.DELTA_ABS && x.dummy() != y.dummy()) {
+                    boolean noBaseline = c != Compute.DELTA && c != Compute.DELTA_ABS;
+                    if (noBaseline && x.dummy() != y.dummy()) {
                         return x.dummy() ? 1 : -1;
                     }
-                    r = compareValues(c, x.value[idx], y.value[idx]);
+                    // two dummies: equal here (their ratio or wdiff means nothing)
+                    r = noBaseline && x.dummy() ? 0 : compareValues(c, x.value[idx], y.value[idx]);
                     if (r != 0) {
                         return r;
                     }
