@@ -22,6 +22,8 @@ import java.util.Set;
 final class DiffCommand implements Subcommand {
     /** perf's exit when cmd_diff returns -1 (-c cycles without branch stacks in every file, -o out of limit). */
     static final int EXIT_FAILURE = 255;
+    /** perf's exit for a --time it cannot read (-EINVAL). */
+    static final int EXIT_EINVAL = 234;
     private Path kallsyms;
     private Path symfs;
     private Path buildIdDir;
@@ -47,6 +49,7 @@ final class DiffCommand implements Subcommand {
     private String pids;
     private String tids;
     private String time;
+    private boolean bpfByName = true;
 
     @Override
     public String name() {
@@ -84,6 +87,8 @@ final class DiffCommand implements Subcommand {
                 .value('\0', "cpu", "cpu", "list of cpus to profile")
                 .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids")
                 .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids")
+                .flag('\0', "bpf-by-name", "pair a BPF program's functions across files by program and function name,"
+                        + " whatever their tag (default; --no-bpf-by-name pairs them as perf: by tag and address)")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
     }
 
@@ -124,6 +129,7 @@ final class DiffCommand implements Subcommand {
             case "pid" -> pids = v.text();
             case "tid" -> tids = v.text();
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
+            case "bpf-by-name" -> bpfByName = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -209,6 +215,15 @@ final class DiffCommand implements Subcommand {
 
     @Override
     public int call() {
+        try {
+            return diff();
+        } catch (BadTime e) {
+            System.err.println("jperf diff: " + e.getMessage());
+            return EXIT_EINVAL;
+        }
+    }
+
+    private int diff() {
         if (cyclesHist && !cycles) {
             throw new UsageException("--cycles-hist: only with -c cycles");
         }
@@ -249,8 +264,9 @@ final class DiffCommand implements Subcommand {
                 String name = files.get(i);
                 PerfDataFile f = Input.open(name);
                 opened.add(f);
+                String range = times == null ? null : absolute(times.get(i), f);
                 Report.Options o = Report.Options.builder(Path.of(name)).symbols(kallsyms, symfs).buildIdDir(buildIdDir)
-                        .branchStack(false).filter(filter.withTime(times == null ? null : times.get(i)))
+                        .branchStack(false).filter(filter.withTime(range))
                         .percent(0, relative).build();
                 inputs.add(new DiffReport.Input(f, name, o));
             }
@@ -265,7 +281,7 @@ final class DiffCommand implements Subcommand {
                 throw new IllegalArgumentException("-c cycles: the cycles of basic blocks are not done by jperf yet");
             }
             DiffReport.View view = new DiffReport.View(compute, w1, w2, (int) order, periods, formula, baselineOnly, relative,
-                    separator, quiet, verbose, keys, true);
+                    separator, quiet, verbose, keys, bpfByName);
             DiffReport.print(inputs, view, out);
             if (!quiet) {
                 for (PerfDataFile f : opened) {
@@ -297,15 +313,90 @@ final class DiffCommand implements Subcommand {
         }
         String[] parts = time.split(":", -1);
         if (parts.length != files.size()) {
-            throw new UsageException("--time " + time + ": one start,stop per file, separated by ':' (" + files.size() + " files)");
+            throw new BadTime("--time " + time + ": one start,stop per file, separated by ':' (" + files.size() + " files)");
         }
         for (String p : parts) {
             if (p.isEmpty()) {
-                throw new UsageException("--time " + time + ": Invalid time string");
+                throw new BadTime("--time " + time + ": Invalid time string");
             }
             out.add(p);
         }
         return out;
+    }
+
+    /**
+     * perf's time percent forms (perf_time__parse_for_ranges) as the file's start,stop in seconds:
+     * {@code P%/N}, the N-th slice of P % of the time from the first sample to the last, and
+     * {@code A%-B%}; a range in seconds as it is.
+     */
+    static String absolute(String range, PerfDataFile f) {
+        if (range.indexOf('%') < 0) {
+            return range;
+        }
+        if (range.indexOf(',') >= 0) {
+            throw new BadTime("--time " + range + ": one time percent range (jperf takes no lists of them)");
+        }
+        double from;
+        double to;
+        int slash = range.indexOf('/');
+        int dash = range.indexOf('-');
+        if (slash >= 0) {
+            double size = percent(range.substring(0, slash), range);
+            int n;
+            try {
+                n = Integer.parseInt(range.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                throw new BadTime("--time " + range + ": Invalid time string");
+            }
+            if (size <= 0) {
+                throw new BadTime("--time " + range + ": Invalid time string");
+            }
+            from = size * (n - 1);
+            to = size * n;
+        } else if (dash >= 0) {
+            from = percent(range.substring(0, dash), range);
+            to = percent(range.substring(dash + 1), range);
+        } else {
+            throw new BadTime("--time " + range + ": Invalid time string (P%/N or A%-B%)");
+        }
+        if (from < 0 || from > 1 || to < 0 || to > 1) {
+            throw new BadTime("--time " + range + ": Invalid time string (beyond 0% to 100%)");
+        }
+        dev.jperf.format.feature.SampleTime t = f.features().sampleTime().orElse(null);
+        if (t == null || t.first() == 0 && t.last() == 0) {
+            // perf: "HINT: no first/last sample time found in perf data."
+            throw new BadTime("--time " + range + ": " + f.name() + " has no first/last sample time"
+                    + " (HEADER_SAMPLE_TIME) for time percents");
+        }
+        // set_percent_time: rounded shares of the span; an end short of the last sample one ns earlier
+        long total = t.last() - t.first();
+        long start = t.first() + Math.round(from * total);
+        long end = t.first() + Math.round(to * total);
+        if (end > start && end != t.last()) {
+            end -= 1;
+        }
+        return seconds(start) + "," + seconds(end);
+    }
+
+    /** "10%" (or "10") as 0.10. */
+    private static double percent(String s, String range) {
+        String v = s.endsWith("%") ? s.substring(0, s.length() - 1) : s;
+        try {
+            return Double.parseDouble(v) / 100;
+        } catch (NumberFormatException e) {
+            throw new BadTime("--time " + range + ": Invalid time string");
+        }
+    }
+
+    private static String seconds(long ns) {
+        return Long.toUnsignedString(ns / 1_000_000_000L) + "." + String.format(java.util.Locale.ROOT, "%09d", ns % 1_000_000_000L);
+    }
+
+    /** A --time perf refuses with -EINVAL (exit 234). */
+    static final class BadTime extends IllegalArgumentException {
+        BadTime(String message) {
+            super(message);
+        }
     }
 
     private static Set<Integer> asSet(List<Integer> ids) {

@@ -229,7 +229,10 @@ public final class DiffReport {
             // the addresses without a symbol: one entry per DSO, or one in all without dso
             return Arrays.asList(withDso ? dso : null, null);
         }
-        if (withDso || dso != null && dso.startsWith("bpf_prog_*_")) {
+        if (dso != null && dso.startsWith("bpf_prog_*_")) {
+            return Arrays.asList(dso, bpfName(e.symbol().name()));
+        }
+        if (withDso) {
             return Arrays.asList(dso, e.symbol().name());
         }
         return Arrays.asList(e.symbol().start(), e.symbol().end());
@@ -245,7 +248,12 @@ public final class DiffReport {
             return null;
         }
         String name = e.dso().shortName();
-        if (bpfByName && name.startsWith("bpf_prog_") && name.length() > 26 && name.charAt(25) == '_') {
+        return bpfByName ? bpfName(name) : name;
+    }
+
+    /** bpf_prog_TAG_NAME without its tag (bpf_prog_*_NAME); any other name as it is. */
+    private static String bpfName(String name) {
+        if (name.startsWith("bpf_prog_") && name.length() > 26 && name.charAt(25) == '_') {
             return "bpf_prog_*_" + name.substring(26);
         }
         return name;
