@@ -229,8 +229,9 @@ public final class DiffReport {
             // the addresses without a symbol: one entry per DSO, or one in all without dso
             return Arrays.asList(withDso ? dso : null, null);
         }
-        if (dso != null && dso.startsWith("bpf_prog_*_")) {
-            return Arrays.asList(dso, bpfName(e.symbol().name()));
+        if (dso != null && dso.startsWith("bpf_prog_")) {
+            // a JITed function: its address is of the run, its DSO (bpf_prog_TAG_NAME) says which it is
+            return Arrays.asList(dso, bpfByName ? bpfName(e.symbol().name()) : e.symbol().name());
         }
         if (withDso) {
             return Arrays.asList(dso, e.symbol().name());
