@@ -38,7 +38,6 @@ final class DiffCommand implements Subcommand {
     private boolean formula;
     private boolean baselineOnly;
     private boolean quiet;
-    private boolean verbose;
     private String separator;
     private String sort;
     private String percentage = "absolute";
@@ -64,7 +63,6 @@ final class DiffCommand implements Subcommand {
     @Override
     public Options options() {
         return new Options("jperf diff [<options>] [old_file] [new_file]")
-                .flag('v', "verbose", "be more verbose (list the data files)")
                 .flag('q', "quiet", "Do not show any warnings or messages")
                 .flag('b', "baseline-only", "Show only items with match in baseline")
                 .value('c', "compute", "delta,delta-abs,ratio,wdiff:w1,w2 (default delta-abs),cycles",
@@ -100,7 +98,6 @@ final class DiffCommand implements Subcommand {
     @Override
     public void set(String name, OptionValue v) {
         switch (name) {
-            case "verbose" -> verbose = v.on();
             case "quiet" -> quiet = v.on();
             case "baseline-only" -> baselineOnly = v.on();
             case "compute" -> compute(v.text());
@@ -281,7 +278,7 @@ final class DiffCommand implements Subcommand {
                 throw new IllegalArgumentException("-c cycles: the cycles of basic blocks are not done by jperf yet");
             }
             DiffReport.View view = new DiffReport.View(compute, w1, w2, (int) order, periods, formula, baselineOnly, relative,
-                    separator, quiet, verbose, keys, bpfByName);
+                    separator, quiet, false, keys, bpfByName);
             DiffReport.print(inputs, view, out);
             if (!quiet) {
                 for (PerfDataFile f : opened) {
