@@ -105,6 +105,7 @@ public final class Hists {
     private long totalPeriod;
     private long samples;
     private long nonFilteredPeriod;
+    private long unfilteredSamplesPeriod;
     private long nonFilteredSamples;
 
     public Hists(EventDesc event, List<SortKey> keys, boolean children) {
@@ -199,6 +200,14 @@ public final class Hists {
         return nonFilteredPeriod;
     }
 
+    /**
+     * Period of the samples not filtered themselves, whatever their entry (perf diff's
+     * total_non_filtered_period, counted per sample as it reads them).
+     */
+    public long unfilteredSamplesPeriod() {
+        return unfilteredSamplesPeriod;
+    }
+
     /** Samples whose entry is not filtered (perf's nr_non_filtered_samples). */
     public long nonFilteredSamples() {
         settle();
@@ -221,6 +230,9 @@ public final class Hists {
         long period = s.period();
         samples++;
         totalPeriod += period;
+        if (!s.filtered()) {
+            unfilteredSamplesPeriod += period;
+        }
         int comm = hasComm ? commKey(s.comm()) : -2;
         int tid = hasThread ? s.thread().tid() : -1;
         int cpu = hasCpu ? s.cpu() : -1;

@@ -474,7 +474,8 @@ public final class StdioReport {
         return shown.isEmpty() ? keys : shown;
     }
 
-    private static void cell(StringBuilder b, SortKey k, HistEntry e, int width, boolean last) {
+    /** The entry's value of sort key {@code k} as perf prints it in a column {@code width} wide ({@code last}: the row's last column). */
+    public static void cell(StringBuilder b, SortKey k, HistEntry e, int width, boolean last) {
         switch (k) {
             case COMM -> b.append(pad(e.comm(), width));
             case DSO -> b.append(pad(e.dsoText(), width));
@@ -523,8 +524,8 @@ public final class StdioReport {
         return padLeft(cpu < 0 ? "-" + digits : digits, width, ' ');
     }
 
-    /** perf's column widths: the longest value, at least the header. */
-    private static int[] widths(List<SortKey> keys, List<HistEntry> rows) {
+    /** perf's column widths (hists__calc_col_len over {@code rows}): the longest value, at least the header. */
+    public static int[] widths(List<SortKey> keys, List<HistEntry> rows) {
         int comm = 0;
         int dso = 0;
         int sym = 0;
