@@ -6,7 +6,7 @@ import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.BpfAttrLayout;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;

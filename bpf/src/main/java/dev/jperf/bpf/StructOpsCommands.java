@@ -9,8 +9,8 @@ import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.format.json.JsonWriter;
-import dev.jperf.nativeshim.BpfMapInfoLayout;
-import dev.jperf.nativeshim.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfMapInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -362,7 +362,7 @@ public final class StructOpsCommands {
         BpfMapInfo m = BpfMapInfo.decode(raw);
         Memory key = new Memory(4);
         key.clear();
-        int e = kernel.bpf.mapDeleteElem(fd, key);
+        int e = -kernel.bpf.mapDeleteElem(fd, key);
         if (e != 0) {
             report("can't unload " + kernName(m) + " " + m.name() + " id " + Integer.toUnsignedString(m.id()) + ": "
                     + Errno.text(e));

@@ -2,6 +2,7 @@ package dev.jperf.loader;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Mman;
@@ -224,7 +225,7 @@ public final class BpfMap {
         int size = elementValueSize();
         Memory k = memory(key);
         Memory v = new Memory(Math.max(1, size));
-        int err = new Bpf().mapLookupElem(fd, k, v);
+        int err = -new Bpf().mapLookupElem(fd, k, v);
         if (err == Errno.ENOENT) {
             return null;
         }
@@ -247,14 +248,14 @@ public final class BpfMap {
             throw new IllegalArgumentException("map '" + name + "': a value is " + elementValueSize() + " bytes, not "
                     + value.length);
         }
-        fail("update", new Bpf().mapUpdateElem(fd, memory(key), memory(value), flags));
+        fail("update", -new Bpf().mapUpdateElem(fd, memory(key), memory(value), flags));
     }
 
     /** BPF_MAP_DELETE_ELEM after load: false when there was no such key. */
     public boolean delete(byte[] key) throws BpfObjectException {
         requireFd();
         checkKey(key);
-        int err = new Bpf().mapDeleteElem(fd, memory(key));
+        int err = -new Bpf().mapDeleteElem(fd, memory(key));
         if (err == Errno.ENOENT) {
             return false;
         }
@@ -269,7 +270,7 @@ public final class BpfMap {
             checkKey(key);
         }
         Memory next = new Memory(Math.max(1, keySize));
-        int err = new Bpf().mapGetNextKey(fd, key == null ? Pointer.NULL : memory(key), next);
+        int err = -new Bpf().mapGetNextKey(fd, key == null ? Pointer.NULL : memory(key), next);
         if (err == Errno.ENOENT) {
             return null;
         }
