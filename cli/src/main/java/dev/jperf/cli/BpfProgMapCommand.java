@@ -11,6 +11,8 @@ import dev.jperf.bpf.PinCommands;
 import dev.jperf.bpf.ProgCommands;
 import dev.jperf.bpf.JitedDump;
 import dev.jperf.bpf.ProgLoadCommands;
+import dev.jperf.bpf.ProgRunCommands;
+import dev.jperf.bpf.Tracelog;
 import dev.jperf.bpf.XlatedDump;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
@@ -18,6 +20,9 @@ import dev.jperf.cli.options.UsageException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import dev.jperf.recorder.StopSignals;
+import sun.misc.SignalHandler;
 
 /**
  * {@code jperf bpf prog|map|link ...}: the kernel's BPF programs, maps and links as bpftool
@@ -47,7 +52,7 @@ final class BpfProgMapCommand implements Subcommand {
     public String summary() {
         return object.equals("feature") ? "Probe the kernel's BPF features (program and map types, helpers), as bpftool does"
                 : object.equals("link") ? "List, show, pin and detach the kernel's BPF links, as bpftool does"
-                : object.equals("prog") ? "List, show, dump and pin the kernel's BPF programs, load objects and pin them, as bpftool does"
+                : object.equals("prog") ? "List, show, dump, pin, attach and test-run the kernel's BPF programs, load objects and pin them, read the trace pipe, as bpftool does"
                 : "List, show, dump, create, pin and update the kernel's BPF maps, as bpftool does";
     }
 
@@ -56,6 +61,11 @@ final class BpfProgMapCommand implements Subcommand {
         return new Options(object.equals("prog")
                 ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] | pin PROG FILE } [<options>]",
                     "jperf bpf prog { load | loadall } OBJ PATH [map { idx IDX | name NAME } MAP]... [pinmaps MAP_DIR] [<options>]",
+                    "jperf bpf prog { attach | detach } PROG ATTACH_TYPE [MAP] [<options>]",
+                    "jperf bpf prog run PROG data_in FILE [data_out FILE [data_size_out L]] [ctx_in FILE [ctx_out FILE [ctx_size_out M]]] [repeat N] [<options>]",
+                    "jperf bpf prog profile PROG [duration DURATION] METRICs",
+                    "jperf bpf prog tracelog [<options>]",
+                    "ATTACH_TYPE := { sk_msg_verdict | sk_skb_verdict | sk_skb_stream_verdict | sk_skb_stream_parser | flow_dissector }",
                     "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }",
                     "MAP := { id ID | name NAME | pinned PATH }"}
                 : object.equals("feature")
@@ -178,6 +188,26 @@ final class BpfProgMapCommand implements Subcommand {
                 }
             }
             case "pin" -> new PinCommands(output).pin(object, rest);
+            case "attach", "detach", "run", "profile", "tracelog" -> {
+                if (!prog) {
+                    throw unknown(verb);
+                }
+                ProgRunCommands c = new ProgRunCommands(output, System.in);
+                switch (verb) {
+                    case "attach", "detach" -> c.attach(rest, verb.equals("attach"));
+                    case "run" -> c.run(rest);
+                    case "profile" -> c.profile();
+                    default -> {
+                        CountDownLatch stop = new CountDownLatch(1);
+                        SignalHandler[] previous = StopSignals.install(stop::countDown);
+                        try {
+                            new Tracelog(output, System.err).run(stop);
+                        } finally {
+                            StopSignals.restore(previous);
+                        }
+                    }
+                }
+            }
             case "load", "loadall" -> {
                 if (!prog) {
                     throw unknown(verb);
@@ -226,7 +256,7 @@ final class BpfProgMapCommand implements Subcommand {
 
     private UsageException unknown(String verb) {
         return new UsageException("unknown '" + object + "' command '" + verb + "': " + (object.equals("prog")
-                ? "list, show, dump, pin, load or loadall" : object.equals("link") ? "list, show, pin or detach"
+                ? "list, show, dump, pin, load, loadall, attach, detach, run, profile or tracelog" : object.equals("link") ? "list, show, pin or detach"
                 : "list, show, dump, update, lookup, delete, getnext, freeze, create, pin, peek, push, pop, enqueue or dequeue"));
     }
 

@@ -149,6 +149,34 @@ public final class Bpf {
         return sys(BpfAttrLayout.BPF_PROG_TEST_RUN, BpfAttrLayout.TEST_SIZE) < 0 ? -Errno.last() : 0;
     }
 
+    /**
+     * BPF_PROG_ATTACH ({@code attach}) or BPF_PROG_DETACH of program {@code progFd} to or from
+     * {@code targetFd} (a map for the sockmap types, 0 for the current netns's flow dissector): 0,
+     * or -errno.
+     */
+    public int progAttach(boolean attach, int progFd, int targetFd, int attachType, int flags) {
+        attr.clear(BpfAttrLayout.ATTACH_SIZE);
+        attr.setInt(BpfAttrLayout.ATTACH_TARGET_FD, targetFd);
+        attr.setInt(BpfAttrLayout.ATTACH_BPF_FD, progFd);
+        attr.setInt(BpfAttrLayout.ATTACH_TYPE, attachType);
+        attr.setInt(BpfAttrLayout.ATTACH_FLAGS, flags);
+        int cmd = attach ? BpfAttrLayout.BPF_PROG_ATTACH : BpfAttrLayout.BPF_PROG_DETACH;
+        return sys(cmd, BpfAttrLayout.ATTACH_SIZE) < 0 ? -Errno.last() : 0;
+    }
+
+    /**
+     * BPF_PROG_TEST_RUN with {@code test} (a {@link BpfAttrLayout#TEST_SIZE}-byte test attr the
+     * caller filled: buffers, sizes, repeat); the kernel's answers (retval, duration, the out
+     * sizes) are copied back into it. 0, or -errno.
+     */
+    public int progTestRun(Memory test) {
+        attr.write(0, test.getByteArray(0, BpfAttrLayout.TEST_SIZE), 0, BpfAttrLayout.TEST_SIZE);
+        long r = sys(BpfAttrLayout.BPF_PROG_TEST_RUN, BpfAttrLayout.TEST_SIZE);
+        int errno = r < 0 ? Errno.last() : 0;
+        test.write(0, attr.getByteArray(0, BpfAttrLayout.TEST_SIZE), 0, BpfAttrLayout.TEST_SIZE);
+        return -errno;
+    }
+
     private int mapElem(int cmd, int fd, Pointer key, Pointer value) {
         attr.clear(BpfMapElemLayout.SIZE);
         attr.setInt(BpfMapElemLayout.MAP_FD, fd);

@@ -20,6 +20,8 @@ public final class BpfAttrLayout {
     public static final int BPF_MAP_FREEZE = 22;
     public static final int BPF_PROG_BIND_MAP = 35;
     public static final int BPF_OBJ_GET = 7;
+    public static final int BPF_PROG_ATTACH = 8;
+    public static final int BPF_PROG_DETACH = 9;
     public static final int BPF_PROG_TEST_RUN = 10;
     public static final int BPF_PROG_GET_NEXT_ID = 11;
     public static final int BPF_MAP_GET_NEXT_ID = 12;
@@ -58,6 +60,13 @@ public final class BpfAttrLayout {
     public static final int ELEM_KEY = 8;
     public static final int ELEM_VALUE = 16;
     public static final int ELEM_FLAGS = 24;
+    // BPF_PROG_ATTACH / BPF_PROG_DETACH: target_fd, attach_bpf_fd, attach_type, attach_flags, replace_bpf_fd
+    public static final int ATTACH_TARGET_FD = 0;
+    public static final int ATTACH_BPF_FD = 4;
+    public static final int ATTACH_TYPE = 8;
+    public static final int ATTACH_FLAGS = 12;
+    /** offsetofend(union bpf_attr, replace_bpf_fd), as libbpf 1.1 passes it. */
+    public static final int ATTACH_SIZE = 20;
     // BPF_LINK_DETACH
     public static final int LINK_DETACH_FD = 0;
     // BPF_PROG_BIND_MAP
@@ -124,6 +133,16 @@ public final class BpfAttrLayout {
     // BPF_PROG_TEST_RUN: test.prog_fd, ..., flags, cpu
     public static final int TEST_PROG_FD = 0;
     public static final int TEST_RETVAL = 4;
+    public static final int TEST_DATA_SIZE_IN = 8;
+    public static final int TEST_DATA_SIZE_OUT = 12;
+    public static final int TEST_DATA_IN = 16;
+    public static final int TEST_DATA_OUT = 24;
+    public static final int TEST_REPEAT = 32;
+    public static final int TEST_DURATION = 36;
+    public static final int TEST_CTX_SIZE_IN = 40;
+    public static final int TEST_CTX_SIZE_OUT = 44;
+    public static final int TEST_CTX_IN = 48;
+    public static final int TEST_CTX_OUT = 56;
     public static final int TEST_FLAGS = 64;
     public static final int TEST_CPU = 68;
     public static final int TEST_SIZE = 80;
