@@ -2,16 +2,16 @@ package dev.jperf.bpf;
 
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Mount;
-import java.io.FileInputStream;
+import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.NativeException;
+import dev.jperf.nativeshim.Poll;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code bpftool prog tracelog} (tracelog.c of bpftool 7.1): the kernel's trace_pipe, where
@@ -24,8 +24,6 @@ public final class Tracelog {
     private static final long TRACEFS_MAGIC = 0x74726163L;
     /** get_tracefs_pipe's known mount points, in its order. */
     private static final String[] KNOWN = {"/sys/kernel/debug/tracing", "/sys/kernel/tracing", "/tracing", "/trace"};
-    /** What the reader thread hands over when the pipe ends or fails. */
-    private static final byte[] END = new byte[0];
 
     private final Output o;
     private final PrintStream err;
@@ -42,43 +40,41 @@ public final class Tracelog {
             o.jw().startArray();
         }
         String pipe = pipe();
-        InputStream in;
-        try {
-            in = new FileInputStream(pipe);
-        } catch (IOException e) {
-            throw new BpftoolException("could not open trace pipe: " + text(e));
+        int fd = Fd.openRead(pipe);
+        if (fd < 0) {
+            throw new BpftoolException("could not open trace pipe: " + Errno.text(-fd));
         }
-        LinkedBlockingQueue<byte[]> lines = new LinkedBlockingQueue<>();
-        String[] failure = new String[1];
-        Thread reader = new Thread(() -> read(in, lines, failure), "jperf-tracelog");
-        reader.setDaemon(true);
-        reader.start();
         try {
+            Poll poll = new Poll(new int[] {fd}, Poll.POLLIN);
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
             while (stop.getCount() > 0) {
-                byte[] line = lines.poll(100, TimeUnit.MILLISECONDS);
-                if (line == END) {
-                    // the loop's getline failed: p_err, return -1, the array left open as bpftool leaves it
-                    throw new BpftoolException("failed to read content from trace pipe: " + failure[0]);
-                }
-                if (line == null) {
+                if (poll.poll(100) == 0) {
                     continue;
                 }
-                String s = new String(line, StandardCharsets.ISO_8859_1);
-                if (o.json()) {
-                    o.jw().string(s);
-                } else {
-                    o.out().append(s);
+                byte[] got;
+                try {
+                    got = Fd.read(fd, 8192, pipe);
+                } catch (NativeException e) {
+                    if (e.errno() == Errno.EINTR) {
+                        continue;
+                    }
+                    // getline failed: p_err, return -1
+                    throw new BpftoolException("failed to read content from trace pipe: " + Errno.text(e.errno()));
+                }
+                if (got.length == 0) {
+                    throw new BpftoolException("failed to read content from trace pipe: " + Errno.text(0));
+                }
+                for (byte c : got) {
+                    line.write(c);
+                    if (c == '\n') {
+                        print(line.toString(StandardCharsets.ISO_8859_1));
+                        line.reset();
+                    }
                 }
                 o.flush();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
-            try {
-                in.close();
-            } catch (IOException e) {
-                // closing a pipe we only read
-            }
+            Fd.close(fd);
         }
         // exit_tracelog
         if (o.json()) {
@@ -86,26 +82,13 @@ public final class Tracelog {
         }
     }
 
-    /** The reader thread: whole lines, newline kept (getline's), then {@link #END}. */
-    private static void read(InputStream in, LinkedBlockingQueue<byte[]> lines, String[] failure) {
-        byte[] buf = new byte[8192];
-        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-        try {
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                for (int i = 0; i < n; i++) {
-                    line.write(buf[i]);
-                    if (buf[i] == '\n') {
-                        lines.add(line.toByteArray());
-                        line.reset();
-                    }
-                }
-            }
-            failure[0] = Errno.text(0);
-        } catch (IOException e) {
-            failure[0] = text(e);
+    /** One line as getline gives it (its newline kept): printed, or a JSON string. */
+    private void print(String line) {
+        if (o.json()) {
+            o.jw().string(line);
+        } else {
+            o.out().append(line);
         }
-        lines.add(END);
     }
 
     /** get_tracefs_pipe: the pipe's path; tracefs mounted first if none is found. */
@@ -134,14 +117,4 @@ public final class Tracelog {
         return KNOWN[1] + "/trace_pipe";
     }
 
-    private static String text(IOException e) {
-        String m = String.valueOf(e.getMessage());
-        if (m.contains("Permission denied")) {
-            return Errno.text(Errno.EACCES);
-        }
-        if (m.contains("No such file")) {
-            return Errno.text(Errno.ENOENT);
-        }
-        return m;
-    }
 }

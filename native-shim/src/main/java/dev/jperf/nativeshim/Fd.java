@@ -48,6 +48,24 @@ public final class Fd {
         LibC.close(highestFd);
     }
 
+    /** __NR_openat on x86-64, AT_FDCWD, O_CLOEXEC. */
+    static final long SYS_OPENAT = 257;
+    private static final long AT_FDCWD = -100;
+    private static final long O_CLOEXEC = 0x80000;
+
+    /**
+     * open(path, O_RDONLY | O_CLOEXEC): an fd, or -errno. For files read with poll (a pipe of the
+     * kernel's, e.g. trace_pipe), which a Java stream would read with no way to stop it.
+     */
+    public static int openRead(String path) {
+        byte[] b = path.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Memory p = new Memory(b.length + 1);
+        p.write(0, b, 0, b.length);
+        p.setByte(b.length, (byte) 0);
+        long fd = LibC.syscall(SYS_OPENAT, AT_FDCWD, Pointer.nativeValue(p), O_CLOEXEC, 0, 0);
+        return fd < 0 ? -Errno.last() : (int) fd;
+    }
+
     /** __NR_flock on x86-64 */
     static final long SYS_FLOCK = 73;
     public static final int LOCK_EX = 2;
