@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.bpf.BpfHandle;
 import dev.jperf.bpf.BpftoolException;
+import dev.jperf.bpf.EventPipe;
 import dev.jperf.bpf.FeatureProbe;
 import dev.jperf.bpf.LinkCommands;
 import dev.jperf.bpf.MapCommands;
@@ -53,7 +54,7 @@ final class BpfProgMapCommand implements Subcommand {
         return object.equals("feature") ? "Probe the kernel's BPF features (program and map types, helpers), as bpftool does"
                 : object.equals("link") ? "List, show, pin and detach the kernel's BPF links, as bpftool does"
                 : object.equals("prog") ? "List, show, dump, pin, attach and test-run the kernel's BPF programs, load objects and pin them, read the trace pipe, as bpftool does"
-                : "List, show, dump, create, pin and update the kernel's BPF maps, as bpftool does";
+                : "List, show, dump, create, pin and update the kernel's BPF maps, read perf event arrays, as bpftool does";
     }
 
     @Override
@@ -77,6 +78,7 @@ final class BpfProgMapCommand implements Subcommand {
                     "jperf bpf map update MAP key BYTES value BYTES [any | exist | noexist] [<options>]",
                     "jperf bpf map create FILE type TYPE key KEY_SIZE value VALUE_SIZE entries MAX_ENTRIES name NAME [flags FLAGS] [inner_map MAP] [dev NAME] [<options>]",
                     "jperf bpf map { pin MAP FILE | peek MAP | push MAP value BYTES | pop MAP | enqueue MAP value BYTES | dequeue MAP } [<options>]",
+                    "jperf bpf map event_pipe MAP [cpu N index M] [<options>]",
                     "BYTES := [hex] BYTE...",
                     "MAP := { [id] ID | name NAME | pinned PATH }"})
                 .flag('j', "json", "print bpftool's JSON (bpftool -j)")
@@ -208,6 +210,18 @@ final class BpfProgMapCommand implements Subcommand {
                     }
                 }
             }
+            case "event_pipe" -> {
+                if (prog) {
+                    throw unknown(verb);
+                }
+                CountDownLatch stop = new CountDownLatch(1);
+                SignalHandler[] previous = StopSignals.install(stop::countDown);
+                try {
+                    new EventPipe(output, System.err).run(rest, stop);
+                } finally {
+                    StopSignals.restore(previous);
+                }
+            }
             case "load", "loadall" -> {
                 if (!prog) {
                     throw unknown(verb);
@@ -257,7 +271,7 @@ final class BpfProgMapCommand implements Subcommand {
     private UsageException unknown(String verb) {
         return new UsageException("unknown '" + object + "' command '" + verb + "': " + (object.equals("prog")
                 ? "list, show, dump, pin, load, loadall, attach, detach, run, profile or tracelog" : object.equals("link") ? "list, show, pin or detach"
-                : "list, show, dump, update, lookup, delete, getnext, freeze, create, pin, peek, push, pop, enqueue or dequeue"));
+                : "list, show, dump, update, lookup, delete, getnext, freeze, create, pin, event_pipe, peek, push, pop, enqueue or dequeue"));
     }
 
     /** {@code jperf bpf link list|show [LINK]|pin LINK FILE|detach LINK}. */

@@ -173,6 +173,31 @@ class BpfProgRunAgreementTest {
         }
     }
 
+    /** event_pipe's refusals (reading is {@code TraceOutputAgreementTest}'s, in the bpf module). */
+    @Test
+    void eventPipeErrorsAgree() throws Exception {
+        Side b = new Side(0, id(map(4, "evp_b"), 4), bdir);
+        Side j = new Side(0, id(map(4, "evp_j"), 4), jdir);
+        Side sb = new Side(0, id(map(SOCKMAP, "evp_sb"), 4), bdir);
+        Side sj = new Side(0, id(map(SOCKMAP, "evp_sj"), 4), jdir);
+        String[][] cases = {
+            {"map", "event_pipe", "id", "{M}", "cpu", "0"},
+            {"map", "event_pipe", "id", "{M}", "index", "0"},
+            {"map", "event_pipe", "id", "{M}", "cpu", "x", "index", "0"},
+            {"map", "event_pipe", "id", "{M}", "cpu", "0", "index", "0x"},
+            {"map", "event_pipe", "id", "{M}", "cpu"},
+            {"map", "event_pipe", "id", "{M}", "bogus", "1"},
+            {"map", "event_pipe", "id", "2147483647"},
+            {"map", "event_pipe"},
+        };
+        for (String[] mode : MODES) {
+            for (String[] c : cases) {
+                agree(b, j, mode, c);
+            }
+            agree(sb, sj, mode, "map", "event_pipe", "id", "{M}");
+        }
+    }
+
     /** Debian's bpftool is built without skeletons: its refusal, exit 0, whatever follows. */
     @Test
     void profileAgrees() throws Exception {

@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -23,12 +24,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code prog tracelog} against bpftool 7.1 live: a raw_tp program of the test's calling
+ * {@code prog tracelog} and {@code map event_pipe} against bpftool 7.1 live (see each test); tracelog: a raw_tp program of the test's calling
  * bpf_trace_printk with a marker unique to the run is test-run; bpftool's {@code prog tracelog}
  * (stopped with SIGTERM: exit 0) and jperf's each read the line it writes, in plain and
  * {@code -j}; the two lines must be the same line apart from the task, CPU, flags and time fields.
  */
-class TracelogTest {
+class TraceOutputAgreementTest {
     private static final int RAW_TRACEPOINT = 17;
     /** A trace_pipe line: task-pid, [cpu], flags, time, then the event. */
     private static final Pattern LINE = Pattern.compile("^ *(.+)-(\\d+) +\\[(\\d+)\\] (\\S+) +(\\d+\\.\\d+): (.*)$");
@@ -198,5 +199,157 @@ class TracelogTest {
         int start = all.lastIndexOf('\n', at) + 1;
         int end = all.indexOf('\n', at);
         return all.substring(start, end);
+    }
+    /**
+     * A raw_tp program writing {@code text} (16 bytes) to perf event array {@code mapFd} at
+     * {@code index} (-1: BPF_F_CURRENT_CPU, its CPU's).
+     */
+    private int output(String text, int mapFd, int index) {
+        byte[] s = new byte[16];
+        byte[] t = text.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(t, 0, s, 0, t.length);
+        ByteBuffer b = ByteBuffer.allocate(20 * 8).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer str = ByteBuffer.wrap(s).order(ByteOrder.LITTLE_ENDIAN);
+        insn(b, 0xbf, 6, 1, 0, 0); // r6 = r1 (ctx)
+        for (int half = 0; half < 2; half++) {
+            long v = str.getLong(half * 8);
+            insn(b, 0x18, 1, 0, 0, (int) v);
+            insn(b, 0, 0, 0, 0, (int) (v >>> 32));
+            insn(b, 0x7b, 10, 1, -16 + half * 8, 0);
+        }
+        insn(b, 0xbf, 1, 6, 0, 0); // r1 = ctx
+        insn(b, 0x18, 2, 1, 0, mapFd); // r2 = map (BPF_PSEUDO_MAP_FD)
+        insn(b, 0, 0, 0, 0, 0);
+        insn(b, 0x18, 3, 0, 0, index); // r3 = the flags: the index, or BPF_F_CURRENT_CPU
+        insn(b, 0, 0, 0, 0, 0);
+        insn(b, 0xbf, 4, 10, 0, 0); // r4 = r10
+        insn(b, 0x07, 4, 0, 0, -16); // r4 += -16
+        insn(b, 0xb7, 5, 0, 0, 16); // r5 = 16
+        insn(b, 0x85, 0, 0, 0, 25); // call bpf_perf_event_output
+        insn(b, 0xb7, 0, 0, 0, 0);
+        insn(b, 0x95, 0, 0, 0, 0);
+        byte[] code = new byte[b.position()];
+        b.flip().get(code);
+        return bpf.progLoad(RAW_TRACEPOINT, code, "GPL", "evpipe_test");
+    }
+
+    /**
+     * {@code map event_pipe}: bpftool on one perf event array, jperf on its twin, each written
+     * twice by its own program run on CPU 0; both stopped by a signal (bpftool's SIGTERM, jperf's
+     * stop), stdout the same but for the records' times, in plain and {@code -j}.
+     */
+    @Test
+    void eventPipeAgrees() throws Exception {
+        int cpus = PossibleCpus.count();
+        for (String[] mode : new String[][] {{}, {"-j"}, {"-p"}, {"cpu", "0", "index", "1"}}) {
+            boolean json = mode.length == 1;
+            boolean one = mode.length == 4;
+            int bMap = bpf.mapCreate(4, "evpipe_b", 4, 4, cpus, 0, 0, 0, 0, 0, 0);
+            int jMap = bpf.mapCreate(4, "evpipe_j", 4, 4, cpus, 0, 0, 0, 0, 0, 0);
+            assumeTrue(bMap >= 0 && jMap >= 0, "BPF_MAP_CREATE of a perf event array: errno " + -Math.min(bMap, jMap));
+            int bProg = -1, jProg = -1;
+            try {
+                bProg = output("evpipe_marker_b", bMap, one ? 1 : -1);
+                jProg = output("evpipe_marker_j", jMap, one ? 1 : -1);
+                String bId = Integer.toString(id(bMap)), jId = Integer.toString(id(jMap));
+                List<String> cmd = new java.util.ArrayList<>(List.of(bpftool));
+                if (json) {
+                    cmd.add(mode[0]);
+                }
+                cmd.addAll(List.of("map", "event_pipe", "id", bId));
+                if (one) {
+                    cmd.addAll(List.of(mode));
+                }
+                java.io.File errFile = java.io.File.createTempFile("evpipe", ".err");
+                errFile.deleteOnExit();
+                Process p = new ProcessBuilder(cmd).redirectError(errFile).start();
+                String b;
+                try {
+                    Thread.sleep(500);
+                    assertEquals(0, bpf.progTestRunOnCpu(bProg, 0));
+                    assertEquals(0, bpf.progTestRunOnCpu(bProg, 0));
+                    Thread.sleep(700);
+                    p.toHandle().destroy();
+                    b = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                    assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+                    assertEquals(0, p.exitValue(), java.nio.file.Files.readString(errFile.toPath()));
+                    assertEquals("Stopping...\n", java.nio.file.Files.readString(errFile.toPath()));
+                } finally {
+                    p.destroyForcibly();
+                }
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                PrintStream sink = new PrintStream(bytes, true, StandardCharsets.ISO_8859_1);
+                ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+                Output out = new Output(json, json && mode[0].equals("-p"), sink);
+                CountDownLatch stop = new CountDownLatch(1);
+                Throwable[] failed = new Throwable[1];
+                List<String> args = new java.util.ArrayList<>(List.of("id", jId));
+                if (one) {
+                    args.addAll(List.of(mode));
+                }
+                Thread t = new Thread(() -> {
+                    try {
+                        new EventPipe(out, new PrintStream(errBytes, true, StandardCharsets.UTF_8)).run(args, stop);
+                    } catch (Throwable e) {
+                        failed[0] = e;
+                    }
+                });
+                t.start();
+                try {
+                    Thread.sleep(500);
+                    assertEquals(0, bpf.progTestRunOnCpu(jProg, 0));
+                    assertEquals(0, bpf.progTestRunOnCpu(jProg, 0));
+                    Thread.sleep(700);
+                } finally {
+                    stop.countDown();
+                    t.join(5000);
+                }
+                assertEquals(null, failed[0]);
+                String j = bytes.toString(StandardCharsets.ISO_8859_1) + out.finish();
+                assertEquals("Stopping...\n", errBytes.toString(StandardCharsets.UTF_8));
+                String what = String.join(" ", mode);
+                assertTrue(b.contains(json ? "\"cpu\":" : "CPU: 0 index: " + (one ? "1" : "0")), what + ": " + b);
+                assertEquals(times(b).replace(hex("evpipe_marker_b"), "M").replace(dec("evpipe_marker_b"), "M"),
+                        times(j).replace(hex("evpipe_marker_j"), "M").replace(dec("evpipe_marker_j"), "M"), what);
+            } finally {
+                Fd.close(bMap);
+                Fd.close(jMap);
+                if (bProg >= 0) {
+                    Fd.close(bProg);
+                }
+                if (jProg >= 0) {
+                    Fd.close(jProg);
+                }
+            }
+        }
+    }
+
+    /** The records' timestamps hidden (each is checked to be one). */
+    private static String times(String s) {
+        return s.replaceAll("== @\\d+\\.\\d{9} ", "== @T ").replaceAll("\"timestamp\":( ?)\\d+", "\"timestamp\":$1T");
+    }
+
+    /** {@code text} as fprint_hex prints its bytes (16 of them, with bpftool's separators). */
+    private static String hex(String text) {
+        StringBuilder out = new StringBuilder();
+        byte[] b = java.util.Arrays.copyOf(text.getBytes(StandardCharsets.US_ASCII), 16);
+        Hex.plain(out, b, 0, 16, " ");
+        return out.toString();
+    }
+
+    /** {@code text}'s bytes as print_data_json writes them, up to the first separator. */
+    private static String dec(String text) {
+        StringBuilder out = new StringBuilder();
+        for (byte c : text.getBytes(StandardCharsets.US_ASCII)) {
+            out.append(c & 0xff).append(',');
+        }
+        return out.toString();
+    }
+
+    private int id(int mapFd) {
+        com.sun.jna.Memory m = new com.sun.jna.Memory(128);
+        m.clear();
+        bpf.objGetInfoByFd(mapFd, m, 128);
+        return m.getInt(4);
     }
 }
