@@ -108,6 +108,26 @@ final class BpfProgMapCommand implements Subcommand {
     public int call() {
         PrintStream out = System.out;
         Output output = new Output(json, pretty, out);
+        int code = execute(output);
+        out.print(output.finish());
+        out.flush();
+        System.err.flush();
+        return code;
+    }
+
+    /** This command's words (a batch file's line) with {@code -f} as given. */
+    BpfProgMapCommand words(List<String> words, boolean bpffs) {
+        this.words = List.copyOf(words);
+        this.bpffs = bpffs;
+        return this;
+    }
+
+    /**
+     * Runs the command into {@code output} (a batch shares one): its exit code, a failure reported
+     * as bpftool reports it.
+     */
+    int execute(Output output) {
+        boolean json = output.json();
         try {
             run(output);
         } catch (BpftoolException e) {
@@ -117,17 +137,12 @@ final class BpfProgMapCommand implements Subcommand {
                     output.nul();
                 } else {
                     options().usage(System.err);
-                    System.err.flush();
                 }
-                out.print(output.finish());
-                out.flush();
                 return e.exitCode();
             }
             if (json && !e.onStdout() && !e.isQuiet()) {
                 output.error(e.getMessage());
             }
-            out.print(output.finish());
-            out.flush();
             // bpftool's p_err: the JSON object on stdout, else "Error: ..." on stderr
             if (!output.errorWritten() && !e.isQuiet()) {
                 System.err.println("Error: " + e.getMessage());
@@ -135,11 +150,8 @@ final class BpfProgMapCommand implements Subcommand {
             if (!json && e.info() != null) {
                 System.err.print(e.info());
             }
-            System.err.flush();
             return e.exitCode();
         }
-        out.print(output.finish());
-        out.flush();
         return output.exitCode();
     }
 

@@ -220,7 +220,7 @@ public final class Main {
 
     /** The {@code jperf bpf} subcommands, a line each. */
     private static StringBuilder bpfCommands(StringBuilder b) {
-        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "top")) {
+        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "batch", "top")) {
             b.append(String.format("   %-12s %s%n", "bpf " + sub, bpfCommand(sub).summary()));
         }
         return b;
@@ -242,6 +242,8 @@ public final class Main {
                 return new BpfTopCommand();
             case "btf":
                 return new BpfBtfCommand();
+            case "batch":
+                return new BpfBatchCommand();
             default:
                 return null;
         }

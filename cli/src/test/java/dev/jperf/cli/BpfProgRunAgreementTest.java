@@ -198,6 +198,43 @@ class BpfProgRunAgreementTest {
         }
     }
 
+    /**
+     * {@code batch file FILE}: the same files (comments, continuations, quotes, blank lines, a
+     * failing command, bad quoting or continuation) run by both on the same program and map.
+     */
+    @Test
+    void batchAgrees() throws Exception {
+        int prog = id(load(XDP, 2, "batch_prog"), 4);
+        int map = id(map(2, "batch_map"), 4);
+        Side b = new Side(prog, map, bdir);
+        Side j = new Side(prog, map, jdir);
+        String[][] files = {
+            {"ok", "# a comment\nmap show id {M}\nprog show id {P}   # trailing\n\n  \t\nmap dump \\\n  id {M}\n"
+                + "map show name 'batch_map'\n\"prog\" show id {P}\nmap lookup id {M} key 1 0 0 0\nm getnext id {M} key 0 0 0 0"},
+            {"fails", "map show id {M}\nmap show id 2147483647\nprog show id {P}\n"},
+            {"quote", "map show id {M}\nmap show name 'batch_map\n"},
+            {"cont", "map show id {M}\nmap show \\\n"},
+            {"miss", "map lookup id {M} key 9 0 0 0\nmap show id {M}\n"},
+            {"empty", "# nothing\n\n"},
+        };
+        for (String[] f : files) {
+            Files.writeString(bdir.resolve(f[0]), subst(f[1], b));
+            Files.writeString(jdir.resolve(f[0]), subst(f[1], j));
+        }
+        Result ok = jperf(j, new String[0], "batch", "file", "@/ok");
+        assertTrue(ok.out().endsWith("processed 7 commands\n") && ok.out().contains("batch_map"), ok.toString());
+        for (String[] mode : MODES) {
+            for (String[] f : files) {
+                agree(b, j, mode, "batch", "file", "@/" + f[0]);
+            }
+            agree(b, j, mode, "batch", "fil", "@/ok");
+            agree(b, j, mode, "batch", "file");
+            agree(b, j, mode, "batch", "foo", "@/ok");
+            agree(b, j, mode, "batch", "file", "@/none");
+            agree(b, j, mode, "batch", "file", "@/ok", "extra");
+        }
+    }
+
     /** Debian's bpftool is built without skeletons: its refusal, exit 0, whatever follows. */
     @Test
     void profileAgrees() throws Exception {
