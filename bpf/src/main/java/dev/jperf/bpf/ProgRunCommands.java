@@ -225,7 +225,8 @@ public final class ProgRunCommands {
         } catch (IOException e) {
             String why = "failed to open " + file + ": " + ioText(e);
             if (o.json()) {
-                // inside the root object bpftool's p_err writes its object there
+                // bpftool's p_err puts an unnamed {"error"} object inside the root object (not
+                // JSON); the message goes under "error" here, still before retval and duration
                 o.jw().name("error");
                 o.jw().raw("\"" + why + "\"");
             } else {

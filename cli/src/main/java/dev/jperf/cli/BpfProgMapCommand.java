@@ -170,6 +170,15 @@ final class BpfProgMapCommand implements Subcommand {
         String verb = words.isEmpty() ? "show" : words.get(0);
         List<String> rest = words.subList(Math.min(1, words.size()), words.size());
         boolean prog = object.equals("prog");
+        if (verb.equals("help")) {
+            // do_help: the usage on stderr (null with -j), exit 0
+            if (output.json()) {
+                output.nul();
+            } else {
+                options().usage(System.err);
+            }
+            return;
+        }
         switch (verb) {
             case "list", "show" -> {
                 if (rest.isEmpty()) {

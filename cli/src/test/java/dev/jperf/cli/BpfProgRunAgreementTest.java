@@ -235,6 +235,24 @@ class BpfProgRunAgreementTest {
         }
     }
 
+    /** {@code OBJECT help}: the usage on stderr (jperf's words, not bpftool's), {@code null} with -j; exit 0. */
+    @Test
+    void helpAgrees() throws Exception {
+        Side s = new Side(0, 0, bdir);
+        for (String object : List.of("prog", "map")) {
+            for (String[] mode : MODES) {
+                Result b = run(bpftool(s, mode, object, "help"));
+                Result j = jperf(s, mode, object, "help");
+                assertEquals(b.out(), j.out(), object + " help " + String.join(" ", mode));
+                assertEquals(b.rc(), j.rc());
+            }
+            Run r = Run.of("bpf", object, "help");
+            assertTrue(r.out().isEmpty() && r.err().contains("jperf bpf " + object + " ") && r.rc() == 0, r.toString());
+        }
+        assertTrue(Run.of("bpf", "prog", "help").err().contains("prog run PROG data_in FILE"));
+        assertTrue(Run.of("bpf", "map", "help").err().contains("map event_pipe MAP [cpu N index M]"));
+    }
+
     /** Debian's bpftool is built without skeletons: its refusal, exit 0, whatever follows. */
     @Test
     void profileAgrees() throws Exception {
