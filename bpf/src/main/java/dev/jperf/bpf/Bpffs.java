@@ -23,14 +23,14 @@ final class Bpffs {
         if (isBpffs(dir)) {
             return;
         }
-        String why = mount(dir);
+        String why = mount(dir, "bpf");
         if (why != null) {
             throw new BpftoolException("can't mount BPF file system to pin the object (" + name + "): " + why);
         }
     }
 
-    /** mnt_fs(dir, "bpf"): null, or what failed as bpftool says it. */
-    private static String mount(String dir) {
+    /** mnt_fs(dir, type), for "bpf" and "tracefs": null, or what failed as bpftool says it. */
+    static String mount(String dir, String type) {
         boolean bindDone = false;
         int errno;
         while ((errno = Mount.mount("", dir, "none", Mount.MS_PRIVATE | Mount.MS_REC, null)) != 0) {
@@ -43,8 +43,8 @@ final class Bpffs {
             }
             bindDone = true;
         }
-        errno = Mount.mount("bpf", dir, "bpf", 0, "mode=0700");
-        return errno == 0 ? null : "mount -t bpf bpf " + dir + " failed: " + Errno.text(errno);
+        errno = Mount.mount(type, dir, type, 0, "mode=0700");
+        return errno == 0 ? null : "mount -t " + type + " " + type + " " + dir + " failed: " + Errno.text(errno);
     }
 
     /**

@@ -250,9 +250,9 @@ public final class CgroupCommands {
                         }
                     }
                 }
-                int errno = attach ? kernel.bpf.progAttach(progFd, cgroupFd, type, flags)
+                int err = attach ? kernel.bpf.progAttach(progFd, cgroupFd, type, flags)
                         : kernel.bpf.progDetach(progFd, cgroupFd, type);
-                if (errno != 0) {
+                if (err != 0) {
                     throw new BpftoolException(attach ? "failed to attach program" : "failed to detach program");
                 }
                 if (o.json()) {

@@ -34,6 +34,11 @@ public final class LinkCommands {
         "cgroup_inet_sock_release", "xdp_cpumap", "sk_lookup", "xdp", "sk_skb_verdict", "sk_reuseport_select",
         "sk_reuseport_select_or_migrate", "perf_event", "trace_kprobe_multi", "lsm_cgroup"};
 
+    /** libbpf_bpf_attach_type_str: the name of enum bpf_attach_type {@code type}, null when unknown. */
+    static String attachTypeName(int type) {
+        return type >= 0 && type < ATTACH_TYPES.length ? ATTACH_TYPES[type] : null;
+    }
+
     private final KernelObjects kernel = new KernelObjects();
     private final Output o;
     private final boolean bpffs;

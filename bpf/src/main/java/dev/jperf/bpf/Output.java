@@ -40,6 +40,15 @@ public final class Output {
         }
     }
 
+    /** Hands all the text so far to the sink: a command that streams (tracelog, event_pipe) does so per line. */
+    void flush() {
+        if (sink != null) {
+            sink.print(out);
+            sink.flush();
+            out.setLength(0);
+        }
+    }
+
     public boolean json() {
         return json;
     }

@@ -2,6 +2,7 @@ package dev.jperf.cli;
 
 import dev.jperf.bpf.BpfHandle;
 import dev.jperf.bpf.BpftoolException;
+import dev.jperf.bpf.EventPipe;
 import dev.jperf.bpf.FeatureProbe;
 import dev.jperf.bpf.LinkCommands;
 import dev.jperf.bpf.MapCommands;
@@ -11,12 +12,17 @@ import dev.jperf.bpf.PinCommands;
 import dev.jperf.bpf.ProgCommands;
 import dev.jperf.bpf.JitedDump;
 import dev.jperf.bpf.ProgLoadCommands;
+import dev.jperf.bpf.ProgRunCommands;
+import dev.jperf.bpf.Tracelog;
 import dev.jperf.bpf.XlatedDump;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import dev.jperf.recorder.StopSignals;
+import sun.misc.SignalHandler;
 
 /**
  * {@code jperf bpf prog|map|link ...}: the kernel's BPF programs, maps and links as bpftool
@@ -46,8 +52,8 @@ final class BpfProgMapCommand implements Subcommand {
     public String summary() {
         return object.equals("feature") ? "Probe the kernel's BPF features (program and map types, helpers), as bpftool does"
                 : object.equals("link") ? "List, show, pin and detach the kernel's BPF links, as bpftool does"
-                : object.equals("prog") ? "List, show, dump and pin the kernel's BPF programs, load objects and pin them, as bpftool does"
-                : "List, show, dump, create, pin and update the kernel's BPF maps, as bpftool does";
+                : object.equals("prog") ? "List, show, dump, pin, attach and test-run the kernel's BPF programs, load objects and pin them, read the trace pipe, as bpftool does"
+                : "List, show, dump, create, pin and update the kernel's BPF maps, read perf event arrays, as bpftool does";
     }
 
     @Override
@@ -55,6 +61,11 @@ final class BpfProgMapCommand implements Subcommand {
         return new Options(object.equals("prog")
                 ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] | pin PROG FILE } [<options>]",
                     "jperf bpf prog { load | loadall } OBJ PATH [map { idx IDX | name NAME } MAP]... [pinmaps MAP_DIR] [<options>]",
+                    "jperf bpf prog { attach | detach } PROG ATTACH_TYPE [MAP] [<options>]",
+                    "jperf bpf prog run PROG data_in FILE [data_out FILE [data_size_out L]] [ctx_in FILE [ctx_out FILE [ctx_size_out M]]] [repeat N] [<options>]",
+                    "jperf bpf prog profile PROG [duration DURATION] METRICs",
+                    "jperf bpf prog tracelog [<options>]",
+                    "ATTACH_TYPE := { sk_msg_verdict | sk_skb_verdict | sk_skb_stream_verdict | sk_skb_stream_parser | flow_dissector }",
                     "PROG := { [id] ID | name NAME | tag TAG | pinned PATH }",
                     "MAP := { id ID | name NAME | pinned PATH }"}
                 : object.equals("feature")
@@ -66,6 +77,7 @@ final class BpfProgMapCommand implements Subcommand {
                     "jperf bpf map update MAP key BYTES value BYTES [any | exist | noexist] [<options>]",
                     "jperf bpf map create FILE type TYPE key KEY_SIZE value VALUE_SIZE entries MAX_ENTRIES name NAME [flags FLAGS] [inner_map MAP] [dev NAME] [<options>]",
                     "jperf bpf map { pin MAP FILE | peek MAP | push MAP value BYTES | pop MAP | enqueue MAP value BYTES | dequeue MAP } [<options>]",
+                    "jperf bpf map event_pipe MAP [cpu N index M] [<options>]",
                     "BYTES := [hex] BYTE...",
                     "MAP := { [id] ID | name NAME | pinned PATH }"})
                 .flag('j', "json", "print bpftool's JSON (bpftool -j)")
@@ -96,6 +108,21 @@ final class BpfProgMapCommand implements Subcommand {
         return BpftoolCall.call(json, pretty, options(), this::run);
     }
 
+    /** This command's words (a batch file's line) with {@code -f} as given. */
+    BpfProgMapCommand words(List<String> words, boolean bpffs) {
+        this.words = List.copyOf(words);
+        this.bpffs = bpffs;
+        return this;
+    }
+
+    /**
+     * Runs the command into {@code output} (a batch shares one): its exit code, a failure reported
+     * as bpftool reports it.
+     */
+    int execute(Output output) {
+        return BpftoolCall.execute(output, options(), this::run);
+    }
+
     private void run(Output output) {
         if (object.equals("link")) {
             link(output);
@@ -111,6 +138,15 @@ final class BpfProgMapCommand implements Subcommand {
         String verb = words.isEmpty() ? "show" : words.get(0);
         List<String> rest = words.subList(Math.min(1, words.size()), words.size());
         boolean prog = object.equals("prog");
+        if (verb.equals("help")) {
+            // do_help: the usage on stderr (null with -j), exit 0
+            if (output.json()) {
+                output.nul();
+            } else {
+                options().usage(System.err);
+            }
+            return;
+        }
         switch (verb) {
             case "list", "show" -> {
                 if (rest.isEmpty()) {
@@ -143,6 +179,38 @@ final class BpfProgMapCommand implements Subcommand {
                 }
             }
             case "pin" -> new PinCommands(output).pin(object, rest);
+            case "attach", "detach", "run", "profile", "tracelog" -> {
+                if (!prog) {
+                    throw unknown(verb);
+                }
+                ProgRunCommands c = new ProgRunCommands(output, System.in);
+                switch (verb) {
+                    case "attach", "detach" -> c.attach(rest, verb.equals("attach"));
+                    case "run" -> c.run(rest);
+                    case "profile" -> c.profile();
+                    default -> {
+                        CountDownLatch stop = new CountDownLatch(1);
+                        SignalHandler[] previous = StopSignals.install(stop::countDown);
+                        try {
+                            new Tracelog(output, System.err).run(stop);
+                        } finally {
+                            StopSignals.restore(previous);
+                        }
+                    }
+                }
+            }
+            case "event_pipe" -> {
+                if (prog) {
+                    throw unknown(verb);
+                }
+                CountDownLatch stop = new CountDownLatch(1);
+                SignalHandler[] previous = StopSignals.install(stop::countDown);
+                try {
+                    new EventPipe(output, System.err).run(rest, stop);
+                } finally {
+                    StopSignals.restore(previous);
+                }
+            }
             case "load", "loadall" -> {
                 if (!prog) {
                     throw unknown(verb);
@@ -191,8 +259,8 @@ final class BpfProgMapCommand implements Subcommand {
 
     private UsageException unknown(String verb) {
         return new UsageException("unknown '" + object + "' command '" + verb + "': " + (object.equals("prog")
-                ? "list, show, dump, pin, load or loadall" : object.equals("link") ? "list, show, pin or detach"
-                : "list, show, dump, update, lookup, delete, getnext, freeze, create, pin, peek, push, pop, enqueue or dequeue"));
+                ? "list, show, dump, pin, load, loadall, attach, detach, run, profile or tracelog" : object.equals("link") ? "list, show, pin or detach"
+                : "list, show, dump, update, lookup, delete, getnext, freeze, create, pin, event_pipe, peek, push, pop, enqueue or dequeue"));
     }
 
     /** {@code jperf bpf link list|show [LINK]|pin LINK FILE|detach LINK}. */

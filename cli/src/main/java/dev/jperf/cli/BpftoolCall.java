@@ -18,6 +18,16 @@ final class BpftoolCall {
     static int call(boolean json, boolean pretty, Options usage, Consumer<Output> run) {
         PrintStream out = System.out;
         Output output = new Output(json, pretty, out);
+        int code = execute(output, usage, run);
+        out.print(output.finish());
+        out.flush();
+        System.err.flush();
+        return code;
+    }
+
+    /** Runs {@code run} into {@code output} (a batch's commands share one): the exit code, a failure reported as bpftool's. */
+    static int execute(Output output, Options usage, Consumer<Output> run) {
+        boolean json = output.json();
         try {
             run.accept(output);
         } catch (BpftoolException e) {
@@ -26,28 +36,20 @@ final class BpftoolCall {
                     output.nul();
                 } else {
                     usage.usage(System.err);
-                    System.err.flush();
                 }
-                out.print(output.finish());
-                out.flush();
                 return e.exitCode();
             }
             if (json && !e.onStdout() && !e.isQuiet()) {
                 output.error(e.getMessage());
             }
-            out.print(output.finish());
-            out.flush();
             if (!output.errorWritten() && !e.isQuiet()) {
                 System.err.println("Error: " + e.getMessage());
             }
             if (!json && e.info() != null) {
                 System.err.print(e.info());
             }
-            System.err.flush();
             return e.exitCode();
         }
-        out.print(output.finish());
-        out.flush();
         return output.exitCode();
     }
 }

@@ -220,7 +220,7 @@ public final class Main {
 
     /** The {@code jperf bpf} subcommands, a line each. */
     private static StringBuilder bpfCommands(StringBuilder b) {
-        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "gen", "cgroup", "net", "perf", "iter", "struct_ops", "top")) {
+        for (String sub : List.of("load", "run", "prog", "map", "link", "btf", "feature", "gen", "batch", "cgroup", "net", "perf", "iter", "struct_ops", "top")) {
             b.append(String.format("   %-12s %s%n", "bpf " + sub, bpfCommand(sub).summary()));
         }
         return b;
@@ -250,6 +250,8 @@ public final class Main {
                 return new BpfBtfCommand();
             case "gen":
                 return new BpfGenCommand();
+            case "batch":
+                return new BpfBatchCommand();
             default:
                 return null;
         }

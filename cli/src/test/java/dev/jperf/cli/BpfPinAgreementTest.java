@@ -349,7 +349,7 @@ class BpfPinAgreementTest {
     }
 
     /** bpftool on PATH or in /usr/sbin (Debian installs it there), null when absent. */
-    private static String findBpftool() {
+    static String findBpftool() {
         for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/sbin:/sbin").split(":")) {
             Path p = Path.of(dir.isEmpty() ? "." : dir, "bpftool");
             if (Files.isExecutable(p)) {

@@ -149,6 +149,19 @@ public final class Bpf {
         return sys(BpfAttrLayout.BPF_PROG_TEST_RUN, BpfAttrLayout.TEST_SIZE) < 0 ? -Errno.last() : 0;
     }
 
+    /**
+     * BPF_PROG_TEST_RUN with {@code test} (a {@link BpfAttrLayout#TEST_SIZE}-byte test attr the
+     * caller filled: buffers, sizes, repeat); the kernel's answers (retval, duration, the out
+     * sizes) are copied back into it. 0, or -errno.
+     */
+    public int progTestRun(Memory test) {
+        attr.write(0, test.getByteArray(0, BpfAttrLayout.TEST_SIZE), 0, BpfAttrLayout.TEST_SIZE);
+        long r = sys(BpfAttrLayout.BPF_PROG_TEST_RUN, BpfAttrLayout.TEST_SIZE);
+        int errno = r < 0 ? Errno.last() : 0;
+        test.write(0, attr.getByteArray(0, BpfAttrLayout.TEST_SIZE), 0, BpfAttrLayout.TEST_SIZE);
+        return -errno;
+    }
+
     private int mapElem(int cmd, int fd, Pointer key, Pointer value) {
         attr.clear(BpfMapElemLayout.SIZE);
         attr.setInt(BpfMapElemLayout.MAP_FD, fd);
@@ -481,23 +494,23 @@ public final class Bpf {
         return m;
     }
 
-    /** BPF_PROG_ATTACH of {@code progFd} to {@code targetFd} (a cgroup, an ifindex...): 0, or the errno. */
+    /** BPF_PROG_ATTACH of {@code progFd} to {@code targetFd} (a cgroup, a sockmap, 0 for this netns's flow dissector): 0, or -errno. */
     public int progAttach(int progFd, int targetFd, int attachType, int flags) {
         attr.clear(BpfAttrLayout.ATTACH_SIZE);
         attr.setInt(BpfAttrLayout.ATTACH_TARGET_FD, targetFd);
         attr.setInt(BpfAttrLayout.ATTACH_BPF_FD, progFd);
         attr.setInt(BpfAttrLayout.ATTACH_TYPE, attachType);
         attr.setInt(BpfAttrLayout.ATTACH_FLAGS, flags);
-        return sys(BpfAttrLayout.BPF_PROG_ATTACH, BpfAttrLayout.ATTACH_SIZE) < 0 ? Errno.last() : 0;
+        return sys(BpfAttrLayout.BPF_PROG_ATTACH, BpfAttrLayout.ATTACH_SIZE) < 0 ? -Errno.last() : 0;
     }
 
-    /** BPF_PROG_DETACH of {@code progFd} from {@code targetFd} (bpf_prog_detach2): 0, or the errno. */
+    /** BPF_PROG_DETACH of {@code progFd} from {@code targetFd} (bpf_prog_detach2): 0, or -errno. */
     public int progDetach(int progFd, int targetFd, int attachType) {
         attr.clear(BpfAttrLayout.ATTACH_SIZE);
         attr.setInt(BpfAttrLayout.ATTACH_TARGET_FD, targetFd);
         attr.setInt(BpfAttrLayout.ATTACH_BPF_FD, progFd);
         attr.setInt(BpfAttrLayout.ATTACH_TYPE, attachType);
-        return sys(BpfAttrLayout.BPF_PROG_DETACH, BpfAttrLayout.ATTACH_SIZE) < 0 ? Errno.last() : 0;
+        return sys(BpfAttrLayout.BPF_PROG_DETACH, BpfAttrLayout.ATTACH_SIZE) < 0 ? -Errno.last() : 0;
     }
 
     /**

@@ -167,6 +167,16 @@ public final class BpfAttrLayout {
     // BPF_PROG_TEST_RUN: test.prog_fd, ..., flags, cpu
     public static final int TEST_PROG_FD = 0;
     public static final int TEST_RETVAL = 4;
+    public static final int TEST_DATA_SIZE_IN = 8;
+    public static final int TEST_DATA_SIZE_OUT = 12;
+    public static final int TEST_DATA_IN = 16;
+    public static final int TEST_DATA_OUT = 24;
+    public static final int TEST_REPEAT = 32;
+    public static final int TEST_DURATION = 36;
+    public static final int TEST_CTX_SIZE_IN = 40;
+    public static final int TEST_CTX_SIZE_OUT = 44;
+    public static final int TEST_CTX_IN = 48;
+    public static final int TEST_CTX_OUT = 56;
     public static final int TEST_FLAGS = 64;
     public static final int TEST_CPU = 68;
     public static final int TEST_SIZE = 80;

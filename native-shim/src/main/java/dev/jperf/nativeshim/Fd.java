@@ -48,6 +48,19 @@ public final class Fd {
         LibC.close(highestFd);
     }
 
+    /** __NR_openat on x86-64, AT_FDCWD, O_CLOEXEC. */
+    static final long SYS_OPENAT = 257;
+    private static final long AT_FDCWD = -100;
+    private static final long O_CLOEXEC = 0x80000;
+
+    /**
+     * open(path, O_RDONLY | O_CLOEXEC): an fd, or -errno. For files read with poll (a pipe of the
+     * kernel's, e.g. trace_pipe), which a Java stream would read with no way to stop it.
+     */
+    public static int openRead(String path) {
+        return open(path, O_RDONLY | (int) O_CLOEXEC);
+    }
+
     /** __NR_flock on x86-64 */
     static final long SYS_FLOCK = 73;
     public static final int LOCK_EX = 2;
@@ -65,9 +78,6 @@ public final class Fd {
         }
     }
 
-    /** __NR_openat on x86-64. */
-    static final long SYS_OPENAT = 257;
-    static final int AT_FDCWD = -100;
     public static final int O_RDONLY = 0;
 
     /** open(path, flags): the fd, or -errno (a cgroup directory for bpf(2) attach and query). */
