@@ -6,6 +6,7 @@ import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.session.Machine;
@@ -306,6 +307,12 @@ final class ReportCommand implements Subcommand {
             return 0;
         }
         try (PerfDataFile f = Input.open(this.input)) {
+            if (cpus != null && lacksCpus(f)) {
+                // perf has printed the header's hint by then, and ends with status 0
+                System.out.print("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+                System.err.print("Error:\nfailed to set cpu bitmap\n");
+                return 0;
+            }
             Report.run(f, o, System.out, warnings);
             // damage is said after the report, once the records were read (where reading stopped)
             Input.printWarnings(f, warnings);
@@ -355,6 +362,21 @@ final class ReportCommand implements Subcommand {
             Input.printWarnings(file, System.err);
         }
         return 0;
+    }
+
+    /**
+     * perf_session__cpu_bitmap's check: -C needs each sample type's CPU, looked up in the first
+     * event of each attr type. Says perf's line and answers true when the file lacks it.
+     */
+    static boolean lacksCpus(PerfDataFile f) {
+        Set<Integer> types = new HashSet<>();
+        for (dev.jperf.format.header.EventDesc e : f.events()) {
+            if (types.add(e.attr().type()) && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CPU) == 0) {
+                System.err.println("File does not contain CPU events. Remove -C option to proceed.");
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Set<Integer> asSet(List<Integer> ids) {

@@ -8,11 +8,15 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.export.Exports;
 import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.script.Script;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /** {@code jperf script}: perf script's options, spelled as perf spells them. */
 final class ScriptCommand implements Subcommand {
@@ -50,6 +54,14 @@ final class ScriptCommand implements Subcommand {
     private boolean listLanguages;
     /** -g/--gen-script: the language asked for, checked when run (as perf does). */
     private String genScript;
+    private String comms;
+    private String pids;
+    private String tids;
+    private String cpus;
+    private String time;
+    private String dsos;
+    private String symbols;
+    private long addrRange;
 
     @Override
     public String name() {
@@ -69,6 +81,14 @@ final class ScriptCommand implements Subcommand {
                         + "dso,srcline,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
                 .value('\0', "symfs", "directory", "look for files with symbols relative to this directory")
+                .value('c', "comms", "comm[,comm...]", "only display events for these comms")
+                .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids")
+                .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids")
+                .value('C', "cpu", "cpu", "list of cpus to profile")
+                .value('\0', "time", "str", "Time span of interest (start,stop)")
+                .value('\0', "dsos", "dso[,dso...]", "only consider symbols in these DSOs")
+                .value('S', "symbols", "symbol[,symbol...]", "only consider these symbols")
+                .value('\0', "addr-range", "n", "Use with -S to list traced records within address range")
                 .flag('G', "hide-call-graph", "when printing symbols do not display call chain")
                 .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
@@ -133,6 +153,14 @@ final class ScriptCommand implements Subcommand {
             case "ns" -> nanoseconds = v.on();
             case "script" -> script = v.text();
             case "gen-script" -> genScript = v.text();
+            case "comms" -> comms = v.text();
+            case "pid" -> pids = v.text();
+            case "tid" -> tids = v.text();
+            case "cpu" -> cpus = v.text();
+            case "time" -> time = v.text();
+            case "dsos" -> dsos = v.text();
+            case "symbols" -> symbols = v.text();
+            case "addr-range" -> addrRange = decimalInt("addr-range", v.text());
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -244,11 +272,21 @@ final class ScriptCommand implements Subcommand {
                 Input.printWarnings(file, System.err);
                 return 0;
             }
+            if (cpus != null && ReportCommand.lacksCpus(file)) {
+                return 255;
+            }
+            if (reltime && time != null && file.features().sampleTime().map(t -> t.first() == 0 && t.last() == 0).orElse(true)) {
+                // perf_time__parse_for_ranges_reltime needs HEADER_SAMPLE_TIME (-EINVAL without)
+                System.err.print("HINT: no first/last sample time found in perf data.\n"
+                        + "Please use latest perf binary to execute 'perf record'\n"
+                        + "(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
+                return 234;
+            }
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
             Script.run(file, Script.Options.defaults().withBuildIdDir(buildIdDir).withSymbols(kallsyms, symfs).withFields(fields)
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle).withInline(inline)
                     .withTime(reltime ? Script.TimeBase.FIRST : deltatime ? Script.TimeBase.PREVIOUS : Script.TimeBase.BOOT)
-                    .withNanoseconds(nanoseconds).withMaxStack(maxStack)
+                    .withNanoseconds(nanoseconds).withMaxStack(maxStack).withFilter(filter(file))
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
                     .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)
                     .withShow(Script.Show.SWITCH, showSwitchEvents).withShow(Script.Show.NAMESPACE, showNamespaceEvents)
@@ -258,6 +296,28 @@ final class ScriptCommand implements Subcommand {
             Input.printWarnings(file, System.err);
         }
         return 0;
+    }
+
+    /** perf's OPT_INTEGER: strtol in base 10, kept in an int. */
+    private static int decimalInt(String option, String text) {
+        try {
+            return (int) Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw new UsageException("option '" + option + "' expects a numerical value");
+        }
+    }
+
+    /** The sample filters, spelled and read as report's; with --reltime, --time counts from the first sample. */
+    private SampleFilter filter(PerfDataFile file) {
+        SampleFilter f = SampleFilter.tasks(CommaList.strings(comms), asSet(CommaList.ints("--pid", pids)),
+                asSet(CommaList.ints("--tid", tids)))
+                .withCpus(ReportCommand.parseCpus(cpus)).withDsos(CommaList.strings(dsos))
+                .withAddrRange(addrRange).withSymbols(CommaList.strings(symbols)).withTime(time);
+        return reltime ? f.withTimeShifted(file.features().sampleTime().map(t -> t.first()).orElse(0L)) : f;
+    }
+
+    private static Set<Integer> asSet(List<Integer> ids) {
+        return ids == null ? null : new HashSet<>(ids);
     }
 
     /** Where the header's fixed part ends: the line after its second "# ========" rule. */

@@ -48,51 +48,54 @@ public final class Script {
      *     since the line before (--deltatime)
      * @param nanoseconds --ns: the time field in nanoseconds
      * @param maxStack --max-stack: the innermost callchain entries kept (perf's default 127)
+     * @param filter --comms, --pid, --tid, --cpu, --time, --dsos, -S: the samples not printed
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
-            boolean json, boolean demangle, boolean inline, Set<Show> shown, TimeBase time, boolean nanoseconds, int maxStack) {
+            boolean json, boolean demangle, boolean inline, Set<Show> shown, TimeBase time, boolean nanoseconds, int maxStack,
+            SampleFilter filter) {
         public Options {
             shown = Set.copyOf(shown);
         }
 
         /** --max-stack. */
         public Options withMaxStack(int maxStack) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         /** perf script without options. */
         public static Options defaults() {
-            return new Options(null, null, null, null, false, false, true, true, Set.of(), TimeBase.BOOT, false, Machine.PERF_MAX_STACK_DEPTH);
+            return new Options(null, null, null, null, false, false, true, true, Set.of(), TimeBase.BOOT, false, Machine.PERF_MAX_STACK_DEPTH,
+                    SampleFilter.NONE);
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
         public Options withBuildIdDir(Path buildIdDir) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         public Options withInline(boolean inline) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -104,17 +107,22 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds, maxStack, filter);
         }
 
         /** --reltime / --deltatime. */
         public Options withTime(TimeBase time) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+        }
+
+        /** The sample filters, as report's: a sample they mark filtered is not printed (perf's al.filtered). */
+        public Options withFilter(SampleFilter filter) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         /** --ns. */
         public Options withNanoseconds(boolean nanoseconds) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
         }
 
         public boolean shows(Show kind) {
@@ -159,7 +167,7 @@ public final class Script {
             }
             SymbolResolver resolver = new SymbolResolver(
                     SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline()));
-            Session session = new Session(file, resolver, new Session.Options(useCallchain, SampleFilter.NONE).withMaxStack(o.maxStack()));
+            Session session = new Session(file, resolver, new Session.Options(useCallchain, o.filter()).withMaxStack(o.maxStack()));
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();
             }

@@ -83,6 +83,9 @@ final class ScriptJson implements SampleConsumer {
 
     @Override
     public void sample(ResolvedSample sample) {
+        if (sample.filtered()) {
+            return;
+        }
         ResolvedSample rs = DeepChains.scriptOrder(sample, machine, options.maxStack());
         try {
             SampleRecord s = rs.record();
@@ -224,7 +227,7 @@ final class ScriptJson implements SampleConsumer {
 
     @Override
     public void sideBand(PerfRecord r) {
-        if (!SideBandHeader.shown(r, options)) {
+        if (!SideBandHeader.shown(r, options) || SideBandHeader.cpuFiltered(r, events, options)) {
             return;
         }
         try {
