@@ -62,6 +62,8 @@ final class ScriptCommand implements Subcommand {
     private String dsos;
     private String symbols;
     private long addrRange;
+    private String stopBt;
+    private boolean debugMode;
 
     @Override
     public String name() {
@@ -89,6 +91,8 @@ final class ScriptCommand implements Subcommand {
                 .value('\0', "dsos", "dso[,dso...]", "only consider symbols in these DSOs")
                 .value('S', "symbols", "symbol[,symbol...]", "only consider these symbols")
                 .value('\0', "addr-range", "n", "Use with -S to list traced records within address range")
+                .value('\0', "stop-bt", "symbol[,symbol...]", "Stop display of callgraph at these symbols")
+                .flag('d', "debug-mode", "do various checks like samples ordering and lost events")
                 .flag('G', "hide-call-graph", "when printing symbols do not display call chain")
                 .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
@@ -160,6 +164,8 @@ final class ScriptCommand implements Subcommand {
             case "time" -> time = v.text();
             case "dsos" -> dsos = v.text();
             case "symbols" -> symbols = v.text();
+            case "stop-bt" -> stopBt = v.text();
+            case "debug-mode" -> debugMode = v.on();
             case "addr-range" -> addrRange = decimalInt("addr-range", v.text());
             default -> throw new IllegalStateException("option not handled: " + name);
         }
@@ -287,6 +293,7 @@ final class ScriptCommand implements Subcommand {
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle).withInline(inline)
                     .withTime(reltime ? Script.TimeBase.FIRST : deltatime ? Script.TimeBase.PREVIOUS : Script.TimeBase.BOOT)
                     .withNanoseconds(nanoseconds).withMaxStack(maxStack).withFilter(filter(file))
+                    .withDebugMode(debugMode).withStopBt(stopBt == null ? Set.of() : CommaList.strings(stopBt))
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
                     .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)
                     .withShow(Script.Show.SWITCH, showSwitchEvents).withShow(Script.Show.NAMESPACE, showNamespaceEvents)

@@ -3,7 +3,10 @@ package dev.jperf.report.script;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.record.PerfRecord;
 import dev.jperf.report.session.Machine;
+import dev.jperf.report.session.ResolvedSample;
+import dev.jperf.report.session.SampleConsumer;
 import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.session.Session;
 import dev.jperf.report.symbol.SymbolResolver;
@@ -49,53 +52,57 @@ public final class Script {
      * @param nanoseconds --ns: the time field in nanoseconds
      * @param maxStack --max-stack: the innermost callchain entries kept (perf's default 127)
      * @param filter --comms, --pid, --tid, --cpu, --time, --dsos, -S: the samples not printed
+     * @param stopBt --stop-bt: a callchain is printed down to the first frame of one of these symbols
+     * @param debugMode -d/--debug-mode: samples are not printed but checked for order (perf's
+     *     misordered count on stderr); side-band records are printed as without it
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
             boolean json, boolean demangle, boolean inline, Set<Show> shown, TimeBase time, boolean nanoseconds, int maxStack,
-            SampleFilter filter) {
+            SampleFilter filter, Set<String> stopBt, boolean debugMode) {
         public Options {
             shown = Set.copyOf(shown);
+            stopBt = Set.copyOf(stopBt);
         }
 
         /** --max-stack. */
         public Options withMaxStack(int maxStack) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         /** perf script without options. */
         public static Options defaults() {
             return new Options(null, null, null, null, false, false, true, true, Set.of(), TimeBase.BOOT, false, Machine.PERF_MAX_STACK_DEPTH,
-                    SampleFilter.NONE);
+                    SampleFilter.NONE, Set.of(), false);
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
         public Options withBuildIdDir(Path buildIdDir) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         public Options withInline(boolean inline) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -107,22 +114,32 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         /** --reltime / --deltatime. */
         public Options withTime(TimeBase time) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         /** The sample filters, as report's: a sample they mark filtered is not printed (perf's al.filtered). */
         public Options withFilter(SampleFilter filter) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+        }
+
+        /** --stop-bt. */
+        public Options withStopBt(Set<String> stopBt) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+        }
+
+        /** -d/--debug-mode. */
+        public Options withDebugMode(boolean debugMode) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         /** --ns. */
         public Options withNanoseconds(boolean nanoseconds) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
         }
 
         public boolean shows(Show kind) {
@@ -157,6 +174,35 @@ public final class Script {
         return file.features().arch().orElse(System.getProperty("os.arch"));
     }
 
+    /**
+     * perf script's debug_mode: each sample's time checked against the one before (said on
+     * stderr when it goes back), the sample itself not printed.
+     */
+    private static final class MisorderCheck {
+        long last;
+        long misordered;
+
+        SampleConsumer around(SampleConsumer printer) {
+            return new SampleConsumer() {
+                @Override
+                public void sample(ResolvedSample s) {
+                    long t = s.record().time();
+                    if (Long.compareUnsigned(t, last) < 0) {
+                        System.err.println("Samples misordered, previous: " + Long.toUnsignedString(last)
+                                + " this: " + Long.toUnsignedString(t));
+                        misordered++;
+                    }
+                    last = t;
+                }
+
+                @Override
+                public void sideBand(PerfRecord r) {
+                    printer.sideBand(r);
+                }
+            };
+        }
+    }
+
     /** Prints {@code file} to {@code out}; its warnings stay on the file for the caller to print. */
     public static void run(PerfDataFile file, Options o, OutputStream out) {
         OutputFields requested = o.fields() == null ? OutputFields.defaults() : OutputFields.parse(o.fields());
@@ -171,11 +217,12 @@ public final class Script {
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();
             }
+            MisorderCheck check = o.debugMode() ? new MisorderCheck() : null;
             if (o.json()) {
                 BufferedOutputStream bo = new BufferedOutputStream(out, 1 << 16);
                 ScriptJson json = new ScriptJson(bo, session.machine(), file.events(), requested, useCallchain, o,
                         arch(file, requested));
-                session.run(json);
+                session.run(check == null ? json : check.around(json));
                 json.finish();
                 flush(bo);
             } else {
@@ -183,12 +230,15 @@ public final class Script {
                         useCallchain, o, arch(file, requested));
                 PipelinedPrinter pp = new PipelinedPrinter(p, session.machine(), file.events(), o);
                 try {
-                    session.run(pp);
+                    session.run(check == null ? pp : check.around(pp));
                 } catch (RuntimeException e) {
                     pp.abort();
                     throw e;
                 }
                 pp.finish();
+            }
+            if (check != null) {
+                System.err.println("Misordered timestamps: " + check.misordered);
             }
         } catch (UncheckedIOException e) {
             // the reader went away (script | head): stop quietly, as perf does on SIGPIPE

@@ -114,6 +114,10 @@ final class ScriptJson implements SampleConsumer {
                         g.writeStartObject();
                         frame(f, cc[i], ScriptPrinter.chainIp(cc[i]));
                         g.writeEndObject();
+                        // --stop-bt, as the text's
+                        if (cc[i].symbol() != null && options.stopBt().contains(cc[i].symbol().name())) {
+                            break;
+                        }
                     }
                     g.writeEndArray();
                 }
