@@ -31,6 +31,8 @@ final class ReportCommand implements Subcommand {
     static final String FLAMEGRAPH_FILE = "flamegraph.html";
     private Path buildIdDir;
     private String input;
+    /** -f/--force: a file of another user read all the same. */
+    private boolean force;
     private boolean stats;
     private boolean tasks;
     private boolean mmaps;
@@ -95,6 +97,7 @@ final class ReportCommand implements Subcommand {
     Options options(String usage) {
         return new Options(usage)
                 .value('i', "input", "file", Input.HELP)
+                .flag('f', "force", "don't complain, do it")
                 .flag('\0', "stats", "display event stats")
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
                 .flag('\0', "tasks", "Display recorded tasks")
@@ -161,6 +164,7 @@ final class ReportCommand implements Subcommand {
         switch (name) {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
+            case "force" -> force = v.on();
             case "stats" -> stats = v.on();
             case "tasks" -> tasks = v.on();
             case "mmaps" -> mmaps = v.on();
@@ -216,7 +220,7 @@ final class ReportCommand implements Subcommand {
         }
         // one mode per run, in perf's precedence: --header-only, -D, --stats, --tasks, then the report itself
         if (headerOnly) {
-            try (PerfDataFile f = Input.open(input)) {
+            try (PerfDataFile f = Input.open(input, force)) {
                 HeaderReport.print(f, showInfo, System.out);
                 Input.printWarnings(f, System.err);
             }
@@ -271,7 +275,7 @@ final class ReportCommand implements Subcommand {
         Report.Options o = b.build();
         // perf's tasks_mode (--mmaps sets it too): the thread tree in place of the report
         if (tasks || mmaps) {
-            try (PerfDataFile f = Input.open(this.input)) {
+            try (PerfDataFile f = Input.open(this.input, force)) {
                 Report.tasks(f, o, mmaps, System.out);
             }
             return 0;
@@ -284,7 +288,7 @@ final class ReportCommand implements Subcommand {
                 throw new UsageException("-F/--fields chooses the stdio report's columns: not with --"
                         + (pprof != null ? "pprof" : "flamegraph"));
             }
-            try (PerfDataFile f = Input.open(this.input)) {
+            try (PerfDataFile f = Input.open(this.input, force)) {
                 if (pprof != null) {
                     Exports.pprof(f, o, pprof, System.out, warnings);
                 } else {
@@ -296,7 +300,7 @@ final class ReportCommand implements Subcommand {
         }
         if (header && !json) {
             // a stream is read once: header and report come from the one open
-            try (PerfDataFile f = Input.open(this.input)) {
+            try (PerfDataFile f = Input.open(this.input, force)) {
                 HeaderReport.print(f, showInfo, System.out);
                 // perf then prints the report without its "use --header" hint and the line after it
                 PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
@@ -306,7 +310,7 @@ final class ReportCommand implements Subcommand {
             }
             return 0;
         }
-        try (PerfDataFile f = Input.open(this.input)) {
+        try (PerfDataFile f = Input.open(this.input, force)) {
             if (cpus != null && lacksCpus(f)) {
                 // perf has printed the header's hint by then, and ends with status 0
                 System.out.print("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
@@ -352,7 +356,7 @@ final class ReportCommand implements Subcommand {
     /** -D (every record, perf's dump, then the stats) or --stats. */
     private int readAll() {
         PrintStream out = Input.stdout();
-        try (PerfDataFile file = Input.open(input)) {
+        try (PerfDataFile file = Input.open(input, force)) {
             if (dumpRawTrace) {
                 RawDump.print(file, out, true);
             } else {

@@ -22,6 +22,8 @@ import java.util.Set;
 final class ScriptCommand implements Subcommand {
     private Path buildIdDir;
     private String input;
+    /** -f/--force: a file of another user read all the same. */
+    private boolean force;
     private String fields;
     private Path kallsyms;
     private Path symfs;
@@ -79,6 +81,7 @@ final class ScriptCommand implements Subcommand {
     public Options options() {
         return new Options("jperf script [<options>]")
                 .value('i', "input", "file", Input.HELP)
+                .flag('f', "force", "don't complain, do it")
                 .value('F', "fields", "str", "comma separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,"
                         + "dso,srcline,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
@@ -132,6 +135,7 @@ final class ScriptCommand implements Subcommand {
         switch (name) {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
+            case "force" -> force = v.on();
             case "fields" -> fields = v.text();
             case "kallsyms" -> kallsyms = Path.of(v.text());
             case "symfs" -> symfs = Path.of(v.text());
@@ -230,7 +234,7 @@ final class ScriptCommand implements Subcommand {
                 System.err.println("jperf script: custom fields not supported for generated scripts");
                 return 234; // perf's -EINVAL
             }
-            try (PerfDataFile file = Input.open(input)) {
+            try (PerfDataFile file = Input.open(input, force)) {
                 String engine = engine(genScript);
                 if (engine == null) {
                     System.err.println("jperf script: -g " + genScript + ": invalid language specifier (Perl, pl, Python or py)");
@@ -240,7 +244,7 @@ final class ScriptCommand implements Subcommand {
             }
         }
         if (scriptEngine != null) {
-            try (PerfDataFile file = Input.open(input)) {
+            try (PerfDataFile file = Input.open(input, force)) {
                 return noEngine(scriptEngine);
             }
         }
@@ -253,7 +257,7 @@ final class ScriptCommand implements Subcommand {
             throw new UsageException("--header" + (headerOnly ? "-only" : "") + " prints perf's text header: not with "
                     + (json ? "--json" : "--folded"));
         }
-        try (PerfDataFile file = Input.open(input)) {
+        try (PerfDataFile file = Input.open(input, force)) {
             // a stream's features come as records: perf script prints them as they arrive (with
             // --header, or -I alone), and --header-only stops before the first
             boolean fixed = header || headerOnly;

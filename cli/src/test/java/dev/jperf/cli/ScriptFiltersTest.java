@@ -62,8 +62,9 @@ class ScriptFiltersTest {
         PerfOracle.assumeInstalled();
         String data = CorpusFixture.data("b-callchains-bpf").toString();
         String k = CorpusFixture.kallsyms().toString();
-        long all = Run.of("script", "-i", data, "--kallsyms", k, "-G").out().lines().count();
-        long some = Run.of("script", "-i", data, "--kallsyms", k, "-G", "-S", "ffffffff821ef620", "--addr-range", "100")
+        String b = CorpusFixture.buildIdDir().toString();
+        long all = Run.of("--buildid-dir", b, "script", "-i", data, "--kallsyms", k, "-G").out().lines().count();
+        long some = Run.of("--buildid-dir", b, "script", "-i", data, "--kallsyms", k, "-G", "-S", "ffffffff821ef620", "--addr-range", "100")
                 .out().lines().count();
         assertTrue(some > 0 && some < all, some + " of " + all);
     }
@@ -74,7 +75,7 @@ class ScriptFiltersTest {
         PerfOracle.assumeInstalled();
         String data = CorpusFixture.data("c-process").toString();
         String[] perf = perf("script", "-i", data, "-C", "0");
-        Run ours = Run.of("script", "-i", data, "-C", "0");
+        Run ours = Run.of("--buildid-dir", CorpusFixture.buildIdDir().toString(), "script", "-i", data, "-C", "0");
         assertEquals(Integer.parseInt(perf[0]), ours.rc(), ours.err());
         assertNotEquals(0, ours.rc());
         assertEquals(perf[1], ours.out());
@@ -87,7 +88,7 @@ class ScriptFiltersTest {
         PerfOracle.assumeInstalled();
         String data = CorpusFixture.data("c-process").toString();
         String[] perf = perf("report", "-i", data, "--stdio", "-C", "0");
-        Run ours = Run.of("report", "-i", data, "--stdio", "-C", "0");
+        Run ours = Run.of("--buildid-dir", CorpusFixture.buildIdDir().toString(), "report", "-i", data, "--stdio", "-C", "0");
         assertEquals(Integer.parseInt(perf[0]), ours.rc(), ours.err());
         assertEquals(perf[1], ours.out());
         assertEquals(perf[2], ours.err());
@@ -99,7 +100,7 @@ class ScriptFiltersTest {
         PerfOracle.assumeInstalled();
         String data = CorpusFixture.data("f-pipe").toString();
         String[] perf = perf("script", "-i", data, "--time", "0.3,0.31", "--reltime");
-        Run ours = Run.of("script", "-i", data, "--time", "0.3,0.31", "--reltime");
+        Run ours = Run.of("--buildid-dir", CorpusFixture.buildIdDir().toString(), "script", "-i", data, "--time", "0.3,0.31", "--reltime");
         assertEquals(Integer.parseInt(perf[0]), ours.rc(), ours.err());
         assertEquals(perf[1], ours.out());
         assertEquals(perf[2], ours.err());
@@ -110,15 +111,15 @@ class ScriptFiltersTest {
         PerfOracle.assumeInstalled();
         String data = CorpusFixture.data("c-process").toString();
         String[] perf = perf("script", "-i", data, "--addr-range", "0x40");
-        Run ours = Run.of("script", "-i", data, "--addr-range", "0x40");
+        Run ours = Run.of("--buildid-dir", CorpusFixture.buildIdDir().toString(), "script", "-i", data, "--addr-range", "0x40");
         assertEquals(Integer.parseInt(perf[0]), ours.rc(), ours.err());
         assertFalse(ours.err().isEmpty());
         assertTrue(ours.err().lines().findFirst().orElse("").contains("addr-range"), ours.err());
     }
 
-    /** perf's status, stdout and stderr. */
+    /** perf's status, stdout and stderr; its build-id cache the corpus's, never ~/.debug. */
     static String[] perf(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("perf"));
+        List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", CorpusFixture.buildIdDir().toString()));
         cmd.addAll(List.of(args));
         File out = File.createTempFile("jperf-perf", ".out");
         File err = File.createTempFile("jperf-perf", ".err");

@@ -31,9 +31,8 @@ class ScriptOptionsTest {
         List<String> args = new ArrayList<>(List.of("script", "-i", CorpusFixture.data(kase).toString(),
                 "--kallsyms", CorpusFixture.kallsyms().toString()));
         args.addAll(List.of(options.split(" ")));
-        args.addAll(0, List.of("--buildid-dir", CorpusFixture.buildIdDir().toString()));
-        // perf and jperf both take --buildid-dir before the command
         String[] theirs = ScriptFiltersTest.perf(args.toArray(String[]::new));
+        args.addAll(0, List.of("--buildid-dir", CorpusFixture.buildIdDir().toString()));
         Run ours = Run.of(args.toArray(String[]::new));
         assertEquals(Integer.parseInt(theirs[0]), ours.rc(), ours.err());
         assertNotEquals("", theirs[1] + theirs[2], "perf printed nothing");
