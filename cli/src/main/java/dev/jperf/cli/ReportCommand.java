@@ -77,6 +77,7 @@ final class ReportCommand implements Subcommand {
     private String flamegraph;
     private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
     private boolean hideUnresolved;
+    private boolean skipEmpty = true;
 
     @Override
     public String name() {
@@ -127,6 +128,7 @@ final class ReportCommand implements Subcommand {
                         CallchainParams.DEFAULT_ARG)
                 .flag('G', "inverted", "alias for inverted call graph")
                 .flag('U', "hide-unresolved", "Only display entries resolved to a symbol")
+                .flag('\0', "skip-empty", "Do not display empty (or dummy) events in the output (default; --no-skip-empty shows them)")
                 .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
                 .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
@@ -192,6 +194,7 @@ final class ReportCommand implements Subcommand {
             }
             case "inverted" -> inverted = v.on();
             case "hide-unresolved" -> hideUnresolved = v.on();
+            case "skip-empty" -> skipEmpty = v.on();
             case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
@@ -265,7 +268,7 @@ final class ReportCommand implements Subcommand {
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
                 .symbols(kallsyms, symfs).json(json).demangle(demangle).inline(inline).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
-                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved)
+                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (sort != null) {
@@ -358,9 +361,9 @@ final class ReportCommand implements Subcommand {
         PrintStream out = Input.stdout();
         try (PerfDataFile file = Input.open(input, force)) {
             if (dumpRawTrace) {
-                RawDump.print(file, out, true);
+                RawDump.print(file, out, true, skipEmpty);
             } else {
-                EventStats.of(file).print(out);
+                EventStats.of(file).print(out, skipEmpty);
             }
             out.flush();
             Input.printWarnings(file, System.err);

@@ -60,6 +60,7 @@ public final class Report {
         private final Boolean group;
         private final int maxStack;
         private final boolean hideUnresolved;
+        private final boolean skipEmpty;
         /** --sort as given when it names output fields (overhead, sample...), else null. */
         private final String sortFields;
         /** -F/--fields as given, or null. */
@@ -91,6 +92,7 @@ public final class Report {
             group = b.group;
             maxStack = b.maxStack;
             hideUnresolved = b.hideUnresolved;
+            skipEmpty = b.skipEmpty;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -128,6 +130,7 @@ public final class Report {
             b.group = group;
             b.maxStack = maxStack;
             b.hideUnresolved = hideUnresolved;
+            b.skipEmpty = skipEmpty;
             b.sortFields = sortFields;
             b.fields = fields;
             return b;
@@ -158,6 +161,7 @@ public final class Report {
             private Boolean group;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
+            private boolean skipEmpty = true;
             private String sortFields;
             private String fields;
 
@@ -302,6 +306,12 @@ public final class Report {
             }
 
             /** -U/--hide-unresolved: samples and callchain frames without a symbol left out, totals too. */
+            /** --skip-empty (perf's default)/--no-skip-empty: events without samples left out or shown. */
+            public Builder skipEmpty(boolean skipEmpty) {
+                this.skipEmpty = skipEmpty;
+                return this;
+            }
+
             public Builder hideUnresolved(boolean hideUnresolved) {
                 this.hideUnresolved = hideUnresolved;
                 return this;
@@ -418,6 +428,10 @@ public final class Report {
 
         public boolean showPeriod() {
             return showPeriod;
+        }
+
+        public boolean skipEmpty() {
+            return skipEmpty;
         }
 
         public boolean quiet() {
@@ -633,7 +647,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), symFirst).fields(order)
-                    .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).separator(o.separator())
+                    .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).skipEmpty(o.skipEmpty()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();
