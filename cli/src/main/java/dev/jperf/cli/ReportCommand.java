@@ -78,6 +78,9 @@ final class ReportCommand implements Subcommand {
     private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
     private boolean hideUnresolved;
     private boolean skipEmpty = true;
+    /** --samples: kept per entry for the TUI's browser (perf's res_sample), which the stdio report does not show. */
+    private int samples;
+    private String symbolFilter;
 
     @Override
     public String name() {
@@ -128,6 +131,9 @@ final class ReportCommand implements Subcommand {
                         CallchainParams.DEFAULT_ARG)
                 .flag('G', "inverted", "alias for inverted call graph")
                 .flag('U', "hide-unresolved", "Only display entries resolved to a symbol")
+                .value('\0', "samples", "n", "Number of samples to save per histogram entry for individual browsing"
+                        + " (in perf's TUI; the stdio report, jperf's, shows none)")
+                .value('\0', "symbol-filter", "filter", "only show symbols that (partially) match with this filter")
                 .flag('\0', "skip-empty", "Do not display empty (or dummy) events in the output (default; --no-skip-empty shows them)")
                 .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
@@ -195,6 +201,8 @@ final class ReportCommand implements Subcommand {
             case "inverted" -> inverted = v.on();
             case "hide-unresolved" -> hideUnresolved = v.on();
             case "skip-empty" -> skipEmpty = v.on();
+            case "samples" -> samples = v.perfInt();
+            case "symbol-filter" -> symbolFilter = v.text();
             case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
@@ -268,7 +276,7 @@ final class ReportCommand implements Subcommand {
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
                 .symbols(kallsyms, symfs).json(json).demangle(demangle).inline(inline).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
-                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty)
+                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty).symbolFilter(symbolFilter)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (sort != null) {
@@ -314,6 +322,12 @@ final class ReportCommand implements Subcommand {
             return 0;
         }
         try (PerfDataFile f = Input.open(this.input, force)) {
+            if (samples < 0) {
+                // perf's calloc of a negative count fails at the first sample (a file without samples aside); it says so, exit 0
+                System.out.print("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+                System.err.print("Error:\nfailed to process sample\n");
+                return 0;
+            }
             if (cpus != null && lacksCpus(f)) {
                 // perf has printed the header's hint by then, and ends with status 0
                 System.out.print("# To display the perf.data header info, please use --header/--header-only options.\n#\n");

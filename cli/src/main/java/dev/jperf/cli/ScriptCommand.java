@@ -170,7 +170,7 @@ final class ScriptCommand implements Subcommand {
             case "symbols" -> symbols = v.text();
             case "stop-bt" -> stopBt = v.text();
             case "debug-mode" -> debugMode = v.on();
-            case "addr-range" -> addrRange = decimalInt("addr-range", v.text());
+            case "addr-range" -> addrRange = v.perfInt();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -307,15 +307,6 @@ final class ScriptCommand implements Subcommand {
             Input.printWarnings(file, System.err);
         }
         return 0;
-    }
-
-    /** perf's OPT_INTEGER: strtol in base 10, kept in an int. */
-    private static int decimalInt(String option, String text) {
-        try {
-            return (int) Long.parseLong(text.strip());
-        } catch (NumberFormatException e) {
-            throw new UsageException("option '" + option + "' expects a numerical value");
-        }
     }
 
     /** The sample filters, spelled and read as report's; with --reltime, --time counts from the first sample. */

@@ -61,6 +61,7 @@ public final class Report {
         private final int maxStack;
         private final boolean hideUnresolved;
         private final boolean skipEmpty;
+        private final String symbolFilter;
         /** --sort as given when it names output fields (overhead, sample...), else null. */
         private final String sortFields;
         /** -F/--fields as given, or null. */
@@ -93,6 +94,7 @@ public final class Report {
             maxStack = b.maxStack;
             hideUnresolved = b.hideUnresolved;
             skipEmpty = b.skipEmpty;
+            symbolFilter = b.symbolFilter;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -131,6 +133,7 @@ public final class Report {
             b.maxStack = maxStack;
             b.hideUnresolved = hideUnresolved;
             b.skipEmpty = skipEmpty;
+            b.symbolFilter = symbolFilter;
             b.sortFields = sortFields;
             b.fields = fields;
             return b;
@@ -162,6 +165,7 @@ public final class Report {
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
             private boolean skipEmpty = true;
+            private String symbolFilter;
             private String sortFields;
             private String fields;
 
@@ -312,6 +316,12 @@ public final class Report {
                 return this;
             }
 
+            /** --symbol-filter: the first event's rows of symbols whose name contains it (as perf, with a comm key), or null. */
+            public Builder symbolFilter(String symbolFilter) {
+                this.symbolFilter = symbolFilter;
+                return this;
+            }
+
             public Builder hideUnresolved(boolean hideUnresolved) {
                 this.hideUnresolved = hideUnresolved;
                 return this;
@@ -430,6 +440,10 @@ public final class Report {
             return showPeriod;
         }
 
+        public String symbolFilter() {
+            return symbolFilter;
+        }
+
         public boolean skipEmpty() {
             return skipEmpty;
         }
@@ -535,6 +549,9 @@ public final class Report {
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
             Hists h = order != null ? new Hists(e, order, children, graph, branch) : new Hists(e, sort, children, graph, branch);
+            if (e.index() == 0) {
+                h.symbolFilter(o.symbolFilter());
+            }
             byEvent.put(e, h);
             ordered.add(h);
         }
@@ -545,6 +562,9 @@ public final class Report {
             if (h == null) {
                 h = order != null ? new Hists(s.event(), order, children, graph, branch)
                         : new Hists(s.event(), sort, children, graph, branch);
+                if (s.event().index() == 0) {
+                    h.symbolFilter(o.symbolFilter());
+                }
                 byEvent.put(s.event(), h);
                 // a pipe's events are described again in the stream: the new description takes
                 // its index's place (group descriptions name events by index)

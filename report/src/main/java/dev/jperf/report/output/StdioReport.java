@@ -245,7 +245,7 @@ public final class StdioReport {
         StringBuilder graphText = new StringBuilder();
         CallGraphPrinter printer = new CallGraphPrinter(graphText, callGraph, sortStartsWithSym);
         // perf's min_callchain_hits: the threshold of the whole event, as an integer period
-        long minHit = (long) (total * (callGraph.minPercent() / 100));
+        long minHit = (long) (h.graphThresholdTotal(relative) * (callGraph.minPercent() / 100));
         for (HistEntry e : rows) {
             if (b.length() >= ROWS_BLOCK) {
                 out.append(b);
