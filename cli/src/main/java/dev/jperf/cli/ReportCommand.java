@@ -139,6 +139,8 @@ final class ReportCommand implements Subcommand {
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
                 .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
                         + " (default when the file has callchains)")
+                .flag('\0', "demangle-kernel", "Enable kernel symbol demangling (perf demangles a vmlinux's or a module's"
+                        + " ELF symbols; the kallsyms names jperf reads stay as they are, as in perf)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
                 .flag('\0', "inline", "show inlined functions in DWARF-unwound call chains (default; --no-inline: none)")
                 .flag('\0', "json", "print the rows as JSON: Children/Self (or Overhead) and, with callchains and -g"
@@ -206,6 +208,7 @@ final class ReportCommand implements Subcommand {
             case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
+            case "demangle-kernel" -> { } // kallsyms names: perf demangles none of them either
             case "inline" -> inline = v.on();
             case "json" -> json = v.on();
             case "header-only" -> headerOnly = v.on();

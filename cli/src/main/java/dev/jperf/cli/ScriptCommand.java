@@ -108,6 +108,8 @@ final class ScriptCommand implements Subcommand {
                         + " order, as perf does")
                 .flag('\0', "show-bpf-events", "show bpf related events (KSYMBOL, BPF_EVENT)")
                 .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
+                .flag('\0', "demangle-kernel", "Enable kernel symbol demangling (perf demangles a vmlinux's or a module's"
+                        + " ELF symbols; the kallsyms names jperf reads stay as they are, as in perf)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
                 .flag('\0', "inline", "show inlined functions in DWARF-unwound call chains (default; --no-inline: none)")
                 .flag('\0', "json", "one JSON object per line instead of text")
@@ -150,6 +152,7 @@ final class ScriptCommand implements Subcommand {
             case "show-bpf-events" -> showBpfEvents = v.on();
             case "show-cgroup-events" -> showCgroupEvents = v.on();
             case "demangle" -> demangle = v.on();
+            case "demangle-kernel" -> { } // kallsyms names: perf demangles none of them either
             case "inline" -> inline = v.on();
             case "json" -> json = v.on();
             case "folded" -> folded = v.on();
