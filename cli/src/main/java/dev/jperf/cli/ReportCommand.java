@@ -62,6 +62,7 @@ final class ReportCommand implements Subcommand {
     private boolean inverted;
     private boolean children = true;
     private boolean demangle = true;
+    private boolean fullSourcePath;
     private boolean inline = true;
     private boolean json;
     private boolean headerOnly;
@@ -139,6 +140,7 @@ final class ReportCommand implements Subcommand {
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
                 .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
                         + " (default when the file has callchains)")
+                .flag('\0', "full-source-path", "Show full source file name path for source lines")
                 .flag('\0', "demangle-kernel", "Enable kernel symbol demangling (perf demangles a vmlinux's or a module's"
                         + " ELF symbols; the kallsyms names jperf reads stay as they are, as in perf)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
@@ -208,6 +210,7 @@ final class ReportCommand implements Subcommand {
             case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
+            case "full-source-path" -> fullSourcePath = v.on();
             case "demangle-kernel" -> { } // kallsyms names: perf demangles none of them either
             case "inline" -> inline = v.on();
             case "json" -> json = v.on();
@@ -279,7 +282,7 @@ final class ReportCommand implements Subcommand {
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
                 .symbols(kallsyms, symfs).json(json).demangle(demangle).inline(inline).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
-                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty).symbolFilter(symbolFilter)
+                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty).symbolFilter(symbolFilter).fullSourcePath(fullSourcePath)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (sort != null) {

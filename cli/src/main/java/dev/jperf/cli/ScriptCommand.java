@@ -38,6 +38,7 @@ final class ScriptCommand implements Subcommand {
     private boolean showCgroupEvents;
     private boolean showRoundEvents;
     private boolean demangle = true;
+    private boolean fullSourcePath;
     private boolean inline = true;
     private boolean json;
     private boolean folded;
@@ -108,6 +109,7 @@ final class ScriptCommand implements Subcommand {
                         + " order, as perf does")
                 .flag('\0', "show-bpf-events", "show bpf related events (KSYMBOL, BPF_EVENT)")
                 .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
+                .flag('\0', "full-source-path", "Show full source file name path for source lines")
                 .flag('\0', "demangle-kernel", "Enable kernel symbol demangling (perf demangles a vmlinux's or a module's"
                         + " ELF symbols; the kallsyms names jperf reads stay as they are, as in perf)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
@@ -152,6 +154,7 @@ final class ScriptCommand implements Subcommand {
             case "show-bpf-events" -> showBpfEvents = v.on();
             case "show-cgroup-events" -> showCgroupEvents = v.on();
             case "demangle" -> demangle = v.on();
+            case "full-source-path" -> fullSourcePath = v.on();
             case "demangle-kernel" -> { } // kallsyms names: perf demangles none of them either
             case "inline" -> inline = v.on();
             case "json" -> json = v.on();
@@ -279,7 +282,8 @@ final class ScriptCommand implements Subcommand {
                 }
             }
             if (folded) {
-                Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle).withInline(inline),
+                Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle).withInline(inline)
+                        .withFullSourcePath(fullSourcePath),
                         System.out, System.err);
                 System.out.flush();
                 Input.printWarnings(file, System.err);
@@ -300,7 +304,7 @@ final class ScriptCommand implements Subcommand {
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle).withInline(inline)
                     .withTime(reltime ? Script.TimeBase.FIRST : deltatime ? Script.TimeBase.PREVIOUS : Script.TimeBase.BOOT)
                     .withNanoseconds(nanoseconds).withMaxStack(maxStack).withFilter(filter(file))
-                    .withDebugMode(debugMode).withStopBt(stopBt == null ? Set.of() : CommaList.strings(stopBt))
+                    .withDebugMode(debugMode).withFullSourcePath(fullSourcePath).withStopBt(stopBt == null ? Set.of() : CommaList.strings(stopBt))
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
                     .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)
                     .withShow(Script.Show.SWITCH, showSwitchEvents).withShow(Script.Show.NAMESPACE, showNamespaceEvents)

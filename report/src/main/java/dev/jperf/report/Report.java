@@ -62,6 +62,7 @@ public final class Report {
         private final boolean hideUnresolved;
         private final boolean skipEmpty;
         private final String symbolFilter;
+        private final boolean fullSourcePath;
         /** --sort as given when it names output fields (overhead, sample...), else null. */
         private final String sortFields;
         /** -F/--fields as given, or null. */
@@ -95,6 +96,7 @@ public final class Report {
             hideUnresolved = b.hideUnresolved;
             skipEmpty = b.skipEmpty;
             symbolFilter = b.symbolFilter;
+            fullSourcePath = b.fullSourcePath;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -134,6 +136,7 @@ public final class Report {
             b.hideUnresolved = hideUnresolved;
             b.skipEmpty = skipEmpty;
             b.symbolFilter = symbolFilter;
+            b.fullSourcePath = fullSourcePath;
             b.sortFields = sortFields;
             b.fields = fields;
             return b;
@@ -166,6 +169,7 @@ public final class Report {
             private boolean hideUnresolved;
             private boolean skipEmpty = true;
             private String symbolFilter;
+            private boolean fullSourcePath;
             private String sortFields;
             private String fields;
 
@@ -316,6 +320,12 @@ public final class Report {
                 return this;
             }
 
+            /** --full-source-path: srcline and srcfile name their file's whole path. */
+            public Builder fullSourcePath(boolean fullSourcePath) {
+                this.fullSourcePath = fullSourcePath;
+                return this;
+            }
+
             /** --symbol-filter: the first event's rows of symbols whose name contains it (as perf, with a comm key), or null. */
             public Builder symbolFilter(String symbolFilter) {
                 this.symbolFilter = symbolFilter;
@@ -440,6 +450,10 @@ public final class Report {
             return showPeriod;
         }
 
+        public boolean fullSourcePath() {
+            return fullSourcePath;
+        }
+
         public String symbolFilter() {
             return symbolFilter;
         }
@@ -541,7 +555,8 @@ public final class Report {
         CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains && !branch
                 ? o.callGraph().effectiveOrder(children) : null;
         SymbolResolver resolver = new SymbolResolver(
-                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline()));
+                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline())
+                        .withFullSourcePath(o.fullSourcePath()));
         Session session = new Session(file, resolver,
                 new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack())
                         .withHideUnresolved(o.hideUnresolved()));

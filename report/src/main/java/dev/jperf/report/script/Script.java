@@ -55,10 +55,11 @@ public final class Script {
      * @param stopBt --stop-bt: a callchain is printed down to the first frame of one of these symbols
      * @param debugMode -d/--debug-mode: samples are not printed but checked for order (perf's
      *     misordered count on stderr); side-band records are printed as without it
+     * @param fullSourcePath --full-source-path: srcline names its file's whole path
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, String fields, boolean hideCallGraph,
             boolean json, boolean demangle, boolean inline, Set<Show> shown, TimeBase time, boolean nanoseconds, int maxStack,
-            SampleFilter filter, Set<String> stopBt, boolean debugMode) {
+            SampleFilter filter, Set<String> stopBt, boolean debugMode, boolean fullSourcePath) {
         public Options {
             shown = Set.copyOf(shown);
             stopBt = Set.copyOf(stopBt);
@@ -66,43 +67,43 @@ public final class Script {
 
         /** --max-stack. */
         public Options withMaxStack(int maxStack) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** perf script without options. */
         public static Options defaults() {
             return new Options(null, null, null, null, false, false, true, true, Set.of(), TimeBase.BOOT, false, Machine.PERF_MAX_STACK_DEPTH,
-                    SampleFilter.NONE, Set.of(), false);
+                    SampleFilter.NONE, Set.of(), false, false);
         }
 
         /** -k/--kallsyms and --symfs (either may be null). */
         public Options withSymbols(Path kallsyms, Path symfs) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** --buildid-dir: the build-id cache (null: PERF_BUILDID_DIR, else ~/.debug). */
         public Options withBuildIdDir(Path buildIdDir) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         public Options withFields(String fields) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         public Options withHideCallGraph(boolean hideCallGraph) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         public Options withJson(boolean json) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         public Options withInline(boolean inline) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         public Options withDemangle(boolean demangle) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** {@code kind} shown or not, as its --show-<kind>-events option is given or not. */
@@ -114,32 +115,37 @@ public final class Script {
             } else {
                 s.remove(kind);
             }
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, s, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** --reltime / --deltatime. */
         public Options withTime(TimeBase time) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** The sample filters, as report's: a sample they mark filtered is not printed (perf's al.filtered). */
         public Options withFilter(SampleFilter filter) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** --stop-bt. */
         public Options withStopBt(Set<String> stopBt) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** -d/--debug-mode. */
         public Options withDebugMode(boolean debugMode) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
+        }
+
+        /** --full-source-path. */
+        public Options withFullSourcePath(boolean fullSourcePath) {
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         /** --ns. */
         public Options withNanoseconds(boolean nanoseconds) {
-            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode);
+            return new Options(kallsyms, symfs, buildIdDir, fields, hideCallGraph, json, demangle, inline, shown, time, nanoseconds, maxStack, filter, stopBt, debugMode, fullSourcePath);
         }
 
         public boolean shows(Show kind) {
@@ -212,7 +218,8 @@ public final class Script {
                 useCallchain |= !o.hideCallGraph() && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
             }
             SymbolResolver resolver = new SymbolResolver(
-                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline()));
+                    SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline())
+                            .withFullSourcePath(o.fullSourcePath()));
             Session session = new Session(file, resolver, new Session.Options(useCallchain, o.filter()).withMaxStack(o.maxStack()));
             if (o.shows(Show.ROUND)) {
                 session.deliverInFileOrder();
