@@ -45,6 +45,29 @@ final class Input {
     }
 
     /**
+     * {@link #open(String)} after perf's check of the owner (perf_data's open_file_read):
+     * a file neither root's nor the user's is refused unless {@code force} (-f/--force).
+     */
+    static PerfDataFile open(String given, boolean force) {
+        String name = name(given);
+        if (!force && !STDIN.equals(name)) {
+            try {
+                Path p = Path.of(name);
+                int owner = (Integer) Files.getAttribute(p, "unix:uid");
+                // /proc/self belongs to the process's effective user
+                int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+                if (owner != 0 && owner != self && Files.isRegularFile(p)) {
+                    throw new Unreadable(new PerfDataException("File " + name
+                            + " not owned by current user or root (use -f to override)"));
+                }
+            } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+                // a file that cannot be looked at is refused by the open itself, with its reason
+            }
+        }
+        return open(given);
+    }
+
+    /**
      * An input perf.data that cannot be opened (missing, unreadable, empty, not perf.data): perf's
      * perf_session__new fails and its commands return -1, exit code 255.
      */

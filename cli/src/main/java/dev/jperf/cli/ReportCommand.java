@@ -6,6 +6,7 @@ import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.session.Machine;
@@ -30,6 +31,8 @@ final class ReportCommand implements Subcommand {
     static final String FLAMEGRAPH_FILE = "flamegraph.html";
     private Path buildIdDir;
     private String input;
+    /** -f/--force: a file of another user read all the same. */
+    private boolean force;
     private boolean stats;
     private boolean tasks;
     private boolean mmaps;
@@ -59,6 +62,7 @@ final class ReportCommand implements Subcommand {
     private boolean inverted;
     private boolean children = true;
     private boolean demangle = true;
+    private boolean fullSourcePath;
     private boolean inline = true;
     private boolean json;
     private boolean headerOnly;
@@ -74,6 +78,10 @@ final class ReportCommand implements Subcommand {
     private String flamegraph;
     private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
     private boolean hideUnresolved;
+    private boolean skipEmpty = true;
+    /** --samples: kept per entry for the TUI's browser (perf's res_sample), which the stdio report does not show. */
+    private int samples;
+    private String symbolFilter;
 
     @Override
     public String name() {
@@ -94,6 +102,7 @@ final class ReportCommand implements Subcommand {
     Options options(String usage) {
         return new Options(usage)
                 .value('i', "input", "file", Input.HELP)
+                .flag('f', "force", "don't complain, do it")
                 .flag('\0', "stats", "display event stats")
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
                 .flag('\0', "tasks", "Display recorded tasks")
@@ -123,10 +132,17 @@ final class ReportCommand implements Subcommand {
                         CallchainParams.DEFAULT_ARG)
                 .flag('G', "inverted", "alias for inverted call graph")
                 .flag('U', "hide-unresolved", "Only display entries resolved to a symbol")
+                .value('\0', "samples", "n", "Number of samples to save per histogram entry for individual browsing"
+                        + " (in perf's TUI; the stdio report, jperf's, shows none)")
+                .value('\0', "symbol-filter", "filter", "only show symbols that (partially) match with this filter")
+                .flag('\0', "skip-empty", "Do not display empty (or dummy) events in the output (default; --no-skip-empty shows them)")
                 .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
                 .flag('\0', "children", "accumulate callchains of children and show total overhead as well"
                         + " (default when the file has callchains)")
+                .flag('\0', "full-source-path", "Show full source file name path for source lines")
+                .flag('\0', "demangle-kernel", "Enable kernel symbol demangling (perf demangles a vmlinux's or a module's"
+                        + " ELF symbols; the kallsyms names jperf reads stay as they are, as in perf)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
                 .flag('\0', "inline", "show inlined functions in DWARF-unwound call chains (default; --no-inline: none)")
                 .flag('\0', "json", "print the rows as JSON: Children/Self (or Overhead) and, with callchains and -g"
@@ -160,6 +176,7 @@ final class ReportCommand implements Subcommand {
         switch (name) {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
+            case "force" -> force = v.on();
             case "stats" -> stats = v.on();
             case "tasks" -> tasks = v.on();
             case "mmaps" -> mmaps = v.on();
@@ -187,9 +204,14 @@ final class ReportCommand implements Subcommand {
             }
             case "inverted" -> inverted = v.on();
             case "hide-unresolved" -> hideUnresolved = v.on();
+            case "skip-empty" -> skipEmpty = v.on();
+            case "samples" -> samples = v.perfInt();
+            case "symbol-filter" -> symbolFilter = v.text();
             case "max-stack" -> maxStack = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "children" -> children = v.on();
             case "demangle" -> demangle = v.on();
+            case "full-source-path" -> fullSourcePath = v.on();
+            case "demangle-kernel" -> { } // kallsyms names: perf demangles none of them either
             case "inline" -> inline = v.on();
             case "json" -> json = v.on();
             case "header-only" -> headerOnly = v.on();
@@ -215,7 +237,7 @@ final class ReportCommand implements Subcommand {
         }
         // one mode per run, in perf's precedence: --header-only, -D, --stats, --tasks, then the report itself
         if (headerOnly) {
-            try (PerfDataFile f = Input.open(input)) {
+            try (PerfDataFile f = Input.open(input, force)) {
                 HeaderReport.print(f, showInfo, System.out);
                 Input.printWarnings(f, System.err);
             }
@@ -260,7 +282,7 @@ final class ReportCommand implements Subcommand {
         Report.Options.Builder b = Report.Options.builder(input).buildIdDir(buildIdDir).children(children)
                 .callGraph(graph).percent(percentLimit, relative).filter(filter)
                 .symbols(kallsyms, symfs).json(json).demangle(demangle).inline(inline).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
-                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved)
+                .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty).symbolFilter(symbolFilter).fullSourcePath(fullSourcePath)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
         if (sort != null) {
@@ -270,7 +292,7 @@ final class ReportCommand implements Subcommand {
         Report.Options o = b.build();
         // perf's tasks_mode (--mmaps sets it too): the thread tree in place of the report
         if (tasks || mmaps) {
-            try (PerfDataFile f = Input.open(this.input)) {
+            try (PerfDataFile f = Input.open(this.input, force)) {
                 Report.tasks(f, o, mmaps, System.out);
             }
             return 0;
@@ -283,7 +305,7 @@ final class ReportCommand implements Subcommand {
                 throw new UsageException("-F/--fields chooses the stdio report's columns: not with --"
                         + (pprof != null ? "pprof" : "flamegraph"));
             }
-            try (PerfDataFile f = Input.open(this.input)) {
+            try (PerfDataFile f = Input.open(this.input, force)) {
                 if (pprof != null) {
                     Exports.pprof(f, o, pprof, System.out, warnings);
                 } else {
@@ -295,7 +317,7 @@ final class ReportCommand implements Subcommand {
         }
         if (header && !json) {
             // a stream is read once: header and report come from the one open
-            try (PerfDataFile f = Input.open(this.input)) {
+            try (PerfDataFile f = Input.open(this.input, force)) {
                 HeaderReport.print(f, showInfo, System.out);
                 // perf then prints the report without its "use --header" hint and the line after it
                 PrintStream rest = new PrintStream(new SkipLines(System.out, 2), false);
@@ -305,7 +327,19 @@ final class ReportCommand implements Subcommand {
             }
             return 0;
         }
-        try (PerfDataFile f = Input.open(this.input)) {
+        try (PerfDataFile f = Input.open(this.input, force)) {
+            if (samples < 0) {
+                // perf's calloc of a negative count fails at the first sample (a file without samples aside); it says so, exit 0
+                System.out.print("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+                System.err.print("Error:\nfailed to process sample\n");
+                return 0;
+            }
+            if (cpus != null && lacksCpus(f)) {
+                // perf has printed the header's hint by then, and ends with status 0
+                System.out.print("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+                System.err.print("Error:\nfailed to set cpu bitmap\n");
+                return 0;
+            }
             Report.run(f, o, System.out, warnings);
             // damage is said after the report, once the records were read (where reading stopped)
             Input.printWarnings(f, warnings);
@@ -345,16 +379,31 @@ final class ReportCommand implements Subcommand {
     /** -D (every record, perf's dump, then the stats) or --stats. */
     private int readAll() {
         PrintStream out = Input.stdout();
-        try (PerfDataFile file = Input.open(input)) {
+        try (PerfDataFile file = Input.open(input, force)) {
             if (dumpRawTrace) {
-                RawDump.print(file, out, true);
+                RawDump.print(file, out, true, skipEmpty);
             } else {
-                EventStats.of(file).print(out);
+                EventStats.of(file).print(out, skipEmpty);
             }
             out.flush();
             Input.printWarnings(file, System.err);
         }
         return 0;
+    }
+
+    /**
+     * perf_session__cpu_bitmap's check: -C needs each sample type's CPU, looked up in the first
+     * event of each attr type. Says perf's line and answers true when the file lacks it.
+     */
+    static boolean lacksCpus(PerfDataFile f) {
+        Set<Integer> types = new HashSet<>();
+        for (dev.jperf.format.header.EventDesc e : f.events()) {
+            if (types.add(e.attr().type()) && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CPU) == 0) {
+                System.err.println("File does not contain CPU events. Remove -C option to proceed.");
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Set<Integer> asSet(List<Integer> ids) {

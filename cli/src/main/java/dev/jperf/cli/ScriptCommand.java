@@ -8,16 +8,22 @@ import dev.jperf.format.PerfDataFile;
 import dev.jperf.report.export.Exports;
 import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.script.Script;
+import dev.jperf.report.session.SampleFilter;
 import dev.jperf.report.symbol.SymbolResolver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /** {@code jperf script}: perf script's options, spelled as perf spells them. */
 final class ScriptCommand implements Subcommand {
     private Path buildIdDir;
     private String input;
+    /** -f/--force: a file of another user read all the same. */
+    private boolean force;
     private String fields;
     private Path kallsyms;
     private Path symfs;
@@ -32,6 +38,7 @@ final class ScriptCommand implements Subcommand {
     private boolean showCgroupEvents;
     private boolean showRoundEvents;
     private boolean demangle = true;
+    private boolean fullSourcePath;
     private boolean inline = true;
     private boolean json;
     private boolean folded;
@@ -50,6 +57,16 @@ final class ScriptCommand implements Subcommand {
     private boolean listLanguages;
     /** -g/--gen-script: the language asked for, checked when run (as perf does). */
     private String genScript;
+    private String comms;
+    private String pids;
+    private String tids;
+    private String cpus;
+    private String time;
+    private String dsos;
+    private String symbols;
+    private long addrRange;
+    private String stopBt;
+    private boolean debugMode;
 
     @Override
     public String name() {
@@ -65,10 +82,21 @@ final class ScriptCommand implements Subcommand {
     public Options options() {
         return new Options("jperf script [<options>]")
                 .value('i', "input", "file", Input.HELP)
+                .flag('f', "force", "don't complain, do it")
                 .value('F', "fields", "str", "comma separated output fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,"
                         + "dso,srcline,period,addr,iregs,uregs,brstack,brstacksym; +f/-f edit the defaults")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
                 .value('\0', "symfs", "directory", "look for files with symbols relative to this directory")
+                .value('c', "comms", "comm[,comm...]", "only display events for these comms")
+                .value('\0', "pid", "pid[,pid...]", "only consider symbols in these pids")
+                .value('\0', "tid", "tid[,tid...]", "only consider symbols in these tids")
+                .value('C', "cpu", "cpu", "list of cpus to profile")
+                .value('\0', "time", "str", "Time span of interest (start,stop)")
+                .value('\0', "dsos", "dso[,dso...]", "only consider symbols in these DSOs")
+                .value('S', "symbols", "symbol[,symbol...]", "only consider these symbols")
+                .value('\0', "addr-range", "n", "Use with -S to list traced records within address range")
+                .value('\0', "stop-bt", "symbol[,symbol...]", "Stop display of callgraph at these symbols")
+                .flag('d', "debug-mode", "do various checks like samples ordering and lost events")
                 .flag('G', "hide-call-graph", "when printing symbols do not display call chain")
                 .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain, anything beyond"
                         + " the specified depth will be ignored. Default: " + Machine.PERF_MAX_STACK_DEPTH)
@@ -81,6 +109,9 @@ final class ScriptCommand implements Subcommand {
                         + " order, as perf does")
                 .flag('\0', "show-bpf-events", "show bpf related events (KSYMBOL, BPF_EVENT)")
                 .flag('\0', "show-cgroup-events", "show cgroup events (CGROUP)")
+                .flag('\0', "full-source-path", "Show full source file name path for source lines")
+                .flag('\0', "demangle-kernel", "Enable kernel symbol demangling (perf demangles a vmlinux's or a module's"
+                        + " ELF symbols; the kallsyms names jperf reads stay as they are, as in perf)")
                 .flag('\0', "demangle", "demangle symbol names (default; --no-demangle shows them as in the file)")
                 .flag('\0', "inline", "show inlined functions in DWARF-unwound call chains (default; --no-inline: none)")
                 .flag('\0', "json", "one JSON object per line instead of text")
@@ -108,6 +139,7 @@ final class ScriptCommand implements Subcommand {
         switch (name) {
             case "buildid-dir" -> buildIdDir = Path.of(v.text());
             case "input" -> input = v.text();
+            case "force" -> force = v.on();
             case "fields" -> fields = v.text();
             case "kallsyms" -> kallsyms = Path.of(v.text());
             case "symfs" -> symfs = Path.of(v.text());
@@ -122,6 +154,8 @@ final class ScriptCommand implements Subcommand {
             case "show-bpf-events" -> showBpfEvents = v.on();
             case "show-cgroup-events" -> showCgroupEvents = v.on();
             case "demangle" -> demangle = v.on();
+            case "full-source-path" -> fullSourcePath = v.on();
+            case "demangle-kernel" -> { } // kallsyms names: perf demangles none of them either
             case "inline" -> inline = v.on();
             case "json" -> json = v.on();
             case "folded" -> folded = v.on();
@@ -133,6 +167,16 @@ final class ScriptCommand implements Subcommand {
             case "ns" -> nanoseconds = v.on();
             case "script" -> script = v.text();
             case "gen-script" -> genScript = v.text();
+            case "comms" -> comms = v.text();
+            case "pid" -> pids = v.text();
+            case "tid" -> tids = v.text();
+            case "cpu" -> cpus = v.text();
+            case "time" -> time = v.text();
+            case "dsos" -> dsos = v.text();
+            case "symbols" -> symbols = v.text();
+            case "stop-bt" -> stopBt = v.text();
+            case "debug-mode" -> debugMode = v.on();
+            case "addr-range" -> addrRange = v.perfInt();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -196,7 +240,7 @@ final class ScriptCommand implements Subcommand {
                 System.err.println("jperf script: custom fields not supported for generated scripts");
                 return 234; // perf's -EINVAL
             }
-            try (PerfDataFile file = Input.open(input)) {
+            try (PerfDataFile file = Input.open(input, force)) {
                 String engine = engine(genScript);
                 if (engine == null) {
                     System.err.println("jperf script: -g " + genScript + ": invalid language specifier (Perl, pl, Python or py)");
@@ -206,7 +250,7 @@ final class ScriptCommand implements Subcommand {
             }
         }
         if (scriptEngine != null) {
-            try (PerfDataFile file = Input.open(input)) {
+            try (PerfDataFile file = Input.open(input, force)) {
                 return noEngine(scriptEngine);
             }
         }
@@ -219,7 +263,7 @@ final class ScriptCommand implements Subcommand {
             throw new UsageException("--header" + (headerOnly ? "-only" : "") + " prints perf's text header: not with "
                     + (json ? "--json" : "--folded"));
         }
-        try (PerfDataFile file = Input.open(input)) {
+        try (PerfDataFile file = Input.open(input, force)) {
             // a stream's features come as records: perf script prints them as they arrive (with
             // --header, or -I alone), and --header-only stops before the first
             boolean fixed = header || headerOnly;
@@ -238,17 +282,29 @@ final class ScriptCommand implements Subcommand {
                 }
             }
             if (folded) {
-                Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle).withInline(inline),
+                Exports.folded(file, SymbolResolver.Options.defaults(kallsyms, symfs, buildIdDir).withDemangle(demangle).withInline(inline)
+                        .withFullSourcePath(fullSourcePath),
                         System.out, System.err);
                 System.out.flush();
                 Input.printWarnings(file, System.err);
                 return 0;
             }
+            if (cpus != null && ReportCommand.lacksCpus(file)) {
+                return 255;
+            }
+            if (reltime && time != null && file.features().sampleTime().map(t -> t.first() == 0 && t.last() == 0).orElse(true)) {
+                // perf_time__parse_for_ranges_reltime needs HEADER_SAMPLE_TIME (-EINVAL without)
+                System.err.print("HINT: no first/last sample time found in perf data.\n"
+                        + "Please use latest perf binary to execute 'perf record'\n"
+                        + "(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
+                return 234;
+            }
             // script buffers its own bytes (64 KiB writes); System.out only passes them on
             Script.run(file, Script.Options.defaults().withBuildIdDir(buildIdDir).withSymbols(kallsyms, symfs).withFields(fields)
                     .withHideCallGraph(hideCallGraph).withJson(json).withDemangle(demangle).withInline(inline)
                     .withTime(reltime ? Script.TimeBase.FIRST : deltatime ? Script.TimeBase.PREVIOUS : Script.TimeBase.BOOT)
-                    .withNanoseconds(nanoseconds).withMaxStack(maxStack)
+                    .withNanoseconds(nanoseconds).withMaxStack(maxStack).withFilter(filter(file))
+                    .withDebugMode(debugMode).withFullSourcePath(fullSourcePath).withStopBt(stopBt == null ? Set.of() : CommaList.strings(stopBt))
                     .withShow(Script.Show.BPF, showBpfEvents).withShow(Script.Show.MMAP, showMmapEvents)
                     .withShow(Script.Show.TASK, showTaskEvents).withShow(Script.Show.LOST, showLostEvents)
                     .withShow(Script.Show.SWITCH, showSwitchEvents).withShow(Script.Show.NAMESPACE, showNamespaceEvents)
@@ -258,6 +314,19 @@ final class ScriptCommand implements Subcommand {
             Input.printWarnings(file, System.err);
         }
         return 0;
+    }
+
+    /** The sample filters, spelled and read as report's; with --reltime, --time counts from the first sample. */
+    private SampleFilter filter(PerfDataFile file) {
+        SampleFilter f = SampleFilter.tasks(CommaList.strings(comms), asSet(CommaList.ints("--pid", pids)),
+                asSet(CommaList.ints("--tid", tids)))
+                .withCpus(ReportCommand.parseCpus(cpus)).withDsos(CommaList.strings(dsos))
+                .withAddrRange(addrRange).withSymbols(CommaList.strings(symbols)).withTime(time);
+        return reltime ? f.withTimeShifted(file.features().sampleTime().map(t -> t.first()).orElse(0L)) : f;
+    }
+
+    private static Set<Integer> asSet(List<Integer> ids) {
+        return ids == null ? null : new HashSet<>(ids);
     }
 
     /** Where the header's fixed part ends: the line after its second "# ========" rule. */

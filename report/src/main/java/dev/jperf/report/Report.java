@@ -60,6 +60,9 @@ public final class Report {
         private final Boolean group;
         private final int maxStack;
         private final boolean hideUnresolved;
+        private final boolean skipEmpty;
+        private final String symbolFilter;
+        private final boolean fullSourcePath;
         /** --sort as given when it names output fields (overhead, sample...), else null. */
         private final String sortFields;
         /** -F/--fields as given, or null. */
@@ -91,6 +94,9 @@ public final class Report {
             group = b.group;
             maxStack = b.maxStack;
             hideUnresolved = b.hideUnresolved;
+            skipEmpty = b.skipEmpty;
+            symbolFilter = b.symbolFilter;
+            fullSourcePath = b.fullSourcePath;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -128,6 +134,9 @@ public final class Report {
             b.group = group;
             b.maxStack = maxStack;
             b.hideUnresolved = hideUnresolved;
+            b.skipEmpty = skipEmpty;
+            b.symbolFilter = symbolFilter;
+            b.fullSourcePath = fullSourcePath;
             b.sortFields = sortFields;
             b.fields = fields;
             return b;
@@ -158,6 +167,9 @@ public final class Report {
             private Boolean group;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
+            private boolean skipEmpty = true;
+            private String symbolFilter;
+            private boolean fullSourcePath;
             private String sortFields;
             private String fields;
 
@@ -302,6 +314,24 @@ public final class Report {
             }
 
             /** -U/--hide-unresolved: samples and callchain frames without a symbol left out, totals too. */
+            /** --skip-empty (perf's default)/--no-skip-empty: events without samples left out or shown. */
+            public Builder skipEmpty(boolean skipEmpty) {
+                this.skipEmpty = skipEmpty;
+                return this;
+            }
+
+            /** --full-source-path: srcline and srcfile name their file's whole path. */
+            public Builder fullSourcePath(boolean fullSourcePath) {
+                this.fullSourcePath = fullSourcePath;
+                return this;
+            }
+
+            /** --symbol-filter: the first event's rows of symbols whose name contains it (as perf, with a comm key), or null. */
+            public Builder symbolFilter(String symbolFilter) {
+                this.symbolFilter = symbolFilter;
+                return this;
+            }
+
             public Builder hideUnresolved(boolean hideUnresolved) {
                 this.hideUnresolved = hideUnresolved;
                 return this;
@@ -420,6 +450,18 @@ public final class Report {
             return showPeriod;
         }
 
+        public boolean fullSourcePath() {
+            return fullSourcePath;
+        }
+
+        public String symbolFilter() {
+            return symbolFilter;
+        }
+
+        public boolean skipEmpty() {
+            return skipEmpty;
+        }
+
         public boolean quiet() {
             return quiet;
         }
@@ -513,7 +555,8 @@ public final class Report {
         CallchainParams.Order graph = o.callGraph().enabled() && hasCallchains && !branch
                 ? o.callGraph().effectiveOrder(children) : null;
         SymbolResolver resolver = new SymbolResolver(
-                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline()));
+                SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline())
+                        .withFullSourcePath(o.fullSourcePath()));
         Session session = new Session(file, resolver,
                 new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack())
                         .withHideUnresolved(o.hideUnresolved()));
@@ -521,6 +564,9 @@ public final class Report {
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
             Hists h = order != null ? new Hists(e, order, children, graph, branch) : new Hists(e, sort, children, graph, branch);
+            if (e.index() == 0) {
+                h.symbolFilter(o.symbolFilter());
+            }
             byEvent.put(e, h);
             ordered.add(h);
         }
@@ -531,6 +577,9 @@ public final class Report {
             if (h == null) {
                 h = order != null ? new Hists(s.event(), order, children, graph, branch)
                         : new Hists(s.event(), sort, children, graph, branch);
+                if (s.event().index() == 0) {
+                    h.symbolFilter(o.symbolFilter());
+                }
                 byEvent.put(s.event(), h);
                 // a pipe's events are described again in the stream: the new description takes
                 // its index's place (group descriptions name events by index)
@@ -633,7 +682,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), symFirst).fields(order)
-                    .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).separator(o.separator())
+                    .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).skipEmpty(o.skipEmpty()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();

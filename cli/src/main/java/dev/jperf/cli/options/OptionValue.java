@@ -25,6 +25,19 @@ public final class OptionValue {
         return Options.toLong(option, text);
     }
 
+    /**
+     * perf's OPT_INTEGER: strtol in base 10 (no 0x), the whole text read, kept in an int as C
+     * keeps it (the low 32 bits).
+     */
+    public int perfInt() {
+        String t = text.strip();
+        try {
+            return (int) Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
+        } catch (NumberFormatException e) {
+            throw new UsageException("option '" + option + "' expects a numerical value");
+        }
+    }
+
     /** The value as a decimal number. */
     public double decimal() {
         try {

@@ -35,6 +35,10 @@ public final class Hists {
     private final boolean hasComm;
     /** perf's need_collapse: a comm key from the sort order (not one -F added). */
     private final boolean collapses;
+    /** --symbol-filter: entries whose symbol's name does not contain it are filtered; null: none. */
+    private String symbolFilter;
+    /** The period of the entries --symbol-filter filtered. */
+    private long symbolFiltered;
     /** perf's hists__has(dso): a dso key from the sort order, which sort__sym_cmp leaves DSOs to. */
     private final boolean dsoDimension;
     private final boolean hasThread;
@@ -206,6 +210,26 @@ public final class Hists {
      */
     public long unfilteredSamplesPeriod() {
         return unfilteredSamplesPeriod;
+    }
+
+    /**
+     * perf's --symbol-filter (hists->symbol_filter_str, the first event's only): applied as
+     * hists__collapse_resort applies its filters, so only when a key collapses (comm); an entry
+     * without a symbol, or whose name lacks {@code filter}, is filtered.
+     */
+    public void symbolFilter(String filter) {
+        this.symbolFilter = filter;
+    }
+
+    /**
+     * The total perf's output_resort takes its call-graph threshold from (min_callchain_hits):
+     * {@code relative}'s before --symbol-filter's entries are taken out of it, as perf computes it
+     * before recounting.
+     */
+    public long graphThresholdTotal(boolean relative) {
+        settle();
+        collapsed();
+        return relative ? nonFilteredPeriod + symbolFiltered : totalPeriod;
     }
 
     /** Samples whose entry is not filtered (perf's nr_non_filtered_samples). */
@@ -710,6 +734,15 @@ public final class Hists {
             EntryTree in = searchTree != null ? searchTree : replay(created);
             inputTree = collapses ? collapse(in.keys()) : in;
             inputTreeFinds = collapses || searchTree != null;
+            if (collapses && symbolFilter != null) {
+                for (HistEntry e : inputTree.keys()) {
+                    if (!e.filtered && (e.symbol == null || !e.symbol.name().contains(symbolFilter))) {
+                        e.filtered = true;
+                        nonFilteredPeriod -= e.period;
+                        symbolFiltered += e.period;
+                    }
+                }
+            }
             collapsedStale = true;
         }
         if (collapsedStale) {

@@ -24,6 +24,11 @@ public final class RawDump {
 
     /** Prints every record of {@code file}; returns the number of records. */
     public static long print(PerfDataFile file, PrintStream out, boolean hex) {
+        return print(file, out, hex, true);
+    }
+
+    /** {@link #print(PerfDataFile, PrintStream, boolean)}, the stats after it as report's --[no-]skip-empty says. */
+    public static long print(PerfDataFile file, PrintStream out, boolean hex, boolean skipEmpty) {
         // perf counts pipe-mode offsets from the end of the 16-byte header
         long base = file.isPipe() ? file.dataSection().offset() : 0;
         String where = file.isPipe() ? "pipe" : file.name();
@@ -64,7 +69,7 @@ public final class RawDump {
         }
         if (hex) {
             stats.finish(file);
-            stats.print(out);
+            stats.print(out, skipEmpty);
         }
         out.flush();
         return n;

@@ -58,7 +58,8 @@ public final class Exports {
     }
 
     private static SymbolResolver.Options symbols(Report.Options o) {
-        return SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline());
+        return SymbolResolver.Options.defaults(o.kallsyms(), o.symfs(), o.buildIdDir()).withDemangle(o.demangle()).withInline(o.inline())
+                .withFullSourcePath(o.fullSourcePath());
     }
 
     /** {@link #collect} as report's options say: its filters, --max-stack and -U shape the stacks as they shape its graphs. */

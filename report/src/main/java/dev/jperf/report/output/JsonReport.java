@@ -74,7 +74,7 @@ public final class JsonReport {
                 boolean graph = callGraph.enabled() && h.graphOrder() != null;
                 CallGraphPrinter printer = new CallGraphPrinter(null, callGraph, sortStartsWithSym);
                 // as the stdio report: the threshold of the whole event, graph percentages of the whole event
-                long minHit = (long) (total * (callGraph.minPercent() / 100));
+                long minHit = (long) (h.graphThresholdTotal(relative) * (callGraph.minPercent() / 100));
                 for (HistEntry e : h.sorted()) {
                     double self = StdioReport.percent(e.period(), total);
                     double acc = StdioReport.percent(e.periodAcc(), total);

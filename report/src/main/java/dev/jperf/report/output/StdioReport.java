@@ -38,6 +38,8 @@ public final class StdioReport {
     private boolean showPeriod;
     /** -q/--quiet. */
     private boolean quiet;
+    /** --skip-empty (default): no section for an event without samples. */
+    private boolean skipEmpty = true;
     /** -t/--field-separator: between the columns instead of two spaces; null for none. */
     private String separator;
     /** -F, or --sort naming output fields: the columns in perf's order; null for the default layout. */
@@ -67,6 +69,12 @@ public final class StdioReport {
     /** The report's filters: a --comms, --dsos or --symbols list of one elides its sort key (perf's sort__setup_elide). */
     public StdioReport elide(SampleFilter filter) {
         this.elide = filter;
+        return this;
+    }
+
+    /** perf's --skip-empty/--no-skip-empty. */
+    public StdioReport skipEmpty(boolean skipEmpty) {
+        this.skipEmpty = skipEmpty;
         return this;
     }
 
@@ -133,7 +141,7 @@ public final class StdioReport {
         comment("#");
         for (GroupHists g : sections) {
             // perf's skip_empty looks at the leader's samples alone
-            if (g.leader().samples() == 0) {
+            if (skipEmpty && g.leader().samples() == 0) {
                 continue;
             }
             section(g);
@@ -237,7 +245,7 @@ public final class StdioReport {
         StringBuilder graphText = new StringBuilder();
         CallGraphPrinter printer = new CallGraphPrinter(graphText, callGraph, sortStartsWithSym);
         // perf's min_callchain_hits: the threshold of the whole event, as an integer period
-        long minHit = (long) (total * (callGraph.minPercent() / 100));
+        long minHit = (long) (h.graphThresholdTotal(relative) * (callGraph.minPercent() / 100));
         for (HistEntry e : rows) {
             if (b.length() >= ROWS_BLOCK) {
                 out.append(b);

@@ -46,6 +46,9 @@ final class PipelinedPrinter implements SampleConsumer {
 
     @Override
     public void sample(ResolvedSample s) {
+        if (s.filtered()) {
+            return; // perf script's al.filtered: not printed
+        }
         ResolvedSample r = DeepChains.scriptOrder(s, machine, options.maxStack());
         ScriptSample extra = ScriptSample.of(r, machine, fields[r.event().index()]);
         // the sample alone when nothing more was resolved: no wrapper per sample
@@ -54,7 +57,7 @@ final class PipelinedPrinter implements SampleConsumer {
 
     @Override
     public void sideBand(PerfRecord r) {
-        if (SideBandHeader.shown(r, options)) {
+        if (SideBandHeader.shown(r, options) && !SideBandHeader.cpuFiltered(r, events, options)) {
             add(new SideBand(r, SideBandHeader.of(r, machine, events)));
         }
     }

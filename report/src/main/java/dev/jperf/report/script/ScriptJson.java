@@ -83,6 +83,9 @@ final class ScriptJson implements SampleConsumer {
 
     @Override
     public void sample(ResolvedSample sample) {
+        if (sample.filtered()) {
+            return;
+        }
         ResolvedSample rs = DeepChains.scriptOrder(sample, machine, options.maxStack());
         try {
             SampleRecord s = rs.record();
@@ -111,6 +114,10 @@ final class ScriptJson implements SampleConsumer {
                         g.writeStartObject();
                         frame(f, cc[i], ScriptPrinter.chainIp(cc[i]));
                         g.writeEndObject();
+                        // --stop-bt, as the text's
+                        if (cc[i].symbol() != null && options.stopBt().contains(cc[i].symbol().name())) {
+                            break;
+                        }
                     }
                     g.writeEndArray();
                 }
@@ -224,7 +231,7 @@ final class ScriptJson implements SampleConsumer {
 
     @Override
     public void sideBand(PerfRecord r) {
-        if (!SideBandHeader.shown(r, options)) {
+        if (!SideBandHeader.shown(r, options) || SideBandHeader.cpuFiltered(r, events, options)) {
             return;
         }
         try {

@@ -46,6 +46,8 @@ final class ScriptPrinter implements SampleConsumer {
     private final boolean[] callchain;
     private final int nameWidth;
     private final Script.Options options;
+    /** --stop-bt's symbols, or null. */
+    private final java.util.Set<String> stopBt;
     private final PerfRegs regs;
     // a frame is shared by every sample at that address: render it once
     private final Map<Frame, byte[]> sampleIpText = new IdentityHashMap<>();
@@ -58,6 +60,7 @@ final class ScriptPrinter implements SampleConsumer {
         this.machine = machine;
         this.events = events;
         this.options = options;
+        this.stopBt = options.stopBt().isEmpty() ? null : options.stopBt();
         this.fields = requested.perEvent(events);
         this.callchain = new boolean[events.size()];
         int width = 0;
@@ -122,6 +125,10 @@ final class ScriptPrinter implements SampleConsumer {
                         chainText.put(fr, b);
                     }
                     w.bytes(b);
+                    // perf's --stop-bt: the frame printed, then no more
+                    if (stopBt != null && fr.symbol() != null && stopBt.contains(fr.symbol().name())) {
+                        break;
+                    }
                 }
             } else {
                 Frame fr = rs.frame();

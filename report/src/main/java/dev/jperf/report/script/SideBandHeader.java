@@ -1,6 +1,7 @@
 package dev.jperf.report.script;
 
 import dev.jperf.format.header.EventDesc;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.record.BpfEventRecord;
 import dev.jperf.format.record.CgroupRecord;
 import dev.jperf.format.record.CommRecord;
@@ -40,6 +41,21 @@ record SideBandHeader(EventDesc event, int pid, int tid, int cpu, long time, Str
                 || (o.shows(Script.Show.NAMESPACE) && r instanceof NamespacesRecord)
                 || (o.shows(Script.Show.CGROUP) && r instanceof CgroupRecord)
                 || (o.shows(Script.Show.ROUND) && r instanceof FinishedRoundRecord);
+    }
+
+    /**
+     * perf script's filter_cpu: with -C, a side-band record whose trailer names a CPU outside the
+     * list is not printed (one without a CPU is).
+     */
+    static boolean cpuFiltered(PerfRecord r, List<EventDesc> events, Script.Options o) {
+        java.util.Set<Integer> cpus = o.filter().cpus();
+        if (cpus == null || r instanceof FinishedRoundRecord) {
+            return false;
+        }
+        SampleId id = r.sampleId();
+        EventDesc e = id.event() != null ? id.event() : events.size() == 1 ? events.get(0) : null;
+        return id.present() && e != null && e.attr().sampleIdAll()
+                && (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CPU) != 0 && !cpus.contains(id.cpu());
     }
 
     static SideBandHeader of(PerfRecord r, Machine machine, List<EventDesc> events) {

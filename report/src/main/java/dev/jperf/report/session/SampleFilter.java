@@ -13,19 +13,23 @@ import java.util.Set;
  * @param tids --tid
  * @param cpus --cpu
  * @param dsos --dsos: the sample's DSO by short or long name
- * @param symbols --symbols: the sample's symbol by name
+ * @param symbols --symbols: the sample's symbol by name (the names that are not addresses)
  * @param timeStart --time: samples before it (ns) are dropped, as --cpu drops (0: no start)
  * @param timeStop --time: samples after it (ns) are dropped (0: no end)
  * @param timeRange --time as given (perf prints it as the report's "time slices"), or null
+ * @param addrs --symbols given as hex numbers (perf's setup_addrlist): a sample at one of these
+ *     addresses is kept, or null
+ * @param addrRange --addr-range: a sample within this many bytes after one of {@code addrs} is kept too
  */
 public record SampleFilter(Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus,
-        Set<String> dsos, Set<String> symbols, long timeStart, long timeStop, String timeRange) {
+        Set<String> dsos, Set<String> symbols, long timeStart, long timeStop, String timeRange, Set<Long> addrs,
+        long addrRange) {
     public static final SampleFilter NONE = new SampleFilter(null, null, null, null, null, null);
 
     /** No time range. */
     public SampleFilter(Set<String> comms, Set<Integer> pids, Set<Integer> tids, Set<Integer> cpus,
             Set<String> dsos, Set<String> symbols) {
-        this(comms, pids, tids, cpus, dsos, symbols, 0, 0, null);
+        this(comms, pids, tids, cpus, dsos, symbols, 0, 0, null, null, 0);
     }
 
     /** Only the task filters ({@code --comms}, {@code --pid}, {@code --tid}); any may be null. */
@@ -34,15 +38,63 @@ public record SampleFilter(Set<String> comms, Set<Integer> pids, Set<Integer> ti
     }
 
     public SampleFilter withCpus(Set<Integer> cpus) {
-        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange);
+        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange, addrs, addrRange);
     }
 
     public SampleFilter withDsos(Set<String> dsos) {
-        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange);
+        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange, addrs, addrRange);
     }
 
+    /**
+     * --symbols: names, and addresses as perf's setup_addrlist takes them out of the list (what
+     * strtoul reads whole as hex, "0x" or not, trailing blanks allowed).
+     */
     public SampleFilter withSymbols(Set<String> symbols) {
-        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange);
+        if (symbols == null) {
+            return new SampleFilter(comms, pids, tids, cpus, dsos, null, timeStart, timeStop, timeRange, null, addrRange);
+        }
+        Set<String> names = new java.util.LinkedHashSet<>();
+        Set<Long> a = new java.util.HashSet<>();
+        for (String s : symbols) {
+            Long v = hexAddress(s);
+            if (v == null) {
+                names.add(s);
+            } else {
+                a.add(v);
+            }
+        }
+        return new SampleFilter(comms, pids, tids, cpus, dsos, names, timeStart, timeStop, timeRange,
+                a.isEmpty() ? null : a, addrRange);
+    }
+
+    /** --addr-range: bytes after each --symbols address that also match. */
+    public SampleFilter withAddrRange(long range) {
+        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange, addrs, range);
+    }
+
+    /** strtoul(s, &end, 16) read to the end (blanks after it aside) without overflow; else null. */
+    private static Long hexAddress(String s) {
+        String t = s.stripLeading();
+        boolean negative = false;
+        if (t.startsWith("+") || t.startsWith("-")) {
+            negative = t.charAt(0) == '-';
+            t = t.substring(1);
+        }
+        if ((t.startsWith("0x") || t.startsWith("0X")) && t.length() > 2 && Character.digit(t.charAt(2), 16) >= 0) {
+            t = t.substring(2);
+        }
+        int n = 0;
+        while (n < t.length() && Character.digit(t.charAt(n), 16) >= 0) {
+            n++;
+        }
+        if (n == 0 || !t.substring(n).isBlank()) {
+            return null;
+        }
+        java.math.BigInteger v = new java.math.BigInteger(t.substring(0, n), 16);
+        if (v.bitLength() > 64) {
+            return null; // ERANGE
+        }
+        return negative ? -v.longValue() : v.longValue();
     }
 
     /**
@@ -63,7 +115,19 @@ public record SampleFilter(Set<String> comms, Set<Integer> pids, Set<Integer> ti
         if (stop != 0 && stop < start) {
             throw new IllegalArgumentException("--time " + range + ": the stop is before the start");
         }
-        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, start, stop, range);
+        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, start, stop, range, addrs, addrRange);
+    }
+
+    /**
+     * perf script's --time with --reltime (perf_time__parse_for_ranges_reltime): both ends moved
+     * by the first sample's time, an open end as well (perf's way: such a range keeps nothing).
+     */
+    public SampleFilter withTimeShifted(long firstSampleTime) {
+        if (timeRange == null) {
+            return this;
+        }
+        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart + firstSampleTime,
+                timeStop + firstSampleTime, timeRange, addrs, addrRange);
     }
 
     private static long nanos(String s, String range) {
@@ -100,6 +164,27 @@ public record SampleFilter(Set<String> comms, Set<Integer> pids, Set<Integer> ti
                 return true;
             }
         }
-        return symbols != null && (frame.symbol() == null || !symbols.contains(frame.symbol().name()));
+        if (symbols == null) {
+            return false;
+        }
+        if (frame.symbol() != null && symbols.contains(frame.symbol().name())) {
+            return false;
+        }
+        // perf: an address kept by the list needs a map (its unmapped address is the sample's)
+        return addrs == null || frame.map() == null || !hasAddress(frame.ip());
+    }
+
+    private boolean hasAddress(long ip) {
+        if (addrs.contains(ip)) {
+            return true;
+        }
+        if (addrRange != 0) {
+            for (long a : addrs) {
+                if (Long.compareUnsigned(ip, a) >= 0 && Long.compareUnsigned(ip, a + addrRange) < 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

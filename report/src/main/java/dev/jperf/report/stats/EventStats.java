@@ -84,6 +84,14 @@ public final class EventStats {
 
     /** perf's layout: "Aggregated stats:", one line per type seen, then "NAME stats:" per event with samples. */
     public void print(PrintStream out) {
+        print(out, true);
+    }
+
+    /**
+     * {@link #print(PrintStream)}; {@code skipEmpty} false (report's --no-skip-empty): every type
+     * perf names and every event, none seen as well.
+     */
+    public void print(PrintStream out, boolean skipEmpty) {
         out.print("\nAggregated stats:");
         if (auxtrace) {
             out.print(" (excludes AUX area (e.g. instruction trace) decoded / synthesized events)");
@@ -91,14 +99,15 @@ public final class EventStats {
         out.print("\n");
         out.print(line("TOTAL", total, -1));
         for (int t = 1; t < TYPES; t++) {
-            if (byType[t] != 0 && RecordType.isKnown(t)) {
+            // unseen, only the types perf 6.1 names
+            if ((byType[t] != 0 || !skipEmpty && t < RecordType.PERF_RECORD_HEADER_MAX_6_1) && RecordType.isKnown(t)) {
                 out.print(line(RecordType.name(t), byType[t], total));
             }
         }
         for (EventDesc e : events) {
             long n = samples(e.index());
             long lost = e.index() < lostSamples.length ? lostSamples[e.index()] : 0;
-            if (n == 0 && lost == 0) {
+            if (n == 0 && lost == 0 && skipEmpty) {
                 continue;
             }
             // perf's stats mode ignores a pipe's HEADER_FEATURE and EVENT_UPDATE records: the names

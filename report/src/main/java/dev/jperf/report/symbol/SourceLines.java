@@ -154,7 +154,8 @@ public final class SourceLines {
             syms[i] = fn.equals(sym.name()) ? sym
                     : d.inlinedSymbols.computeIfAbsent(new InlinedName(sym, fn), k -> Symbol.inlined(k.base(), k.name(), null));
             String file = r.file() == null ? "??" : r.file();
-            lines[i] = file.substring(file.lastIndexOf('/') + 1) + ":" + r.line();
+            // perf's srcline_from_fileline: the base name unless --full-source-path
+            lines[i] = (resolver.options().fullSourcePath() ? file : file.substring(file.lastIndexOf('/') + 1)) + ":" + r.line();
         }
         return new Inlines(syms, lines);
     }
@@ -218,7 +219,7 @@ public final class SourceLines {
             }
             if (file != null) {
                 d.fails = 0;
-                if (!fullPath) {
+                if (!fullPath && !resolver.options().fullSourcePath()) {
                     file = file.substring(file.lastIndexOf('/') + 1);
                 }
                 return file + ":" + line;

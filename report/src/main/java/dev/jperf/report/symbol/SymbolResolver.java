@@ -76,7 +76,13 @@ public final class SymbolResolver {
      *     DWARF-unwound callchains get a frame per inlined function
      */
     public record Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
-            Path kernelNotes, Path perfMapDir, Demangler demangler, boolean inline) {
+            Path kernelNotes, Path perfMapDir, Demangler demangler, boolean inline, boolean fullSourcePath) {
+        /** Source lines by their file's base name, as perf without --full-source-path. */
+        public Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
+                Path kernelNotes, Path perfMapDir, Demangler demangler, boolean inline) {
+            this(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir, demangler, inline, false);
+        }
+
         /** With perf's default inline frames. */
         public Options(Path kallsyms, Path symfs, Path buildIdDir, Path debugDir, Path procKallsyms,
                 Path kernelNotes, Path perfMapDir, Demangler demangler) {
@@ -101,13 +107,19 @@ public final class SymbolResolver {
         /** These options with user-space names demangled ({@code true}, perf's default) or not ({@code --no-demangle}). */
         public Options withDemangle(boolean demangle) {
             return new Options(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir,
-                    demangle ? Demangler.PERF : null, inline);
+                    demangle ? Demangler.PERF : null, inline, fullSourcePath);
         }
 
         /** These options with inlined functions' frames in DWARF-unwound chains ({@code true}, perf's default) or not. */
         public Options withInline(boolean inline) {
             return new Options(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir,
-                    demangler, inline);
+                    demangler, inline, fullSourcePath);
+        }
+
+        /** perf's --full-source-path (srcline_full_filename): source lines name their file's whole path. */
+        public Options withFullSourcePath(boolean fullSourcePath) {
+            return new Options(kallsyms, symfs, buildIdDir, debugDir, procKallsyms, kernelNotes, perfMapDir,
+                    demangler, inline, fullSourcePath);
         }
     }
 

@@ -1,0 +1,52 @@
+package dev.jperf.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jperf.report.CorpusFixture;
+import dev.jperf.report.PerfOracle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A perf.data of another user (not root) is refused as perf refuses it, and read with -f/--force,
+ * by report and script: status and lines against perf 6.1's.
+ */
+class ForceOptionTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"report --stdio", "script", "report --stdio -f", "script --force", "report --header-only"})
+    void anotherUsersFileAsPerf(String command) throws Exception {
+        PerfOracle.assumeInstalled();
+        CorpusFixture.installBinaries();
+        Path data = dir.resolve("perf.data");
+        Files.copy(CorpusFixture.data("c-process"), data, StandardCopyOption.REPLACE_EXISTING);
+        try {
+            Files.setAttribute(data, "unix:uid", 65534); // nobody
+        } catch (java.io.IOException e) {
+            Assumptions.abort("giving the file to another user needs root: " + e);
+        }
+        String[] args = (command + " -i " + data + " --kallsyms " + CorpusFixture.kallsyms()).split(" ");
+        String[] perf = ScriptFiltersTest.perf(args);
+        String[] withCache = new String[args.length + 2];
+        withCache[0] = "--buildid-dir";
+        withCache[1] = CorpusFixture.buildIdDir().toString();
+        System.arraycopy(args, 0, withCache, 2, args.length);
+        Run ours = Run.of(withCache);
+        assertEquals(Integer.parseInt(perf[0]), ours.rc(), ours.err());
+        if (ours.rc() != 0) {
+            assertEquals("", ours.out());
+            assertTrue(perf[2].startsWith("File " + data + " not owned by current user or root (use -f to override)"), perf[2]);
+            assertEquals("jperf " + args[0] + ": " + perf[2].lines().findFirst().orElseThrow(), ours.err().strip());
+        } else {
+            assertEquals(PerfOracle.withoutTip(perf[1]), PerfOracle.withoutTip(ours.out()));
+        }
+    }
+}
