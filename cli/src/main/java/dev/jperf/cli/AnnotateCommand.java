@@ -22,6 +22,7 @@ final class AnnotateCommand implements Subcommand {
     private String dsos;
     private String percentType;
     private boolean asmRaw;
+    private boolean source = true;
 
     @Override
     public String name() {
@@ -42,6 +43,7 @@ final class AnnotateCommand implements Subcommand {
                 .value('d', "dsos", "dso[,dso...]", "only consider symbols in these dsos")
                 .value('s', "symbol", "symbol", "symbol to annotate")
                 .flag('\0', "asm-raw", "Display raw encoding of assembly instructions (default)")
+                .flag('\0', "source", "Interleave source code with assembly code (default)")
                 .value('\0', "percent-type", "local-period", "Set percent type local/global-period/hits")
                 .flag('\0', "stdio", "use the stdio interface (the default)")
                 .flag('\0', "json", "print JSON instead")
@@ -62,6 +64,7 @@ final class AnnotateCommand implements Subcommand {
             case "dsos" -> dsos = v.text();
             case "symbol" -> symbol = v.text();
             case "asm-raw" -> asmRaw = v.on();
+            case "source" -> source = v.on();
             case "percent-type" -> percentType = v.text();
             case "stdio" -> stdio = v.on();
             case "json" -> json = v.on();
@@ -90,7 +93,8 @@ final class AnnotateCommand implements Subcommand {
         }
         try (PerfDataFile file = Input.open(input)) {
             Set<String> dsoSet = dsos == null ? null : new HashSet<>(Arrays.asList(dsos.split(",")));
-            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir, dsoSet, percentType, asmRaw),
+            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir, dsoSet, percentType, asmRaw,
+                    new Annotate.Display(source)),
                     System.out, System.err);
             Input.printWarnings(file, System.err);
         }

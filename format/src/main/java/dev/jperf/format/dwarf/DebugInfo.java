@@ -708,12 +708,13 @@ final class DebugInfo {
     }
 
     /**
-     * binutils' DW_LANG_* whose names are not mangled (its mangle_style 0): their DW_AT_name is
-     * as good as a linkage name. Assembly is not among them.
+     * binutils' DW_LANG_* whose names are not mangled (its non_mangled): their DW_AT_name is as
+     * good as a linkage name. Assembly (DW_LANG_Mips_Assembler, which gas writes) is among them:
+     * addr2line names libc's assembly functions by the subprograms gas writes for them.
      */
     private static boolean plainNames(int language) {
         return switch (language) {
-            case 0x1, 0x2, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xc, 0xe, 0xf, 0x10, 0x12, 0x1d, 0x22, 0x23, 0x2c -> true;
+            case 0x1, 0x2, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xc, 0xe, 0xf, 0x10, 0x12, 0x1d, 0x22, 0x23, 0x2c, 0x8001 -> true;
             default -> false;
         };
     }

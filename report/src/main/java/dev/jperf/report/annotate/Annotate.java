@@ -37,10 +37,24 @@ public final class Annotate {
      * @param buildIdDir --buildid-dir, or null for PERF_BUILDID_DIR or ~/.debug
      */
     public record Options(String symbol, boolean json, Path kallsyms, Path buildIdDir, java.util.Set<String> dsos,
-            String percentType, boolean asmRaw) {
+            String percentType, boolean asmRaw, Display display) {
         public Options(String symbol, boolean json, Path kallsyms, Path buildIdDir) {
-            this(symbol, json, kallsyms, buildIdDir, null, null, false);
+            this(symbol, json, kallsyms, buildIdDir, null, null, false, Display.DEFAULT);
         }
+
+        public Options(String symbol, boolean json, Path kallsyms, Path buildIdDir, java.util.Set<String> dsos,
+                String percentType, boolean asmRaw) {
+            this(symbol, json, kallsyms, buildIdDir, dsos, percentType, asmRaw, Display.DEFAULT);
+        }
+    }
+
+    /**
+     * How native functions are shown, as perf annotate's options set it.
+     *
+     * @param source --source (perf's default): objdump -S, the source lines between the instructions
+     */
+    public record Display(boolean source) {
+        public static final Display DEFAULT = new Display(true);
     }
 
 
@@ -137,7 +151,7 @@ public final class Annotate {
         if (natives != null) {
             NativeAnnotation.PercentType type = o.percentType() == null ? NativeAnnotation.PercentType.LOCAL_PERIOD
                     : NativeAnnotation.PercentType.parse(o.percentType());
-            nativeShown = natives.print(out, err, resolver, type, o.asmRaw());
+            nativeShown = natives.print(out, err, resolver, type, o.asmRaw(), o.display());
         }
         // a file without BPF samples gets perf's output only
         boolean bpfPart = !nativeShown || !a.events().isEmpty();

@@ -103,6 +103,10 @@ final class NativeAnnotation {
     private final Set<String> dsos;
     private final IdentityHashMap<EventDesc, PerEvent> events = new IdentityHashMap<>();
     private final List<Entry> entries = new ArrayList<>();
+    /** How to print (set by print) and objdump's source files read so far. */
+    private Annotate.Display display = Annotate.Display.DEFAULT;
+    private dev.jperf.report.symbol.SourceLines sourceLines;
+    private final Map<String, String[]> sources = new HashMap<>();
     // the last sample's: consecutive samples mostly share event and symbol
     private EventDesc lastEvent;
     private PerEvent lastPerEvent;
@@ -157,10 +161,22 @@ final class NativeAnnotation {
         }
     }
 
-    /** The entries, hottest first (perf's hists order: period, then samples). */
+    /**
+     * The entries, hottest first (perf's hists order: period, then samples; on a tie its sort
+     * keys: the DSO's short name ascending, then the symbol's start descending).
+     */
     List<Entry> entries() {
         List<Entry> l = new ArrayList<>(entries);
-        l.sort((a, b) -> a.period != b.period ? Long.compare(b.period, a.period) : Long.compare(b.samples, a.samples));
+        l.sort((a, b) -> {
+            if (a.period != b.period) {
+                return Long.compare(b.period, a.period);
+            }
+            if (a.samples != b.samples) {
+                return Long.compare(b.samples, a.samples);
+            }
+            int c = a.dso.shortName().compareTo(b.dso.shortName());
+            return c != 0 ? c : Long.compareUnsigned(b.symbol.start(), a.symbol.start());
+        });
         return l;
     }
 
@@ -170,7 +186,10 @@ final class NativeAnnotation {
      *
      * @return whether anything was printed
      */
-    boolean print(PrintStream out, PrintStream err, SymbolResolver resolver, PercentType type, boolean asmRaw) {
+    boolean print(PrintStream out, PrintStream err, SymbolResolver resolver, PercentType type, boolean asmRaw,
+            Annotate.Display display) {
+        this.display = display;
+        this.sourceLines = resolver.sourceLines();
         boolean any = false;
         boolean checked = false;
         Map<Path, ElfFile> elfs = new HashMap<>();
@@ -196,9 +215,14 @@ final class NativeAnnotation {
                     if (elf == null) {
                         elf = ElfFile.open(file);
                         elfs.put(file, elf);
-                        names.put(file, ObjdumpSymbols.of(elf, DEBUG_DIR));
                     }
+                    // objdump -S reads the symbols of the detached debug file too (a binary
+                    // without .symtab is named by its .symtab); without -S only the binary's
                     syms = names.get(file);
+                    if (syms == null) {
+                        syms = ObjdumpSymbols.of(elf, display.source() ? DEBUG_DIR : null);
+                        names.put(file, syms);
+                    }
                 } catch (IOException | RuntimeException ex) {
                     err.println("jperf annotate: " + file + ": " + ex.getMessage());
                     continue;
@@ -211,7 +235,36 @@ final class NativeAnnotation {
     }
 
     /** One line of objdump's output as perf keeps it: an instruction (offset >= 0) or other text. */
-    private record Line(long offset, String text) {
+    private record Line(long offset, String text, long lineNr) {
+    }
+
+    /** perf's file_lineno: objdump -l's line for an absolute path. */
+    private static final java.util.regex.Pattern FILE_LINENO = java.util.regex.Pattern.compile("^/[^:]+:([0-9]+)");
+
+    /** C's atoi of digits (wrapping as an int). */
+    private static long atoi(String digits) {
+        int v = 0;
+        for (int i = 0; i < digits.length(); i++) {
+            v = v * 10 + (digits.charAt(i) - '0');
+        }
+        return v;
+    }
+
+    /** perf's strim: C's isspace characters off both ends. */
+    private static String strim(String s) {
+        int a = 0;
+        int b = s.length();
+        while (a < b && isspace(s.charAt(a))) {
+            a++;
+        }
+        while (b > a && isspace(s.charAt(b - 1))) {
+            b--;
+        }
+        return s.substring(a, b);
+    }
+
+    private static boolean isspace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000b' || c == '\f' || c == '\r';
     }
 
     private boolean print(PrintStream out, Entry e, ElfFile elf, ObjdumpSymbols syms, PercentType type,
@@ -237,18 +290,30 @@ final class NativeAnnotation {
         int from = (int) (start - sec.addr());
         int to = (int) Math.min(bytes.length, end - sec.addr());
         // objdump's output, its "FILE:     file format" line left out as perf leaves it out
-        List<Line> lines = new ArrayList<>();
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, "Disassembly of section " + sec.name() + ":"));
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, String.format(Locale.ROOT, "%016x <%s>:", start, e.symbol.name())));
+        List<String> raw = new ArrayList<>();
+        List<Long> rawOffset = new ArrayList<>();
+        String[] head = {"", "", "", "Disassembly of section " + sec.name() + ":", "",
+            String.format(Locale.ROOT, "%016x %s:", start, header(syms, start, e.symbol.name()))};
+        for (String h : head) {
+            raw.add(h);
+            rawOffset.add(-1L);
+        }
+        ObjdumpLines objdump = sourceLines == null ? null : new ObjdumpLines(sourceLines, e.dso, display.source(), sources);
+        List<String> before = new ArrayList<>();
         try (X86Disassembler d = new X86Disassembler(syms)) {
             d.decode(bytes, from, to, start, (addr, size, text) -> {
+                if (objdump != null) {
+                    before.clear();
+                    objdump.before(e.symbol.start() + (addr - start), before);
+                    for (String b : before) {
+                        raw.add(b);
+                        rawOffset.add(-1L);
+                    }
+                }
                 String hex = Long.toHexString(addr);
                 if (!asmRaw) {
-                    lines.add(new Line(addr - start, expand(hex + ":\t" + text).substring(hex.length() + 1)));
+                    raw.add(expand(hex + ":\t" + text).substring(hex.length() + 1));
+                    rawOffset.add(addr - start);
                     return;
                 }
                 int at = from + (int) (addr - start);
@@ -266,9 +331,27 @@ final class NativeAnnotation {
                         }
                         b.append('\t').append(text);
                     }
-                    lines.add(new Line(addr + k - start, expand(b.toString()).substring(h.length() + 1).stripTrailing()));
+                    raw.add(expand(b.toString()).substring(h.length() + 1).stripTrailing());
+                    rawOffset.add(addr + k - start);
                 }
             });
+        }
+        // perf's symbol__parse_objdump_line: an absolute "/file:N" line is not kept but sets the
+        // line number of the lines after it; every kept line takes the number and increments it
+        List<Line> lines = new ArrayList<>();
+        long lineNr = 0;
+        for (int i = 0; i < raw.size(); i++) {
+            if (rawOffset.get(i) >= 0) {
+                lines.add(new Line(rawOffset.get(i), raw.get(i), lineNr++));
+                continue;
+            }
+            String t = expand(strim(raw.get(i)));
+            java.util.regex.Matcher m = FILE_LINENO.matcher(t);
+            if (m.find()) {
+                lineNr = atoi(m.group(1));
+                continue;
+            }
+            lines.add(new Line(-1, t, lineNr++));
         }
         long last = -1;
         for (Line l : lines) {
@@ -286,7 +369,7 @@ final class NativeAnnotation {
         for (int i = 0; i < lines.size(); i++) {
             Line l = lines.get(i);
             if (l.offset < 0) {
-                out.println(l.text.isEmpty() ? "         :" : String.format(Locale.ROOT, "         : %-" + width + "d %s", i, l.text));
+                out.println(l.text.isEmpty() ? "         :" : String.format(Locale.ROOT, "         : %-" + width + "d %s", l.lineNr, l.text));
                 continue;
             }
             long next = end - start;
@@ -315,6 +398,12 @@ final class NativeAnnotation {
             out.println(sb);
         }
         return true;
+    }
+
+    /** objdump's name of the symbol it starts the disassembly at ("<name>"), perf's name when it has none. */
+    private static String header(ObjdumpSymbols syms, long start, String fallback) {
+        String n = syms.name(start);
+        return n != null ? n : "<" + fallback + ">";
     }
 
     /** A file offset (perf's symbol address) as the address objdump shows (map__rip_2objdump). */
