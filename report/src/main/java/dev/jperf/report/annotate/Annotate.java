@@ -52,9 +52,20 @@ public final class Annotate {
      * How native functions are shown, as perf annotate's options set it.
      *
      * @param source --source (perf's default): objdump -S, the source lines between the instructions
+     * @param showNrSamples -n: each instruction's samples instead of its percent
+     * @param showTotalPeriod --show-total-period: each instruction's period instead (perf refuses both)
+     * @param percentLimit --percent-limit: functions whose share of their event's period is under it are not shown
+     * @param symfs --symfs: the directory the files are looked up under, or null
+     * @param printLine -l: each function's hot source lines summed and sorted above it, the
+     *     srcline after each hot instruction
      */
-    public record Display(boolean source) {
+    public record Display(boolean source, boolean showNrSamples, boolean showTotalPeriod, double percentLimit, Path symfs,
+            boolean printLine) {
         public static final Display DEFAULT = new Display(true);
+
+        public Display(boolean source) {
+            this(source, false, false, 0, null, false);
+        }
     }
 
 
@@ -142,7 +153,7 @@ public final class Annotate {
      * said on {@code err}. The file's warnings stay on it for the caller to print.
      */
     public static void run(PerfDataFile file, Options o, OutputStream stdout, PrintStream err) {
-        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), null, o.buildIdDir()));
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.display().symfs(), o.buildIdDir()));
         NativeAnnotation natives = o.json() ? null : new NativeAnnotation(o.symbol(), o.dsos());
         BpfAnnotation a = annotate(file, resolver, natives);
         Selection sel = new Selection(o.symbol());
@@ -154,7 +165,7 @@ public final class Annotate {
             nativeShown = natives.print(out, err, resolver, type, o.asmRaw(), o.display());
         }
         // a file without BPF samples gets perf's output only
-        boolean bpfPart = !nativeShown || !a.events().isEmpty();
+        boolean bpfPart = !nativeShown && (natives == null || !natives.limited()) || !a.events().isEmpty();
         if (bpfPart && o.json()) {
             try {
                 new AnnotateJson(out).print(file, a, sel);

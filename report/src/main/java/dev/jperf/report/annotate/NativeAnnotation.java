@@ -107,6 +107,10 @@ final class NativeAnnotation {
     private Annotate.Display display = Annotate.Display.DEFAULT;
     private dev.jperf.report.symbol.SourceLines sourceLines;
     private final Map<String, String[]> sources = new HashMap<>();
+    /** The srcline perf's -l printed last (a static of perf's: it holds across functions). */
+    private String prevPath;
+    /** Whether --percent-limit left a function out. */
+    private boolean limited;
     // the last sample's: consecutive samples mostly share event and symbol
     private EventDesc lastEvent;
     private PerEvent lastPerEvent;
@@ -195,6 +199,12 @@ final class NativeAnnotation {
         Map<Path, ElfFile> elfs = new HashMap<>();
         Map<Path, ObjdumpSymbols> names = new HashMap<>();
         for (Entry e : entries()) {
+                PerEvent total = events.get(e.event);
+                if (display.percentLimit() > 0 && total.period > 0
+                        && 100.0 * e.period / total.period < display.percentLimit()) {
+                    limited = true;
+                    continue;
+                }
                 Path file = resolver.disassemblyFile(e.dso);
                 if (file == null) {
                     err.println("jperf annotate: " + e.dso.longName() + ": cannot find the file to disassemble "
@@ -232,6 +242,11 @@ final class NativeAnnotation {
                 }
         }
         return any;
+    }
+
+    /** Whether print left a function out for --percent-limit (perf then prints nothing of it). */
+    boolean limited() {
+        return limited;
     }
 
     /** One line of objdump's output as perf keeps it: an instruction (offset >= 0) or other text. */
@@ -360,20 +375,20 @@ final class NativeAnnotation {
             }
         }
         int width = Long.toHexString(start + Math.max(last, 0)).length();
-        String header = " Percent |\tSource code & Disassembly of " + e.dso.shortName() + " for " + e.event.name() + " ("
-                + e.samples + " samples, percent: " + type.label + ")";
-        out.println(header);
-        out.println("-".repeat(header.length() + 5));
+        // each line's share: the samples from its address up to the next line's
         PerEvent total = events.get(e.event);
-        StringBuilder sb = new StringBuilder(128);
-        for (int i = 0; i < lines.size(); i++) {
+        int n = lines.size();
+        long[] hitsOf = new long[n];
+        long[] periodOf = new long[n];
+        double[] pctOf = new double[n];
+        String[] pathOf = new String[n];
+        for (int i = 0; i < n; i++) {
             Line l = lines.get(i);
             if (l.offset < 0) {
-                out.println(l.text.isEmpty() ? "         :" : String.format(Locale.ROOT, "         : %-" + width + "d %s", l.lineNr, l.text));
                 continue;
             }
             long next = end - start;
-            for (int k = i + 1; k < lines.size(); k++) {
+            for (int k = i + 1; k < n; k++) {
                 if (lines.get(k).offset >= 0) {
                     next = lines.get(k).offset;
                     break;
@@ -385,19 +400,80 @@ final class NativeAnnotation {
                 hits += c[0];
                 period += c[1];
             }
-            double pct = switch (type) {
+            hitsOf[i] = hits;
+            periodOf[i] = period;
+            pctOf[i] = switch (type) {
                 case LOCAL_PERIOD -> e.period == 0 ? 0 : 100.0 * period / e.period;
                 case LOCAL_HITS -> e.samples == 0 ? 0 : 100.0 * hits / e.samples;
                 case GLOBAL_PERIOD -> total.period == 0 ? 0 : 100.0 * period / total.period;
                 case GLOBAL_HITS -> total.samples == 0 ? 0 : 100.0 * hits / total.samples;
             };
+        }
+        if (display.printLine()) {
+            summary(out, e, lines, pctOf, pathOf);
+        }
+        String column = display.showTotalPeriod() ? "Period      " : display.showNrSamples() ? "Samples " : "Percent ";
+        String blank = display.showTotalPeriod() ? "             :" : "         :";
+        String header = " " + column + "|\tSource code & Disassembly of " + e.dso.shortName() + " for " + e.event.name() + " ("
+                + e.samples + " samples, percent: " + type.label + ")";
+        out.println(header);
+        out.println("-".repeat(header.length() + 5));
+        StringBuilder sb = new StringBuilder(128);
+        for (int i = 0; i < n; i++) {
+            Line l = lines.get(i);
+            if (l.offset < 0) {
+                out.println(l.text.isEmpty() ? blank : String.format(Locale.ROOT, "%s %-" + width + "d %s", blank, l.lineNr, l.text));
+                continue;
+            }
             sb.setLength(0);
-            sb.append(String.format(Locale.ROOT, " %7.2f : ", pct));
+            if (display.showTotalPeriod()) {
+                sb.append(String.format(Locale.ROOT, " %11d : ", periodOf[i]));
+            } else if (display.showNrSamples()) {
+                sb.append(String.format(Locale.ROOT, " %7d : ", hitsOf[i]));
+            } else {
+                sb.append(String.format(Locale.ROOT, " %7.2f : ", pctOf[i]));
+            }
             sb.append(String.format(Locale.ROOT, "  %" + width + "x:", start + l.offset));
             sb.append(l.text);
+            // perf's annotation_line__print: a line's srcline unless the last one it printed was the same
+            if (pathOf[i] != null && !pathOf[i].equals(prevPath)) {
+                sb.append(" // ").append(pathOf[i]);
+                prevPath = pathOf[i];
+            }
             out.println(sb);
         }
         return true;
+    }
+
+    /**
+     * perf's -l (symbol__calc_lines, print_summary): the srcline of every line above 0.5 percent
+     * (get_srcline without symbol, the file's base name), their percents summed per srcline,
+     * highest first (ties: srcline descending), under "Sorted summary for file DSO".
+     */
+    private void summary(PrintStream out, Entry e, List<Line> lines, double[] pctOf, String[] pathOf) {
+        TreeMap<String, double[]> byPath = new TreeMap<>(java.util.Comparator.reverseOrder());
+        for (int i = 0; i < lines.size(); i++) {
+            Line l = lines.get(i);
+            if (l.offset < 0 || pctOf[i] <= 0.5) {
+                continue;
+            }
+            long addr = e.symbol.start() + l.offset;
+            pathOf[i] = sourceLines.srcline(e.dso, addr, null, false, true, addr, false);
+            byPath.computeIfAbsent(pathOf[i], k -> new double[1])[0] += pctOf[i];
+        }
+        out.println();
+        out.println("Sorted summary for file " + e.dso.longName());
+        out.println("----------------------------------------------");
+        out.println();
+        if (byPath.isEmpty()) {
+            out.println(" Nothing higher than 0.5%");
+            return;
+        }
+        List<Map.Entry<String, double[]>> sorted = new ArrayList<>(byPath.entrySet());
+        sorted.sort((a, b) -> Double.compare(b.getValue()[0], a.getValue()[0]));
+        for (Map.Entry<String, double[]> p : sorted) {
+            out.println(String.format(Locale.ROOT, " %7.2f %s", p.getValue()[0], p.getKey()));
+        }
     }
 
     /** objdump's name of the symbol it starts the disassembly at ("<name>"), perf's name when it has none. */

@@ -27,11 +27,16 @@ class NativeAnnotateTest {
     private static final Pattern INSN = Pattern.compile("^ +\\d+\\.\\d+ : .*");
 
     private static String jperf(String kase, String symbol, Set<String> dsos, String type, boolean raw) {
+        return jperf(kase, symbol, dsos, type, raw, Annotate.Display.DEFAULT);
+    }
+
+    private static String jperf(String kase, String symbol, Set<String> dsos, String type, boolean raw,
+            Annotate.Display display) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data(kase))) {
             Annotate.run(f, new Annotate.Options(symbol, false, CorpusFixture.kallsyms(), CorpusFixture.buildIdDir(), dsos,
-                    type, raw), out, new PrintStream(err, true, StandardCharsets.UTF_8));
+                    type, raw, display), out, new PrintStream(err, true, StandardCharsets.UTF_8));
         }
         return out.toString(StandardCharsets.UTF_8);
     }
@@ -58,6 +63,9 @@ class NativeAnnotateTest {
         "c-process-stripped||",
         "c-process|-s|crunch_primes",
         "c-process|-d|libc.so.6",
+        "c-process|-l|",
+        "c-process|--no-source|",
+        "c-process|--percent-limit|2.3",
     })
     void agreesWithPerf(String kase, String option, String value) throws Exception {
         DisassemblerAgreementTest.assumeDisassembler();
@@ -68,6 +76,7 @@ class NativeAnnotateTest {
         Set<String> dsos = null;
         String type = null;
         boolean raw = false;
+        Annotate.Display display = Annotate.Display.DEFAULT;
         if (option != null) {
             args.add(option);
             if (value != null) {
@@ -78,12 +87,15 @@ class NativeAnnotateTest {
                 case "--percent-type" -> type = value;
                 case "-s" -> symbol = value;
                 case "-d" -> dsos = Set.of(value);
+                case "-l" -> display = new Annotate.Display(true, false, false, 0, null, true);
+                case "--no-source" -> display = new Annotate.Display(false);
+                case "--percent-limit" -> display = new Annotate.Display(true, false, false, Double.parseDouble(value), null, false);
                 default -> throw new IllegalArgumentException(option);
             }
         }
         String perf = PerfOracle.run(args.toArray(String[]::new));
         assertFalse(blocks(perf).isEmpty(), "perf annotated nothing");
-        assertEquals(perf, jperf(kase, symbol, dsos, type, raw));
+        assertEquals(perf, jperf(kase, symbol, dsos, type, raw, display));
     }
 
     @ParameterizedTest

@@ -66,8 +66,8 @@ class SourceAnnotateTest {
         assertEquals(0, p.exitValue(), log);
     }
 
-    private static String perf(Path data, List<String> options) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", dir.resolve("buildid").toString(), "annotate",
+    private static String perf(Path data, Path buildIds, List<String> options) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("perf", "--buildid-dir", buildIds.toString(), "annotate",
                 "--stdio", "-i", data.toString()));
         cmd.addAll(options);
         Path out = dir.resolve("perf.out");
@@ -78,10 +78,11 @@ class SourceAnnotateTest {
         return Files.readString(out);
     }
 
-    private static String jperf(Path data, String symbol, Set<String> dsos, boolean raw, Annotate.Display display) {
+    private static String jperf(Path data, Path buildIds, String symbol, Set<String> dsos, String type, boolean raw,
+            Annotate.Display display) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PerfDataFile f = PerfDataFile.open(data)) {
-            Annotate.run(f, new Annotate.Options(symbol, false, null, dir.resolve("buildid"), dsos, null, raw, display), out,
+            Annotate.run(f, new Annotate.Options(symbol, false, null, buildIds, dsos, type, raw, display), out,
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         }
         return out.toString(StandardCharsets.UTF_8);
@@ -93,6 +94,13 @@ class SourceAnnotateTest {
         "c|-d inl --no-source",
         "c|-d inl --asm-raw",
         "c|-s work",
+        "c|-d inl -n",
+        "c|-d inl --show-total-period",
+        "c|--percent-limit 5",
+        "c|--percent-limit 100",
+        "c|-d inl -l",
+        "c|-d inl -l --percent-type local-hits",
+        "cpp|-d acc -l",
         "cpp|-d acc",
         "cpp|-d acc --no-source",
     })
@@ -103,17 +111,42 @@ class SourceAnnotateTest {
         Set<String> dsos = null;
         boolean raw = false;
         boolean source = true;
+        boolean nr = false;
+        boolean period = false;
+        double limit = 0;
+        boolean line = false;
+        String type = null;
         for (int i = 0; i < args.size(); i++) {
             switch (args.get(i)) {
                 case "--no-source" -> source = false;
                 case "--asm-raw" -> raw = true;
                 case "-s" -> symbol = args.get(++i);
                 case "-d" -> dsos = Set.of(args.get(++i));
+                case "-n" -> nr = true;
+                case "-l" -> line = true;
+                case "--percent-type" -> type = args.get(++i);
+                case "--show-total-period" -> period = true;
+                case "--percent-limit" -> limit = Double.parseDouble(args.get(++i));
                 default -> throw new IllegalArgumentException(args.get(i));
             }
         }
-        String perf = perf(data, args);
+        String perf = perf(data, dir.resolve("buildid"), args);
+        assertTrue(limit >= 100 || perf.contains("Disassembly of section"), "perf annotated nothing");
+        assertEquals(perf, jperf(data, dir.resolve("buildid"), symbol, dsos, type, raw,
+                new Annotate.Display(source, nr, period, limit, null, line)));
+    }
+
+    /** --symfs: the binary found under the directory by its recorded path, no build-id cache to find it in. */
+    @org.junit.jupiter.api.Test
+    void symfs() throws Exception {
+        Path root = dir.resolve("symfs");
+        Path bin = dir.resolve("inl").toAbsolutePath();
+        Path copy = Path.of(root + bin.toString());
+        Files.createDirectories(copy.getParent());
+        Files.copy(bin, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path empty = Files.createDirectories(dir.resolve("no-buildids"));
+        String perf = perf(cData, empty, List.of("-d", "inl", "--symfs", root.toString()));
         assertTrue(perf.contains("Disassembly of section"), "perf annotated nothing");
-        assertEquals(perf, jperf(data, symbol, dsos, raw, new Annotate.Display(source)));
+        assertEquals(perf, jperf(cData, empty, null, Set.of("inl"), null, false, new Annotate.Display(true, false, false, 0, root, false)));
     }
 }
