@@ -144,7 +144,7 @@ public final class Annotate {
     }
 
     /** Whether a kernel frame (with symbol and DSO) is in JITed BPF code. */
-    private static boolean bpf(Frame f) {
+    static boolean bpf(Frame f) {
         return f.dso().kind() == Dso.Kind.BPF || BPF_PROG_NAME.matcher(f.symbol().name()).matches();
     }
 
@@ -179,7 +179,7 @@ public final class Annotate {
         if (out.checkError()) {
             throw new UncheckedIOException(new IOException("error writing the output"));
         }
-        if (o.symbol() != null && !sel.matchedAny() && !nativeShown) {
+        if (o.symbol() != null && !sel.matchedAny() && !nativeShown && (natives == null || !natives.limited())) {
             err.println("jperf annotate: no samples in a JITed BPF function or program named " + o.symbol());
         }
     }

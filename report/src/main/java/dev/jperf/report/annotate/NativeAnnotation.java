@@ -109,6 +109,8 @@ final class NativeAnnotation {
     private final Map<String, String[]> sources = new HashMap<>();
     /** The srcline perf's -l printed last (a static of perf's: it holds across functions). */
     private String prevPath;
+    /** The kernel DSOs said to be beyond annotation (perf's dso->annotate_warned). */
+    private final Set<Dso> kernelWarned = new java.util.HashSet<>();
     /** Whether --percent-limit left a function out. */
     private boolean limited;
     // the last sample's: consecutive samples mostly share event and symbol
@@ -140,8 +142,11 @@ final class NativeAnnotation {
         }
         pe.samples++;
         pe.period += p;
-        if (f == null || f.symbol() == null || f.dso() == null || f.dso().kind() != Dso.Kind.USER
-                || f.kernelSpace()) {
+        if (f == null || f.symbol() == null || f.dso() == null) {
+            return;
+        }
+        boolean kernel = f.dso().kind() == Dso.Kind.KERNEL && !Annotate.bpf(f);
+        if (!kernel && (f.dso().kind() != Dso.Kind.USER || f.kernelSpace())) {
             return;
         }
         Symbol sym = f.symbol();
@@ -205,6 +210,15 @@ final class NativeAnnotation {
                     limited = true;
                     continue;
                 }
+                if (e.dso.kind() == Dso.Kind.KERNEL) {
+                    // perf needs a vmlinux of the recorded build-id (or /proc/kcore): it says so once per DSO
+                    if (kernelWarned.add(e.dso)) {
+                        String bid = e.dso.buildIdHex();
+                        err.println("jperf annotate: cannot annotate " + e.symbol.name() + ": no vmlinux"
+                                + (bid == null ? "" : " with build id " + bid) + " (perf: No vmlinux file was found in the path)");
+                    }
+                    continue;
+                }
                 Path file = resolver.disassemblyFile(e.dso);
                 if (file == null) {
                     err.println("jperf annotate: " + e.dso.longName() + ": cannot find the file to disassemble "
@@ -244,9 +258,9 @@ final class NativeAnnotation {
         return any;
     }
 
-    /** Whether print left a function out for --percent-limit (perf then prints nothing of it). */
+    /** Whether print left a function out for --percent-limit or a kernel function out (perf then prints nothing of it). */
     boolean limited() {
-        return limited;
+        return limited || !kernelWarned.isEmpty();
     }
 
     /** One line of objdump's output as perf keeps it: an instruction (offset >= 0) or other text. */

@@ -98,6 +98,33 @@ class NativeAnnotateTest {
         assertEquals(perf, jperf(kase, symbol, dsos, type, raw, display));
     }
 
+    /**
+     * A kernel function: perf 6.1 needs the recorded kernel's vmlinux (none here) and prints nothing
+     * of it on stdout, its error once; jperf the same stdout and one line naming the build-id.
+     */
+    @org.junit.jupiter.api.Test
+    void kernelFunctionsAsPerf() throws Exception {
+        PerfOracle.assumeInstalled();
+        CorpusFixture.installBinaries();
+        for (String sym : new String[] {"do_syscall_64", null}) {
+            List<String> args = new ArrayList<>(List.of("annotate", "--stdio", "-i", CorpusFixture.data("c-process").toString()));
+            if (sym != null) {
+                args.add(sym);
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            try (PerfDataFile f = PerfDataFile.open(CorpusFixture.data("c-process"))) {
+                Annotate.run(f, new Annotate.Options(sym, false, CorpusFixture.kallsyms(), CorpusFixture.buildIdDir(), null,
+                        null, false), out, new PrintStream(err, true, StandardCharsets.UTF_8));
+            }
+            assertEquals(PerfOracle.run(args.toArray(String[]::new)), out.toString(StandardCharsets.UTF_8), String.valueOf(sym));
+            List<String> lines = err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("vmlinux")).toList();
+            assertEquals(1, lines.size(), err.toString(StandardCharsets.UTF_8));
+            assertTrue(lines.get(0).startsWith("jperf annotate: cannot annotate do_syscall_64: no vmlinux with build id "),
+                    lines.get(0));
+        }
+    }
+
     @ParameterizedTest
     @CsvSource({"c-process"})
     void percentsOfAFunctionAddUp(String kase) {
