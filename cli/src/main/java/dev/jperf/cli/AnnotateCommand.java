@@ -22,6 +22,12 @@ final class AnnotateCommand implements Subcommand {
     private String dsos;
     private String percentType;
     private boolean asmRaw;
+    private boolean source = true;
+    private boolean showNrSamples;
+    private boolean showTotalPeriod;
+    private double percentLimit;
+    private Path symfs;
+    private boolean printLine;
 
     @Override
     public String name() {
@@ -42,6 +48,12 @@ final class AnnotateCommand implements Subcommand {
                 .value('d', "dsos", "dso[,dso...]", "only consider symbols in these dsos")
                 .value('s', "symbol", "symbol", "symbol to annotate")
                 .flag('\0', "asm-raw", "Display raw encoding of assembly instructions (default)")
+                .flag('\0', "source", "Interleave source code with assembly code (default)")
+                .flag('l', "print-line", "print matching source lines (may be slow)")
+                .flag('n', "show-nr-samples", "Show a column with the number of samples")
+                .flag('\0', "show-total-period", "Show a column with the sum of periods")
+                .value('\0', "percent-limit", "percent", "Don't show entries under that percent")
+                .value('\0', "symfs", "directory", "Look for files with symbols relative to this directory")
                 .value('\0', "percent-type", "local-period", "Set percent type local/global-period/hits")
                 .flag('\0', "stdio", "use the stdio interface (the default)")
                 .flag('\0', "json", "print JSON instead")
@@ -62,6 +74,12 @@ final class AnnotateCommand implements Subcommand {
             case "dsos" -> dsos = v.text();
             case "symbol" -> symbol = v.text();
             case "asm-raw" -> asmRaw = v.on();
+            case "source" -> source = v.on();
+            case "show-nr-samples" -> showNrSamples = v.on();
+            case "show-total-period" -> showTotalPeriod = v.on();
+            case "percent-limit" -> percentLimit = v.decimal();
+            case "symfs" -> symfs = Path.of(v.text());
+            case "print-line" -> printLine = v.on();
             case "percent-type" -> percentType = v.text();
             case "stdio" -> stdio = v.on();
             case "json" -> json = v.on();
@@ -85,12 +103,18 @@ final class AnnotateCommand implements Subcommand {
         if (percentType != null) {
             ReportCommand.percentType(percentType); // checked as report checks it, when run
         }
+        if (showNrSamples && showTotalPeriod) {
+            // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
+            throw new UsageException("option `show-total-period' cannot be used with show-nr-samples");
+        }
         if (stdio && json) {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }
         try (PerfDataFile file = Input.open(input)) {
             Set<String> dsoSet = dsos == null ? null : new HashSet<>(Arrays.asList(dsos.split(",")));
-            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir, dsoSet, percentType, asmRaw),
+            Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir, dsoSet, percentType, asmRaw,
+                    new Annotate.Display(source, showNrSamples, showTotalPeriod, percentLimit, symfs,
+                            printLine)),
                     System.out, System.err);
             Input.printWarnings(file, System.err);
         }

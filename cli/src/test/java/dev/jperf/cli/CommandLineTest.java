@@ -37,6 +37,17 @@ class CommandLineTest {
         }
     }
 
+    /** perf refuses -n with --show-total-period (PARSE_OPT_EXCLUSIVE) as jperf does: exit 129, the same words. */
+    @Test
+    void annotateColumnsExcludeEachOther() throws Exception {
+        PerfOracle.assumeInstalled();
+        Process p = new ProcessBuilder("perf", "annotate", "-i", "x", "-n", "--show-total-period").redirectErrorStream(true)
+                .start();
+        String perf = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(129, p.waitFor());
+        assertTrue(perf.contains("option `show-total-period' cannot be used with show-nr-samples"), perf);
+    }
+
     @Test
     void badCommandLinesAreOneLine() {
         Run r = Run.of("report", "--bogus");
@@ -61,6 +72,10 @@ class CommandLineTest {
         r = Run.of("annotate", "-i", "x", "a", "b");
         assertEquals(129, r.rc());
         assertTrue(r.err().startsWith("jperf annotate: unexpected argument 'b'"), r.err());
+        r = Run.of("annotate", "-i", "x", "-n", "--show-total-period");
+        assertEquals(129, r.rc());
+        assertTrue(r.err().startsWith("jperf annotate: option `show-total-period' cannot be used with show-nr-samples"),
+                r.err());
         r = Run.of("bogus");
         assertEquals(1, r.rc());
         assertEquals("jperf: 'bogus' is not a jperf command. See 'jperf --help'.\n", r.err());

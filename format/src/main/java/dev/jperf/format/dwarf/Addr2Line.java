@@ -34,6 +34,7 @@ public final class Addr2Line {
     private long[] end = new long[0];
     private int[] fileOf = new int[0];
     private long[] lineOf = new long[0];
+    private long[] discOf = new long[0];
     private final List<String> files = new ArrayList<>();
     /** The units' ranges, sorted: [lo, hi) and the unit's index. */
     private long[] unitLo = new long[0];
@@ -118,6 +119,7 @@ public final class Addr2Line {
         long[] en = new long[n];
         int[] fi = new int[n];
         long[] li = new long[n];
+        long[] di = new long[n];
         int k = 0;
         Map<String, Integer> fileIds = new HashMap<>();
         for (int ti = 0; ti < tables.size(); ti++) {
@@ -143,6 +145,7 @@ public final class Addr2Line {
                 st[k] = r.address();
                 en[k] = next.address();
                 fi[k] = id;
+                di[k] = r.discriminator();
                 li[k++] = r.line();
             }
         }
@@ -155,8 +158,10 @@ public final class Addr2Line {
         end = new long[k];
         fileOf = new int[k];
         lineOf = new long[k];
+        discOf = new long[k];
         for (int i = 0; i < k; i++) {
             int j = order[i];
+            discOf[i] = di[j];
             start[i] = st[j];
             end[i] = en[j];
             fileOf[i] = fi[j];
@@ -231,6 +236,12 @@ public final class Addr2Line {
         return new Frame(null, files.get(fileOf[i]), lineOf[i]);
     }
 
+    /** The discriminator of the line-table row covering {@code address} (objdump -l prints it), 0 when none. */
+    public long discriminator(long address) {
+        int i = floor(start, address);
+        return i < 0 || Long.compareUnsigned(address, end[i]) >= 0 ? 0 : discOf[i];
+    }
+
     /**
      * addr2line's records for {@code address} (an address of the file, as its symbols have them),
      * innermost first; empty when the line tables do not cover it.
@@ -279,7 +290,11 @@ public final class Addr2Line {
         return null;
     }
 
-    /** The function whose range piece around the address is smallest (binutils' best fit), the deepest on a tie. */
+    /**
+     * The function whose range piece around the address is smallest (binutils' best fit); on a
+     * tie the one read last (binutils compares the funcinfo pointers: a nested function and the
+     * later of aliases gas writes at one address).
+     */
     private static int innermost(DebugInfo.Scopes s, long address) {
         int best = -1;
         long bestLen = 0;

@@ -708,8 +708,9 @@ final class DebugInfo {
     }
 
     /**
-     * binutils' DW_LANG_* whose names are not mangled (its mangle_style 0): their DW_AT_name is
-     * as good as a linkage name. Assembly (DW_LANG_Mips_Assembler, what gas writes) is among them.
+     * binutils' DW_LANG_* whose names are not mangled (its non_mangled): their DW_AT_name is as
+     * good as a linkage name. Assembly (DW_LANG_Mips_Assembler, which gas writes) is among them:
+     * addr2line names libc's assembly functions by the subprograms gas writes for them.
      */
     private static boolean plainNames(int language) {
         return switch (language) {

@@ -262,6 +262,7 @@ public final class LineTable {
         long column = 0;
         boolean isStmt = defaultIsStmt;
         boolean fileSet = false;
+        long discriminator = 0;
         int ops = Math.max(maxOps, 1);
         while (!in.atEnd()) {
             int op = in.u8();
@@ -271,7 +272,8 @@ public final class LineTable {
                 address += minInstLength * ((opIndex + advance) / ops);
                 opIndex = (int) ((opIndex + advance) % ops);
                 line += lineBase + adjusted % lineRange;
-                emit(in, rows, new LineRow(address, file, line, column, isStmt, false, fileSet));
+                emit(in, rows, new LineRow(address, file, line, column, isStmt, false, fileSet, discriminator));
+                discriminator = 0;
                 continue;
             }
             switch (op) {
@@ -284,7 +286,8 @@ public final class LineTable {
                     int sub = in.u8();
                     switch (sub) {
                         case DW_LNE_END_SEQUENCE -> {
-                            emit(in, rows, new LineRow(address, file, line, column, isStmt, true, fileSet));
+                            emit(in, rows, new LineRow(address, file, line, column, isStmt, true, fileSet, discriminator));
+                            discriminator = 0;
                             address = 0;
                             opIndex = 0;
                             file = 1;
@@ -305,13 +308,17 @@ public final class LineTable {
                             bound(in, files.size());
                             files.add(join(dirs, (int) Math.min(dir - 1, Integer.MAX_VALUE), f));
                         }
+                        case DW_LNE_SET_DISCRIMINATOR -> discriminator = in.uleb();
                         default -> {
-                            // DW_LNE_set_discriminator and vendor opcodes: nothing the rows keep
+                            // vendor opcodes: nothing the rows keep
                         }
                     }
                     in.seek(start + len);
                 }
-                case DW_LNS_COPY -> emit(in, rows, new LineRow(address, file, line, column, isStmt, false, fileSet));
+                case DW_LNS_COPY -> {
+                    emit(in, rows, new LineRow(address, file, line, column, isStmt, false, fileSet, discriminator));
+                    discriminator = 0;
+                }
                 case DW_LNS_ADVANCE_PC -> {
                     long advance = in.uleb();
                     address += minInstLength * ((opIndex + advance) / ops);

@@ -37,9 +37,34 @@ public final class Annotate {
      * @param buildIdDir --buildid-dir, or null for PERF_BUILDID_DIR or ~/.debug
      */
     public record Options(String symbol, boolean json, Path kallsyms, Path buildIdDir, java.util.Set<String> dsos,
-            String percentType, boolean asmRaw) {
+            String percentType, boolean asmRaw, Display display) {
         public Options(String symbol, boolean json, Path kallsyms, Path buildIdDir) {
-            this(symbol, json, kallsyms, buildIdDir, null, null, false);
+            this(symbol, json, kallsyms, buildIdDir, null, null, false, Display.DEFAULT);
+        }
+
+        public Options(String symbol, boolean json, Path kallsyms, Path buildIdDir, java.util.Set<String> dsos,
+                String percentType, boolean asmRaw) {
+            this(symbol, json, kallsyms, buildIdDir, dsos, percentType, asmRaw, Display.DEFAULT);
+        }
+    }
+
+    /**
+     * How native functions are shown, as perf annotate's options set it.
+     *
+     * @param source --source (perf's default): objdump -S, the source lines between the instructions
+     * @param showNrSamples -n: each instruction's samples instead of its percent
+     * @param showTotalPeriod --show-total-period: each instruction's period instead (perf refuses both)
+     * @param percentLimit --percent-limit: functions whose share of their event's period is under it are not shown
+     * @param symfs --symfs: the directory the files are looked up under, or null
+     * @param printLine -l: each function's hot source lines summed and sorted above it, the
+     *     srcline after each hot instruction
+     */
+    public record Display(boolean source, boolean showNrSamples, boolean showTotalPeriod, double percentLimit, Path symfs,
+            boolean printLine) {
+        public static final Display DEFAULT = new Display(true);
+
+        public Display(boolean source) {
+            this(source, false, false, 0, null, false);
         }
     }
 
@@ -119,7 +144,7 @@ public final class Annotate {
     }
 
     /** Whether a kernel frame (with symbol and DSO) is in JITed BPF code. */
-    private static boolean bpf(Frame f) {
+    static boolean bpf(Frame f) {
         return f.dso().kind() == Dso.Kind.BPF || BPF_PROG_NAME.matcher(f.symbol().name()).matches();
     }
 
@@ -128,7 +153,7 @@ public final class Annotate {
      * said on {@code err}. The file's warnings stay on it for the caller to print.
      */
     public static void run(PerfDataFile file, Options o, OutputStream stdout, PrintStream err) {
-        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), null, o.buildIdDir()));
+        SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.display().symfs(), o.buildIdDir()));
         NativeAnnotation natives = o.json() ? null : new NativeAnnotation(o.symbol(), o.dsos());
         BpfAnnotation a = annotate(file, resolver, natives);
         Selection sel = new Selection(o.symbol());
@@ -137,10 +162,10 @@ public final class Annotate {
         if (natives != null) {
             NativeAnnotation.PercentType type = o.percentType() == null ? NativeAnnotation.PercentType.LOCAL_PERIOD
                     : NativeAnnotation.PercentType.parse(o.percentType());
-            nativeShown = natives.print(out, err, resolver, type, o.asmRaw());
+            nativeShown = natives.print(out, err, resolver, type, o.asmRaw(), o.display());
         }
         // a file without BPF samples gets perf's output only
-        boolean bpfPart = !nativeShown || !a.events().isEmpty();
+        boolean bpfPart = !nativeShown && (natives == null || !natives.limited()) || !a.events().isEmpty();
         if (bpfPart && o.json()) {
             try {
                 new AnnotateJson(out).print(file, a, sel);
@@ -154,7 +179,7 @@ public final class Annotate {
         if (out.checkError()) {
             throw new UncheckedIOException(new IOException("error writing the output"));
         }
-        if (o.symbol() != null && !sel.matchedAny() && !nativeShown) {
+        if (o.symbol() != null && !sel.matchedAny() && !nativeShown && (natives == null || !natives.limited())) {
             err.println("jperf annotate: no samples in a JITed BPF function or program named " + o.symbol());
         }
     }

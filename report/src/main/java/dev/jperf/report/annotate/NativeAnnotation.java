@@ -103,6 +103,16 @@ final class NativeAnnotation {
     private final Set<String> dsos;
     private final IdentityHashMap<EventDesc, PerEvent> events = new IdentityHashMap<>();
     private final List<Entry> entries = new ArrayList<>();
+    /** How to print (set by print) and objdump's source files read so far. */
+    private Annotate.Display display = Annotate.Display.DEFAULT;
+    private dev.jperf.report.symbol.SourceLines sourceLines;
+    private final Map<String, String[]> sources = new HashMap<>();
+    /** The srcline perf's -l printed last (a static of perf's: it holds across functions). */
+    private String prevPath;
+    /** The kernel DSOs said to be beyond annotation (perf's dso->annotate_warned). */
+    private final Set<Dso> kernelWarned = new java.util.HashSet<>();
+    /** Whether --percent-limit left a function out. */
+    private boolean limited;
     // the last sample's: consecutive samples mostly share event and symbol
     private EventDesc lastEvent;
     private PerEvent lastPerEvent;
@@ -132,8 +142,11 @@ final class NativeAnnotation {
         }
         pe.samples++;
         pe.period += p;
-        if (f == null || f.symbol() == null || f.dso() == null || f.dso().kind() != Dso.Kind.USER
-                || f.kernelSpace()) {
+        if (f == null || f.symbol() == null || f.dso() == null) {
+            return;
+        }
+        boolean kernel = f.dso().kind() == Dso.Kind.KERNEL && !Annotate.bpf(f);
+        if (!kernel && (f.dso().kind() != Dso.Kind.USER || f.kernelSpace())) {
             return;
         }
         Symbol sym = f.symbol();
@@ -157,10 +170,22 @@ final class NativeAnnotation {
         }
     }
 
-    /** The entries, hottest first (perf's hists order: period, then samples). */
+    /**
+     * The entries, hottest first (perf's hists order: period, then samples; on a tie its sort
+     * keys: the DSO's short name ascending, then the symbol's start descending).
+     */
     List<Entry> entries() {
         List<Entry> l = new ArrayList<>(entries);
-        l.sort((a, b) -> a.period != b.period ? Long.compare(b.period, a.period) : Long.compare(b.samples, a.samples));
+        l.sort((a, b) -> {
+            if (a.period != b.period) {
+                return Long.compare(b.period, a.period);
+            }
+            if (a.samples != b.samples) {
+                return Long.compare(b.samples, a.samples);
+            }
+            int c = a.dso.shortName().compareTo(b.dso.shortName());
+            return c != 0 ? c : Long.compareUnsigned(b.symbol.start(), a.symbol.start());
+        });
         return l;
     }
 
@@ -170,12 +195,30 @@ final class NativeAnnotation {
      *
      * @return whether anything was printed
      */
-    boolean print(PrintStream out, PrintStream err, SymbolResolver resolver, PercentType type, boolean asmRaw) {
+    boolean print(PrintStream out, PrintStream err, SymbolResolver resolver, PercentType type, boolean asmRaw,
+            Annotate.Display display) {
+        this.display = display;
+        this.sourceLines = resolver.sourceLines();
         boolean any = false;
         boolean checked = false;
         Map<Path, ElfFile> elfs = new HashMap<>();
         Map<Path, ObjdumpSymbols> names = new HashMap<>();
         for (Entry e : entries()) {
+                PerEvent total = events.get(e.event);
+                if (display.percentLimit() > 0 && total.period > 0
+                        && 100.0 * e.period / total.period < display.percentLimit()) {
+                    limited = true;
+                    continue;
+                }
+                if (e.dso.kind() == Dso.Kind.KERNEL) {
+                    // perf needs a vmlinux of the recorded build-id (or /proc/kcore): it says so once per DSO
+                    if (kernelWarned.add(e.dso)) {
+                        String bid = e.dso.buildIdHex();
+                        err.println("jperf annotate: cannot annotate " + e.symbol.name() + ": no vmlinux"
+                                + (bid == null ? "" : " with build id " + bid) + " (perf: No vmlinux file was found in the path)");
+                    }
+                    continue;
+                }
                 Path file = resolver.disassemblyFile(e.dso);
                 if (file == null) {
                     err.println("jperf annotate: " + e.dso.longName() + ": cannot find the file to disassemble "
@@ -196,9 +239,14 @@ final class NativeAnnotation {
                     if (elf == null) {
                         elf = ElfFile.open(file);
                         elfs.put(file, elf);
-                        names.put(file, ObjdumpSymbols.of(elf, DEBUG_DIR));
                     }
+                    // objdump -S reads the symbols of the detached debug file too (a binary
+                    // without .symtab is named by its .symtab); without -S only the binary's
                     syms = names.get(file);
+                    if (syms == null) {
+                        syms = ObjdumpSymbols.of(elf, display.source() ? DEBUG_DIR : null);
+                        names.put(file, syms);
+                    }
                 } catch (IOException | RuntimeException ex) {
                     err.println("jperf annotate: " + file + ": " + ex.getMessage());
                     continue;
@@ -210,8 +258,42 @@ final class NativeAnnotation {
         return any;
     }
 
+    /** Whether print left a function out for --percent-limit or a kernel function out (perf then prints nothing of it). */
+    boolean limited() {
+        return limited || !kernelWarned.isEmpty();
+    }
+
     /** One line of objdump's output as perf keeps it: an instruction (offset >= 0) or other text. */
-    private record Line(long offset, String text) {
+    private record Line(long offset, String text, long lineNr) {
+    }
+
+    /** perf's file_lineno: objdump -l's line for an absolute path. */
+    private static final java.util.regex.Pattern FILE_LINENO = java.util.regex.Pattern.compile("^/[^:]+:([0-9]+)");
+
+    /** C's atoi of digits (wrapping as an int). */
+    private static long atoi(String digits) {
+        int v = 0;
+        for (int i = 0; i < digits.length(); i++) {
+            v = v * 10 + (digits.charAt(i) - '0');
+        }
+        return v;
+    }
+
+    /** perf's strim: C's isspace characters off both ends. */
+    private static String strim(String s) {
+        int a = 0;
+        int b = s.length();
+        while (a < b && isspace(s.charAt(a))) {
+            a++;
+        }
+        while (b > a && isspace(s.charAt(b - 1))) {
+            b--;
+        }
+        return s.substring(a, b);
+    }
+
+    private static boolean isspace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000b' || c == '\f' || c == '\r';
     }
 
     private boolean print(PrintStream out, Entry e, ElfFile elf, ObjdumpSymbols syms, PercentType type,
@@ -237,18 +319,30 @@ final class NativeAnnotation {
         int from = (int) (start - sec.addr());
         int to = (int) Math.min(bytes.length, end - sec.addr());
         // objdump's output, its "FILE:     file format" line left out as perf leaves it out
-        List<Line> lines = new ArrayList<>();
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, "Disassembly of section " + sec.name() + ":"));
-        lines.add(new Line(-1, ""));
-        lines.add(new Line(-1, String.format(Locale.ROOT, "%016x <%s>:", start, e.symbol.name())));
+        List<String> raw = new ArrayList<>();
+        List<Long> rawOffset = new ArrayList<>();
+        String[] head = {"", "", "", "Disassembly of section " + sec.name() + ":", "",
+            String.format(Locale.ROOT, "%016x %s:", start, header(syms, start, e.symbol.name()))};
+        for (String h : head) {
+            raw.add(h);
+            rawOffset.add(-1L);
+        }
+        ObjdumpLines objdump = sourceLines == null ? null : new ObjdumpLines(sourceLines, e.dso, display.source(), sources);
+        List<String> before = new ArrayList<>();
         try (X86Disassembler d = new X86Disassembler(syms)) {
             d.decode(bytes, from, to, start, (addr, size, text) -> {
+                if (objdump != null) {
+                    before.clear();
+                    objdump.before(e.symbol.start() + (addr - start), before);
+                    for (String b : before) {
+                        raw.add(b);
+                        rawOffset.add(-1L);
+                    }
+                }
                 String hex = Long.toHexString(addr);
                 if (!asmRaw) {
-                    lines.add(new Line(addr - start, expand(hex + ":\t" + text).substring(hex.length() + 1)));
+                    raw.add(expand(hex + ":\t" + text).substring(hex.length() + 1));
+                    rawOffset.add(addr - start);
                     return;
                 }
                 int at = from + (int) (addr - start);
@@ -266,9 +360,27 @@ final class NativeAnnotation {
                         }
                         b.append('\t').append(text);
                     }
-                    lines.add(new Line(addr + k - start, expand(b.toString()).substring(h.length() + 1).stripTrailing()));
+                    raw.add(expand(b.toString()).substring(h.length() + 1).stripTrailing());
+                    rawOffset.add(addr + k - start);
                 }
             });
+        }
+        // perf's symbol__parse_objdump_line: an absolute "/file:N" line is not kept but sets the
+        // line number of the lines after it; every kept line takes the number and increments it
+        List<Line> lines = new ArrayList<>();
+        long lineNr = 0;
+        for (int i = 0; i < raw.size(); i++) {
+            if (rawOffset.get(i) >= 0) {
+                lines.add(new Line(rawOffset.get(i), raw.get(i), lineNr++));
+                continue;
+            }
+            String t = expand(strim(raw.get(i)));
+            java.util.regex.Matcher m = FILE_LINENO.matcher(t);
+            if (m.find()) {
+                lineNr = atoi(m.group(1));
+                continue;
+            }
+            lines.add(new Line(-1, t, lineNr++));
         }
         long last = -1;
         for (Line l : lines) {
@@ -277,20 +389,20 @@ final class NativeAnnotation {
             }
         }
         int width = Long.toHexString(start + Math.max(last, 0)).length();
-        String header = " Percent |\tSource code & Disassembly of " + e.dso.shortName() + " for " + e.event.name() + " ("
-                + e.samples + " samples, percent: " + type.label + ")";
-        out.println(header);
-        out.println("-".repeat(header.length() + 5));
+        // each line's share: the samples from its address up to the next line's
         PerEvent total = events.get(e.event);
-        StringBuilder sb = new StringBuilder(128);
-        for (int i = 0; i < lines.size(); i++) {
+        int n = lines.size();
+        long[] hitsOf = new long[n];
+        long[] periodOf = new long[n];
+        double[] pctOf = new double[n];
+        String[] pathOf = new String[n];
+        for (int i = 0; i < n; i++) {
             Line l = lines.get(i);
             if (l.offset < 0) {
-                out.println(l.text.isEmpty() ? "         :" : String.format(Locale.ROOT, "         : %-" + width + "d %s", i, l.text));
                 continue;
             }
             long next = end - start;
-            for (int k = i + 1; k < lines.size(); k++) {
+            for (int k = i + 1; k < n; k++) {
                 if (lines.get(k).offset >= 0) {
                     next = lines.get(k).offset;
                     break;
@@ -302,19 +414,86 @@ final class NativeAnnotation {
                 hits += c[0];
                 period += c[1];
             }
-            double pct = switch (type) {
+            hitsOf[i] = hits;
+            periodOf[i] = period;
+            pctOf[i] = switch (type) {
                 case LOCAL_PERIOD -> e.period == 0 ? 0 : 100.0 * period / e.period;
                 case LOCAL_HITS -> e.samples == 0 ? 0 : 100.0 * hits / e.samples;
                 case GLOBAL_PERIOD -> total.period == 0 ? 0 : 100.0 * period / total.period;
                 case GLOBAL_HITS -> total.samples == 0 ? 0 : 100.0 * hits / total.samples;
             };
+        }
+        if (display.printLine()) {
+            summary(out, e, lines, pctOf, pathOf);
+        }
+        String column = display.showTotalPeriod() ? "Period      " : display.showNrSamples() ? "Samples " : "Percent ";
+        String blank = display.showTotalPeriod() ? "             :" : "         :";
+        String header = " " + column + "|\tSource code & Disassembly of " + e.dso.shortName() + " for " + e.event.name() + " ("
+                + e.samples + " samples, percent: " + type.label + ")";
+        out.println(header);
+        out.println("-".repeat(header.length() + 5));
+        StringBuilder sb = new StringBuilder(128);
+        for (int i = 0; i < n; i++) {
+            Line l = lines.get(i);
+            if (l.offset < 0) {
+                out.println(l.text.isEmpty() ? blank : String.format(Locale.ROOT, "%s %-" + width + "d %s", blank, l.lineNr, l.text));
+                continue;
+            }
             sb.setLength(0);
-            sb.append(String.format(Locale.ROOT, " %7.2f : ", pct));
+            if (display.showTotalPeriod()) {
+                sb.append(String.format(Locale.ROOT, " %11d : ", periodOf[i]));
+            } else if (display.showNrSamples()) {
+                sb.append(String.format(Locale.ROOT, " %7d : ", hitsOf[i]));
+            } else {
+                sb.append(String.format(Locale.ROOT, " %7.2f : ", pctOf[i]));
+            }
             sb.append(String.format(Locale.ROOT, "  %" + width + "x:", start + l.offset));
             sb.append(l.text);
+            // perf's annotation_line__print: a line's srcline unless the last one it printed was the same
+            if (pathOf[i] != null && !pathOf[i].equals(prevPath)) {
+                sb.append(" // ").append(pathOf[i]);
+                prevPath = pathOf[i];
+            }
             out.println(sb);
         }
         return true;
+    }
+
+    /**
+     * perf's -l (symbol__calc_lines, print_summary): the srcline of every line above 0.5 percent
+     * (get_srcline without symbol, the file's base name), their percents summed per srcline,
+     * highest first (ties: srcline descending), under "Sorted summary for file DSO".
+     */
+    private void summary(PrintStream out, Entry e, List<Line> lines, double[] pctOf, String[] pathOf) {
+        TreeMap<String, double[]> byPath = new TreeMap<>(java.util.Comparator.reverseOrder());
+        for (int i = 0; i < lines.size(); i++) {
+            Line l = lines.get(i);
+            if (l.offset < 0 || pctOf[i] <= 0.5) {
+                continue;
+            }
+            long addr = e.symbol.start() + l.offset;
+            pathOf[i] = sourceLines.srcline(e.dso, addr, null, false, true, addr, false);
+            byPath.computeIfAbsent(pathOf[i], k -> new double[1])[0] += pctOf[i];
+        }
+        out.println();
+        out.println("Sorted summary for file " + e.dso.longName());
+        out.println("----------------------------------------------");
+        out.println();
+        if (byPath.isEmpty()) {
+            out.println(" Nothing higher than 0.5%");
+            return;
+        }
+        List<Map.Entry<String, double[]>> sorted = new ArrayList<>(byPath.entrySet());
+        sorted.sort((a, b) -> Double.compare(b.getValue()[0], a.getValue()[0]));
+        for (Map.Entry<String, double[]> p : sorted) {
+            out.println(String.format(Locale.ROOT, " %7.2f %s", p.getValue()[0], p.getKey()));
+        }
+    }
+
+    /** objdump's name of the symbol it starts the disassembly at ("<name>"), perf's name when it has none. */
+    private static String header(ObjdumpSymbols syms, long start, String fallback) {
+        String n = syms.name(start);
+        return n != null ? n : "<" + fallback + ">";
     }
 
     /** A file offset (perf's symbol address) as the address objdump shows (map__rip_2objdump). */

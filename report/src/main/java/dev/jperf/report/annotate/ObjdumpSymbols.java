@@ -18,8 +18,8 @@ import java.util.Optional;
 /**
  * An ELF file's addresses named as objdump names them after a branch target or RIP-relative
  * operand ({@code <sym+0xoff>}): the nearest symbol at or below the address in the same section
- * (of {@code .symtab}, else {@code .dynsym}; sections and files left out), a global one preferred
- * at equal addresses, and objdump's synthetic {@code name@plt} entries ({@code .plt.sec} when the
+ * (of {@code .symtab}, else {@code .dynsym}; sections and files left out), at equal addresses a
+ * function preferred, then a global one, and objdump's synthetic {@code name@plt} entries ({@code .plt.sec} when the
  * binary has one, else {@code .plt} after its header).
  */
 final class ObjdumpSymbols implements X86Disassembler.Symbols {
@@ -66,6 +66,8 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
         }
     }
 
+    /** objdump -C. */
+    private boolean demangle = true;
     private final Sorted all;
     private final Map<Integer, Sorted> bySection = new HashMap<>();
     private final Map<Long, String> gotSlots;
@@ -95,13 +97,17 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
         this.gotSlots = gotSlots;
     }
 
+    /** The names as {@code objdump -d} gives them (not demangled). */
     static ObjdumpSymbols of(ElfFile elf) throws ElfException {
-        return of(elf, null);
+        ObjdumpSymbols s = of(elf, null);
+        s.demangle = false;
+        return s;
     }
 
     /**
      * @param debug the detached debug file objdump finds by build-id under {@code DIR/.build-id}
-     *     (its {@code .symtab} is used when the binary has none), or null to look in none
+     *     (its {@code .symtab} is used when the binary has none), or null to look in none;
+     *     the names demangled as {@code objdump -C} (perf's command) does
      */
     static ObjdumpSymbols of(ElfFile elf, java.nio.file.Path debug) throws ElfException {
         List<long[]> a = new ArrayList<>();
@@ -132,7 +138,9 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
                         || sym.shndx() == ElfSymbol.SHN_UNDEF || sym.shndx() >= 0xff00) {
                     continue;
                 }
-                int rank = sym.bind() == ElfSymbol.STB_GLOBAL ? 3 : sym.bind() == ElfSymbol.STB_WEAK ? 2 : 1;
+                // objdump's compare_symbols: functions (STT_FUNC) first, then global, weak, local
+                int rank = (t == ElfSymbol.STT_FUNC ? 4 : 0)
+                        + (sym.bind() == ElfSymbol.STB_GLOBAL ? 3 : sym.bind() == ElfSymbol.STB_WEAK ? 2 : 1);
                 a.add(new long[] {sym.value(), rank});
                 n.add(versions != null && i < versions.length && versions[i] != null ? sym.name() + versions[i]
                         : sym.name());
@@ -333,7 +341,7 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
         // a slot a dynamic relocation fills is named by its symbol unless a symbol is there
         String slot = gotSlots.get(address);
         if (slot != null && (f < 0 || own.addr[f] != address)) {
-            return "<" + slot + ">";
+            return "<" + demangle(slot) + ">";
         }
         if (f < 0) {
             // none at or below it in its section: the nearest anywhere, else the first after it
@@ -344,11 +352,23 @@ final class ObjdumpSymbols implements X86Disassembler.Symbols {
                 if (next.addr.length == 0) {
                     return null;
                 }
-                return "<" + next.name[0] + "-0x" + Long.toHexString(next.addr[0] - address) + ">";
+                return "<" + demangle(next.name[0]) + "-0x" + Long.toHexString(next.addr[0] - address) + ">";
             }
         }
         long off = address - from.addr[f];
-        return off == 0 ? "<" + from.name[f] + ">" : "<" + from.name[f] + "+0x" + Long.toHexString(off) + ">";
+        String n = demangle(from.name[f]);
+        return off == 0 ? "<" + n + ">" : "<" + n + "+0x" + Long.toHexString(off) + ">";
+    }
+
+    /** objdump -C's bfd_demangle: the name before any "@" suffix demangled with parameters, the suffix kept. */
+    private String demangle(String name) {
+        if (!demangle) {
+            return name;
+        }
+        int at = name.indexOf('@', 1);
+        String base = at < 0 ? name : name.substring(0, at);
+        String d = dev.jperf.report.symbol.Demangler.PERF_VERBOSE.demangle(base);
+        return d.equals(base) ? name : at < 0 ? d : d + name.substring(at);
     }
 
     private ElfSection sectionOf(long address) {

@@ -57,6 +57,8 @@ public final class SourceLines {
         long[] funcSize = new long[0];
         int[] funcSection = new int[0];
         String[] funcFile = new String[0];
+        /** Whether the functions are .dynsym's (addr2line falls back to it; objdump does not). */
+        boolean dynamicFunctions;
         /** The symbols' names, for a record binutils names by the symbol table. */
         String[] funcName = new String[0];
         /** The sections of the symsrc: address, size per index (for addresses outside every one). */
@@ -97,6 +99,31 @@ public final class SourceLines {
             d.frames.put(addr, f);
         }
         return f;
+    }
+
+    /**
+     * What binutils' bfd_find_nearest_line_discriminator answers objdump -l for an address: the
+     * innermost function's name as the DWARF or the symbol table gives it (not demangled), the
+     * file and line (0 when none), the row's discriminator.
+     */
+    public record NearestLine(String function, String file, long line, long discriminator) {}
+
+    /** objdump's nearest line of {@code addr} (a DSO address) in {@code dso}; null when binutils finds none. */
+    public synchronized NearestLine nearestLine(Dso dso, long addr) {
+        DsoLines d = lines(dso);
+        if (!d.runnable) {
+            return null;
+        }
+        long va = vaddr(d, addr);
+        List<Addr2Line.Frame> f = frames(dso, addr);
+        // objdump gives binutils its .symtab only, never .dynsym as addr2line does
+        if (f.isEmpty()) {
+            int i = d.dynamicFunctions ? -1 : symbolFunction(d, va);
+            return i < 0 ? null : new NearestLine(d.funcName[i], symbolFile(d, va), 0, 0);
+        }
+        String fn = f.get(0).function();
+        return new NearestLine(fn != null || d.dynamicFunctions ? fn : symbolName(d, va), f.get(0).file(), f.get(0).line(),
+                d.dwarf.discriminator(va));
     }
 
     /**
@@ -435,6 +462,7 @@ public final class SourceLines {
         Optional<ElfSection> table = f.section(".symtab").filter(s -> s.type() == ElfSection.SHT_SYMTAB);
         if (table.isEmpty()) {
             table = f.section(".dynsym").filter(s -> s.type() == ElfSection.SHT_DYNSYM);
+            d.dynamicFunctions = table.isPresent();
         }
         if (table.isEmpty()) {
             return;
