@@ -43,7 +43,7 @@ public final class Cpus {
         }
     }
 
-    static List<Integer> online() {
+    public static List<Integer> online() {
         try {
             return CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")));
         } catch (IOException e) {
