@@ -15,7 +15,9 @@ import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.session.Machine;
 import dev.jperf.report.top.TopSession;
+import dev.jperf.report.top.TopBrowserModel;
 import dev.jperf.report.top.TopStdio;
+import dev.jperf.report.tui.Browser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -192,7 +194,7 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
                 if (!tty || !Terminal.isTerminal(0)) {
                     throw new UsageException("--tui needs a terminal on stdin and stdout");
                 }
-                browse(session);
+                browse(session, cpuList);
             } else {
                 stdioLoop(session, cpuList, tty);
             }
@@ -212,16 +214,26 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
         return 0;
     }
 
-    private void browse(TopSession session) throws IOException, InterruptedException {
-        throw new UsageException("the terminal browser is not done yet: give --stdio");
+    /** The terminal browser (report's), on top's live rows. */
+    private void browse(TopSession session, List<Integer> cpuList) throws IOException, InterruptedException {
+        session.awaitEvents(10_000);
+        TopBrowserModel model = new TopBrowserModel(session, target(cpuList), delaySecs, zero, percentLimit,
+                callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH);
+        try (Terminal t = Terminal.characterMode(0)) {
+            new Browser(model, System.out).run(System.in, () -> stop || (session.ended() && session.failure() != null),
+                    TopCommand::dimensions);
+        }
+    }
+
+    private TopStdio.Target target(List<Integer> cpuList) {
+        int cpuCount = cpuList.isEmpty() ? Cpus.online().size() : cpuList.size();
+        return new TopStdio.Target(pids, pids == null ? tids : null, cpus, cpuCount);
     }
 
     /** perf top --stdio: a screen at once, then every -d seconds; keys from a terminal's stdin. */
     private void stdioLoop(TopSession session, List<Integer> cpuList, boolean color) throws IOException,
             InterruptedException {
-        int cpuCount = cpuList.isEmpty() ? Cpus.online().size() : cpuList.size();
-        TopStdio.Target target = new TopStdio.Target(pids, pids == null ? tids : null, cpus, cpuCount);
-        TopStdio screen = new TopStdio(session, target, System.out, percentLimit,
+        TopStdio screen = new TopStdio(session, target(cpuList), System.out, percentLimit,
                 callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH);
         session.awaitEvents(10_000);
         boolean keys = Terminal.isTerminal(0);

@@ -333,6 +333,19 @@ public final class StdioReport {
      * (0: not cut); percentages colored when {@code color}; call graphs under the rows as report prints them.
      */
     public void printTop(Hists h, int maxRows, int maxCols, double minPercent, boolean color) {
+        for (List<String> block : topRows(h, maxRows, maxCols, minPercent, color)) {
+            for (String line : block) {
+                out.append(line).append('\n');
+            }
+        }
+        out.flush();
+    }
+
+    /**
+     * {@link #printTop}'s rows, each a block: the entry's line, then its call graph's lines (none
+     * without a graph); what a terminal browser shows and expands.
+     */
+    public List<List<String>> topRows(Hists h, int maxRows, int maxCols, double minPercent, boolean color) {
         GroupHists g = GroupHists.ungrouped(List.of(h)).get(0);
         long total = relative ? h.nonFilteredPeriod() : h.totalPeriod();
         long[] totals = {total};
@@ -349,6 +362,7 @@ public final class StdioReport {
         CallGraphPrinter printer = new CallGraphPrinter(graphText, callGraph, sortStartsWithSym);
         long minHit = (long) (total * (callGraph.minPercent() / 100));
         StringBuilder b = new StringBuilder(256);
+        List<List<String>> blocks = new ArrayList<>();
         int rows = 0;
         for (HistEntry e : shown) {
             if (percent(h.children() ? e.periodAcc() : e.period(), total) < minPercent) {
@@ -359,17 +373,19 @@ public final class StdioReport {
             if (maxCols > 0 && b.length() > maxCols - 1) {
                 b.setLength(maxCols - 1);
             }
-            out.append(b).append('\n');
+            List<String> block = new ArrayList<>();
+            block.add(b.toString());
             if (graph) {
                 graphText.setLength(0);
                 printer.print(e.callchain(), h.totalPeriod(), h.children() ? e.periodAcc() : e.period(), minHit);
-                out.append(graphText);
+                block.addAll(graphText.toString().lines().toList());
             }
+            blocks.add(block);
             if (maxRows > 0 && ++rows >= maxRows) {
                 break;
             }
         }
-        out.flush();
+        return blocks;
     }
 
     /**
