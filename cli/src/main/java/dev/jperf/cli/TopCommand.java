@@ -230,7 +230,10 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
         return new TopStdio.Target(pids, pids == null ? tids : null, cpus, cpuCount);
     }
 
-    /** perf top --stdio: a screen at once, then every -d seconds; keys from a terminal's stdin. */
+    /**
+     * perf top --stdio: a screen at once, then every -d seconds; of perf's keys on a terminal's
+     * stdin, q (and Q) and z (perf's prompts for the others are not done).
+     */
     private void stdioLoop(TopSession session, List<Integer> cpuList, boolean color) throws IOException,
             InterruptedException {
         TopStdio screen = new TopStdio(session, target(cpuList), System.out, percentLimit,
@@ -261,11 +264,7 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
                             System.out.flush();
                             stop = true;
                         } else if (c == 'z') {
-                            zero = !zero;
-                        } else if (c == 'K') {
-                            hideKernel = !hideKernel;
-                        } else if (c == 'U') {
-                            hideUser = !hideUser;
+                            zero = !zero; // perf's [z] toggle sample zeroing
                         }
                         break;
                     }
