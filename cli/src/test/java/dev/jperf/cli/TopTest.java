@@ -190,7 +190,9 @@ class TopTest {
         Files.writeString(script, "exec " + String.join(" ", jperf("top", "-d", "1", "-p", Long.toString(spin.pid()))
                 .stream().map(a -> "'" + a + "'").toList()) + " 2>" + tmp.resolve("browser.err") + "\n");
         try {
-            assertTrue(tmux(socket, "new-session", "-d", "-s", "top", "-x", "120", "-y", "30", "sh " + script) != null);
+            assertTrue(tmux(socket, "new-session", "-d", "-s", "top", "-x", "120", "-y", "30",
+                    // argv, not a shell command line: an ordinary user's login shell may be nologin
+                    "/bin/sh", script.toString()) != null);
             String pane = await(socket, "spin_step");
             assertTrue(pane.lines().findFirst().orElse("").startsWith("   PerfTop:"), pane);
             assertTrue(pane.contains("keys: up/down j/k"), pane);
