@@ -18,7 +18,7 @@ public final class Main {
 
     /** The subcommands, in the order help lists them. */
     private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject",
-            "evlist", "buildid-list", "buildid-cache", "list", "diff");
+            "evlist", "buildid-list", "buildid-cache", "list", "diff", "top");
 
     private Main() {
     }
@@ -26,7 +26,7 @@ public final class Main {
     public static void main(String[] args) {
         int first = globalOptions(args);
         if (args.length > first && (args[first].equals("record") || args[first].equals("stat")
-                || args[first].equals("bpf"))) {
+                || args[first].equals("bpf") || args[first].equals("top"))) {
             JnaBoot.prepare();
         }
         int code = run(args);
@@ -193,6 +193,8 @@ public final class Main {
                 return new ListCommand();
             case "diff":
                 return new DiffCommand();
+            case "top":
+                return new TopCommand();
             default:
                 return null;
         }

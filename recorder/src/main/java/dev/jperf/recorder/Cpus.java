@@ -43,7 +43,7 @@ public final class Cpus {
         }
     }
 
-    static List<Integer> online() {
+    public static List<Integer> online() {
         try {
             return SystemCpus.online();
         } catch (IOException e) {

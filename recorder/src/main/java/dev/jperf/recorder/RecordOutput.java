@@ -6,6 +6,7 @@ import dev.jperf.format.writer.PerfPipeWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -22,8 +23,13 @@ final class RecordOutput {
 
     /** perf's pipe mode: the stream on stdout (the workload's stdout goes to stderr, see Workload). */
     private static PerfDataOutput pipe(PerfEvents events) {
+        return pipe(new FileOutputStream(FileDescriptor.out).getChannel(), events);
+    }
+
+    /** perf's pipe mode into {@code out} (stdout, or a reader in this process). */
+    static PerfDataOutput pipe(WritableByteChannel out, PerfEvents events) {
         try {
-            return PerfPipeWriter.create(new FileOutputStream(FileDescriptor.out).getChannel(), "-", events.fileAttrs());
+            return PerfPipeWriter.create(out, "-", events.fileAttrs());
         } catch (IOException e) {
             throw new RecordException("cannot write to standard output: " + reason(e), e);
         }

@@ -15,6 +15,7 @@ import dev.jperf.nativeshim.Mman;
 import dev.jperf.nativeshim.NativeException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -32,6 +33,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class Recorder implements StopSignals.Stoppable {
     static final int PAGE_SIZE = Mman.pageSize();
+    /** The reason no BPF metadata is captured when the user asked for none. */
+    private static final String NO_BPF_EVENT = "--no-bpf-event";
     /** Highest fd the table is grown to before recording: room for many programs pinned at once. */
     private static final int PINNED_FD_ROOM = 1023;
 
@@ -43,10 +46,29 @@ public final class Recorder implements StopSignals.Stoppable {
     private final PrintStream err;
     private final BpfCapture capture = new BpfCapture();
     private volatile boolean stopRequested;
+    /** Where a pipe-mode stream goes instead of stdout (a reader in this process: top), or null. */
+    private WritableByteChannel pipeTo;
+    /** perf's --no-bpf-event: no program synthesized, loaded or captured (KSYMBOLs still name them). */
+    private boolean noBpfEvent;
 
     public Recorder(RecordOptions options, PrintStream err) {
         this.options = options;
         this.err = err;
+    }
+
+    /**
+     * The pipe-mode stream ({@code -o -}) written to {@code channel} instead of stdout: a reader in
+     * this process (jperf top) aggregates it as it comes.
+     */
+    public Recorder pipeTo(WritableByteChannel channel) {
+        this.pipeTo = channel;
+        return this;
+    }
+
+    /** perf's --no-bpf-event: no BPF program's metadata synthesized or captured while recording. */
+    public Recorder noBpfEvent(boolean on) {
+        this.noBpfEvent = on;
+        return this;
     }
 
     /** Asks the recording to stop (signal handlers, tests). */
@@ -79,7 +101,7 @@ public final class Recorder implements StopSignals.Stoppable {
     private Result record(List<Integer> cpus, Workload workload) throws IOException, InterruptedException {
         List<Integer> threads = Targets.threads(options, workload);
         boolean enableOnExec = workload != null && !options.systemWide();
-        String noCapture = capture.unavailable();
+        String noCapture = noBpfEvent ? NO_BPF_EVENT : capture.unavailable();
         PerfEvents events;
         try {
             events = PerfEvents.open(options, cpus, threads, enableOnExec, noCapture == null);
@@ -114,7 +136,7 @@ public final class Recorder implements StopSignals.Stoppable {
                 err.println("LBR callstack option is only available to get user callchain information."
                         + " Falling back to framepointers.");
             }
-            String warning = noCapture != null ? noCapture(noCapture) : events.sideBandFailure() == null ? null
+            String warning = NO_BPF_EVENT.equals(noCapture) ? null : noCapture != null ? noCapture(noCapture) : events.sideBandFailure() == null ? null
                     : "BPF programs loaded while recording are not captured: the kernel refused the side-band event ("
                             + events.sideBandFailure() + ")";
             if (warning != null) {
@@ -140,7 +162,7 @@ public final class Recorder implements StopSignals.Stoppable {
 
     private Result record(PerfEvents events, OffCpu offCpu, List<Integer> cpus, List<Integer> threads,
             Workload workload, boolean enableOnExec, boolean captureBpf) throws IOException, InterruptedException {
-        PerfDataOutput writer = RecordOutput.open(options, events);
+        PerfDataOutput writer = pipeTo != null ? RecordOutput.pipe(pipeTo, events) : RecordOutput.open(options, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
         int trailer = SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize();
         SampleLayout samples = SampleLayout.of(events.sampleType());

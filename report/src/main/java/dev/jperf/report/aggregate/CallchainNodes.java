@@ -135,6 +135,16 @@ final class CallchainNodes {
         lv[lb + CHILDREN_COUNT] += count;
     }
 
+    /** perf top's decay_callchain: every node's hit and children_hit scaled by 7/8. */
+    void decay() {
+        for (int n = 1; n < size; n++) {
+            long[] lv = longs[n >>> SHIFT];
+            int lb = (n & MASK) * LONGS;
+            lv[lb + HIT] = lv[lb + HIT] * 7 / 8;
+            lv[lb + CHILDREN_HIT] = lv[lb + CHILDREN_HIT] * 7 / 8;
+        }
+    }
+
     /** n's children in perf's rb_root_in (in-order) order. */
     int[] children(int n) {
         int[] out = new int[i(n, CHILDREN)];

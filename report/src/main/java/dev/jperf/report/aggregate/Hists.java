@@ -111,6 +111,8 @@ public final class Hists {
     private long nonFilteredPeriod;
     private long unfilteredSamplesPeriod;
     private long nonFilteredSamples;
+    /** {@link #live}: samples keep coming after output, which {@link #decay} ages. */
+    private boolean live;
 
     public Hists(EventDesc event, List<SortKey> keys, boolean children) {
         this(event, keys, children, null);
@@ -173,6 +175,69 @@ public final class Hists {
 
     public EventDesc event() {
         return event;
+    }
+
+    /**
+     * perf top's hists: samples are added after the entries were put out (the next output sorts
+     * again), and {@link #decay} ages them between refreshes. Without group links (hists__link).
+     */
+    public Hists live() {
+        live = true;
+        return this;
+    }
+
+    /**
+     * perf top's refresh (hists__decay_entries, or hists__delete_entries with {@code zero}): every
+     * entry's period, samples and children period scaled by 7/8, its graph's hits too
+     * (decay_callchain); an entry whose own period was or becomes 0 is deleted, here emptied and
+     * left out of the output until a sample comes to it again. The totals are then those of the
+     * entries, as perf's output_resort counts them.
+     */
+    public void decay(boolean zero) {
+        if (!live) {
+            throw new IllegalStateException("decay of a report's hists");
+        }
+        settle();
+        collapsed = null;
+        inputTree = null;
+        collapsedStale = false;
+        if (!zero) {
+            callchainNodes.decay();
+        }
+        totalPeriod = 0;
+        samples = 0;
+        nonFilteredPeriod = 0;
+        nonFilteredSamples = 0;
+        for (HistEntry e : created) {
+            long period = zero ? 0 : e.period * 7 / 8;
+            if (period == 0) {
+                e.period = 0;
+                e.periodAcc = 0;
+                e.samples = 0;
+                e.callchain = null;
+                continue;
+            }
+            e.period = period;
+            e.periodAcc = e.periodAcc * 7 / 8;
+            e.samples = e.samples * 7 / 8;
+            totalPeriod += e.period;
+            samples += e.samples;
+            if (!e.filtered) {
+                nonFilteredPeriod += e.period;
+                nonFilteredSamples += e.samples;
+            }
+        }
+    }
+
+    /** The entries that hold a period (a live hists' emptied ones are deleted in perf). */
+    private static List<HistEntry> alive(List<HistEntry> in) {
+        List<HistEntry> out = new ArrayList<>(in.size());
+        for (HistEntry e : in) {
+            if (e.period != 0 || e.periodAcc != 0) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     public List<SortKey> keys() {
@@ -245,7 +310,13 @@ public final class Hists {
      */
     public void add(CurrentSample s) {
         if (collapsed != null) {
-            throw new IllegalStateException("sample added after the entries were collapsed for output");
+            if (!live) {
+                throw new IllegalStateException("sample added after the entries were collapsed for output");
+            }
+            // top: the next output collapses and sorts again, with these samples
+            collapsed = null;
+            inputTree = null;
+            collapsedStale = false;
         }
         if (branchMode) {
             addBranches(s);
@@ -731,7 +802,8 @@ public final class Hists {
         if (collapsed == null) {
             settle();
             // the search tree is perf's input tree as it is; a replay would compare today's DSOs
-            EntryTree in = searchTree != null ? searchTree : replay(created);
+            // a live hists' emptied entries are perf's deleted ones: not in its input tree
+            EntryTree in = searchTree != null ? searchTree : replay(live ? alive(created) : created);
             inputTree = collapses ? collapse(in.keys()) : in;
             inputTreeFinds = collapses || searchTree != null;
             if (collapses && symbolFilter != null) {
@@ -746,7 +818,7 @@ public final class Hists {
             collapsedStale = true;
         }
         if (collapsedStale) {
-            collapsed = inputTree.keys();
+            collapsed = live ? alive(inputTree.keys()) : inputTree.keys();
             collapsedStale = false;
         }
         return collapsed;
@@ -810,6 +882,13 @@ public final class Hists {
             iter.samples += e.samples;
             if (e.callchain != null) {
                 graph(iter).merge(e.callchain);
+            }
+            if (live) {
+                // merged: its samples are iter's now, and the next collapse merges only new ones
+                e.period = 0;
+                e.periodAcc = 0;
+                e.samples = 0;
+                e.callchain = null;
             }
             // perf sums the non-filtered period over the entries output_resort keeps
             if (iter.filtered != e.filtered) {

@@ -256,38 +256,7 @@ public final class StdioReport {
             } else if (separator != null) {
                 separatedRow(b, g, e, totals, keys, width, h.keys());
             } else {
-                b.append("  ");
-                if (h.children()) {
-                    for (int i = 0; i < columns; i++) {
-                        HistEntry p = g.pair(e, i);
-                        Percent.appendColumn(b, percent(p == null ? 0 : p.periodAcc(), totals[i]));
-                    }
-                    b.append("  ");
-                }
-                for (int i = 0; i < columns; i++) {
-                    HistEntry p = g.pair(e, i);
-                    Percent.appendColumn(b, percent(p == null ? 0 : p.period(), totals[i]));
-                }
-                if (showSamples) {
-                    b.append("  ");
-                    for (int i = 0; i < columns; i++) {
-                        HistEntry p = g.pair(e, i);
-                        b.append(padLeft(Long.toString(p == null ? 0 : p.samples()), SAMPLES_WIDTH, ' '));
-                    }
-                }
-                if (showPeriod) {
-                    b.append("  ");
-                    for (int i = 0; i < columns; i++) {
-                        HistEntry p = g.pair(e, i);
-                        b.append(padLeft(Long.toUnsignedString(p == null ? 0 : p.period()), SAMPLES_WIDTH, ' '));
-                    }
-                }
-                for (int i = 0; i < keys.size(); i++) {
-                    b.append("  ");
-                    // perf's last field is the sort list's last, printed or elided
-                    boolean last = keys.get(i) == h.keys().get(h.keys().size() - 1);
-                    cell(b, keys.get(i), e, width[i], last);
-                }
+                defaultRow(b, g, e, totals, keys, width, false);
             }
             b.append(newline);
             if (graph) {
@@ -301,6 +270,130 @@ public final class StdioReport {
             }
         }
         out.append(b);
+    }
+
+    /**
+     * A row of perf's default columns (children, self, samples, period, the keys), percentages in
+     * perf's colors when {@code color} (percent_color: red from 5 %, green above 0.5 %).
+     */
+    private void defaultRow(StringBuilder b, GroupHists g, HistEntry e, long[] totals, List<SortKey> keys, int[] width,
+            boolean color) {
+        Hists h = g.leader();
+        int columns = g.columns();
+        b.append("  ");
+        if (h.children()) {
+            for (int i = 0; i < columns; i++) {
+                HistEntry p = g.pair(e, i);
+                percentColumn(b, percent(p == null ? 0 : p.periodAcc(), totals[i]), color);
+            }
+            b.append("  ");
+        }
+        for (int i = 0; i < columns; i++) {
+            HistEntry p = g.pair(e, i);
+            percentColumn(b, percent(p == null ? 0 : p.period(), totals[i]), color);
+        }
+        if (showSamples) {
+            b.append("  ");
+            for (int i = 0; i < columns; i++) {
+                HistEntry p = g.pair(e, i);
+                b.append(padLeft(Long.toString(p == null ? 0 : p.samples()), SAMPLES_WIDTH, ' '));
+            }
+        }
+        if (showPeriod) {
+            b.append("  ");
+            for (int i = 0; i < columns; i++) {
+                HistEntry p = g.pair(e, i);
+                b.append(padLeft(Long.toUnsignedString(p == null ? 0 : p.period()), SAMPLES_WIDTH, ' '));
+            }
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            b.append("  ");
+            // perf's last field is the sort list's last, printed or elided
+            boolean last = keys.get(i) == h.keys().get(h.keys().size() - 1);
+            cell(b, keys.get(i), e, width[i], last);
+        }
+    }
+
+    private static void percentColumn(StringBuilder b, double pct, boolean color) {
+        String c = color ? percentColor(pct) : null;
+        if (c != null) {
+            b.append(c);
+        }
+        Percent.appendColumn(b, pct);
+        if (c != null) {
+            b.append(COLOR_RESET);
+        }
+    }
+
+    /** perf's get_percent_color: red from MIN_RED (5), green above MIN_GREEN (0.5), else none. */
+    static String percentColor(double pct) {
+        double a = Math.abs(pct);
+        return a >= 5.0 ? "\033[31m" : a > 0.5 ? "\033[32m" : null;
+    }
+
+    private static final String COLOR_RESET = "\033[m";
+
+    /**
+     * perf top --stdio's table (hists__fprintf without headers, perf_top__print_sym_table): the
+     * first {@code maxRows} rows (0: all) at or above {@code minPercent}, the key columns as wide as
+     * the first {@code maxRows} entries need (hists__output_recalc_col_len), each line cut to
+     * {@code maxCols - 1} characters, escapes included, as hist_entry__fprintf's snprintf cuts it
+     * (0: not cut); percentages colored when {@code color}; call graphs under the rows as report prints them.
+     */
+    public void printTop(Hists h, int maxRows, int maxCols, double minPercent, boolean color) {
+        for (List<String> block : topRows(h, maxRows, maxCols, minPercent, color)) {
+            for (String line : block) {
+                out.append(line).append('\n');
+            }
+        }
+        out.flush();
+    }
+
+    /**
+     * {@link #printTop}'s rows, each a block: the entry's line, then its call graph's lines (none
+     * without a graph); what a terminal browser shows and expands.
+     */
+    public List<List<String>> topRows(Hists h, int maxRows, int maxCols, double minPercent, boolean color) {
+        GroupHists g = GroupHists.ungrouped(List.of(h)).get(0);
+        long total = relative ? h.nonFilteredPeriod() : h.totalPeriod();
+        long[] totals = {total};
+        List<SortKey> keys = h.keys();
+        List<HistEntry> shown = new ArrayList<>();
+        for (HistEntry e : h.sorted()) {
+            if (!e.filtered()) {
+                shown.add(e);
+            }
+        }
+        int[] width = widths(keys, maxRows > 0 && shown.size() > maxRows ? shown.subList(0, maxRows) : shown);
+        boolean graph = callGraph.enabled() && h.graphOrder() != null;
+        StringBuilder graphText = new StringBuilder();
+        CallGraphPrinter printer = new CallGraphPrinter(graphText, callGraph, sortStartsWithSym);
+        long minHit = (long) (total * (callGraph.minPercent() / 100));
+        StringBuilder b = new StringBuilder(256);
+        List<List<String>> blocks = new ArrayList<>();
+        int rows = 0;
+        for (HistEntry e : shown) {
+            if (percent(h.children() ? e.periodAcc() : e.period(), total) < minPercent) {
+                continue;
+            }
+            b.setLength(0);
+            defaultRow(b, g, e, totals, keys, width, color);
+            if (maxCols > 0 && b.length() > maxCols - 1) {
+                b.setLength(maxCols - 1);
+            }
+            List<String> block = new ArrayList<>();
+            block.add(b.toString());
+            if (graph) {
+                graphText.setLength(0);
+                printer.print(e.callchain(), h.totalPeriod(), h.children() ? e.periodAcc() : e.period(), minHit);
+                block.addAll(graphText.toString().lines().toList());
+            }
+            blocks.add(block);
+            if (maxRows > 0 && ++rows >= maxRows) {
+                break;
+            }
+        }
+        return blocks;
     }
 
     /**

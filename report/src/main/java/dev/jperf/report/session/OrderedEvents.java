@@ -28,6 +28,7 @@ final class OrderedEvents {
 
     private final Out out;
     private boolean copyChains;
+    private boolean live;
     private Batch batch;
     /** Per slot: the entry's fields ({@link Batch}'s layout) and its objects; its time apart, for the merge. */
     private long[] d = new long[1024 * L];
@@ -78,6 +79,14 @@ final class OrderedEvents {
     }
 
     /** The resolver reads callchains from the batches: copy them there (see {@link Batch#raw}). */
+    /**
+     * A live stream (top): what a round flushes goes to the resolving thread at once, not when a
+     * batch is full, so a refresh shows the samples up to the last round.
+     */
+    void live() {
+        live = true;
+    }
+
     void copyChains() {
         copyChains = true;
     }
@@ -108,6 +117,9 @@ final class OrderedEvents {
     void finishedRound() {
         flush(nextFlush);
         nextFlush = maxTime;
+        if (live && batch.n > 0) {
+            batch = out.emit(batch);
+        }
     }
 
     /** End of input: everything, in order, and the last batch emitted. */

@@ -13,6 +13,7 @@ import dev.jperf.format.record.ExitRecord;
 import dev.jperf.format.record.FinishedRoundRecord;
 import dev.jperf.format.record.ForkRecord;
 import dev.jperf.format.record.KsymbolRecord;
+import dev.jperf.format.record.LostRecord;
 import dev.jperf.format.record.LostSamplesRecord;
 import dev.jperf.format.record.Mmap2Record;
 import dev.jperf.format.record.MmapRecord;
@@ -80,6 +81,8 @@ public final class Session {
     /** --max-stack, no more than a record can hold (a negative one keeps nothing, as perf's loop). */
     private final int maxStack;
     private long totalLostSamples;
+    private volatile long lostRecords;
+    private volatile long lostEvents;
     private long auxtraceBytes;
     private boolean calleeCut;
     private PerfThread lastThread;
@@ -100,6 +103,8 @@ public final class Session {
     private boolean withMmaps;
     /** The reader copies callchains into the batches (scan with callchains: see {@link Batch#raw}). */
     private boolean copyChains;
+    /** {@link #live}. */
+    private boolean live;
 
     public Session(PerfDataFile file, SymbolResolver resolver, Options options) {
         this.file = file;
@@ -126,6 +131,16 @@ public final class Session {
         return auxtraceBytes;
     }
 
+    /** PERF_RECORD_LOST records delivered so far (perf's nr_events[PERF_RECORD_LOST]; read by a live view). */
+    public long lostRecords() {
+        return lostRecords;
+    }
+
+    /** Sum of their lost counts (perf top's lost_total). */
+    public long lostEvents() {
+        return lostEvents;
+    }
+
     /** Sum of PERF_RECORD_LOST_SAMPLES counts (perf's "Total Lost Samples"). */
     public long totalLostSamples() {
         return totalLostSamples;
@@ -137,6 +152,14 @@ public final class Session {
      */
     public void deliverInFileOrder() {
         fileOrder = true;
+    }
+
+    /**
+     * A live stream (jperf top's): each round's samples are delivered when the round ends rather
+     * than in full batches. Set before running.
+     */
+    public void live() {
+        live = true;
     }
 
     /**
@@ -204,6 +227,9 @@ public final class Session {
                 }, free.poll());
                 if (copyChains) {
                     oe.copyChains();
+                }
+                if (live) {
+                    oe.live();
                 }
                 read(rs, refs, oe);
             } catch (Cancelled c) {
@@ -365,6 +391,9 @@ public final class Session {
             machine.ksymbol(k.addr(), k.len(), k.name(), k.unregister());
         } else if (r instanceof LostSamplesRecord l) {
             totalLostSamples += l.lost();
+        } else if (r instanceof LostRecord l) {
+            lostRecords++;
+            lostEvents += l.lost();
         }
         if (consumer != null) {
             consumer.sideBand(r);

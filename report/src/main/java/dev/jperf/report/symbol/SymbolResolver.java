@@ -35,6 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class SymbolResolver {
     private final Options options;
+    /** perf's short name of the running host's kernel (machine__get_kernel: a live session's, as top's). */
+    private static final String LIVE_KERNEL_SHORT_NAME = "[kernel]";
+    private boolean liveHost;
     private final Map<String, Dso> dsos = new HashMap<>();
     private final List<Dso> byId = new ArrayList<>();
     private Kallsyms kallsyms;
@@ -123,6 +126,15 @@ public final class SymbolResolver {
         }
     }
 
+    /**
+     * Symbols of the running machine (perf top): the kernel's DSO is named {@code [kernel]}, as
+     * perf's machine__get_kernel names a live host's. Set before any DSO is made.
+     */
+    public SymbolResolver liveHost() {
+        liveHost = true;
+        return this;
+    }
+
     public SymbolResolver(Options options) {
         this.options = options;
     }
@@ -145,7 +157,8 @@ public final class SymbolResolver {
     public synchronized Dso dso(String longName, Dso.Kind kind) {
         Dso d = dsos.get(longName);
         if (d == null) {
-            d = new Dso(byId.size(), longName, shortName(longName, kind), kind);
+            d = new Dso(byId.size(), longName, liveHost && kind == Dso.Kind.KERNEL && longName.equals(KERNEL_NAME)
+                    ? LIVE_KERNEL_SHORT_NAME : shortName(longName, kind), kind);
             d.sourceLines = sourceLines;
             dsos.put(longName, d);
             byId.add(d);
