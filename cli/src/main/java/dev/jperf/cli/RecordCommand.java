@@ -7,6 +7,7 @@ import dev.jperf.format.header.CpuList;
 import dev.jperf.loader.AttachedObjects;
 import dev.jperf.loader.BpfSource;
 import dev.jperf.recorder.CallGraph;
+import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import dev.jperf.recorder.UserRegs;
@@ -45,6 +46,13 @@ final class RecordCommand implements Subcommand {
     private boolean noSamples;
     private int delayMs;
     private boolean timestampFilename;
+    private boolean data;
+    private boolean physData;
+    private boolean weight;
+    private boolean rawSamples;
+    private boolean runningTime;
+    private boolean noBpfEvent;
+    private boolean dryRun;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -99,6 +107,16 @@ final class RecordCommand implements Subcommand {
                 .value('D', "delay", "n", "ms to wait before starting measurement after program start (-1: start with"
                         + " events disabled)")
                 .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
+                .flag('d', "data", "Record the sample addresses")
+                .flag('\0', "phys-data", "Record the sample physical addresses")
+                .flag('W', "weight", "sample by weight (on special events only)")
+                .flag('R', "raw-samples", "collect raw sample records from all opened counters")
+                .flag('\0', "running-time", "Record running/enabled time of read (:S) events")
+                .flag('\0', "sample-cpu", "Record the sample cpu (always: jperf samples the cpu)")
+                .flag('\0', "sample-identifier", "Record the sample identifier (always: jperf samples"
+                        + " IDENTIFIER)")
+                .flag('\0', "no-bpf-event", "do not record bpf events")
+                .flag('\0', "dry-run", "Parse options then exit")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -168,6 +186,16 @@ final class RecordCommand implements Subcommand {
                 // perf's sample_time is on by default and jperf always samples the time: -T asks for
                 // what is already there (perf's attrs are the same with and without it)
             }
+            case "data" -> data = v.on();
+            case "phys-data" -> physData = v.on();
+            case "weight" -> weight = v.on();
+            case "raw-samples" -> rawSamples = v.on();
+            case "running-time" -> runningTime = v.on();
+            case "sample-cpu", "sample-identifier" -> {
+                // jperf's events always sample CPU and IDENTIFIER: these ask for what is already there
+            }
+            case "no-bpf-event" -> noBpfEvent = v.on();
+            case "dry-run" -> dryRun = v.on();
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -208,7 +236,19 @@ final class RecordCommand implements Subcommand {
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
                 .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
-                .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).build();
+                .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).data(data).physData(physData)
+                .weight(weight).rawSamples(rawSamples).runningTime(runningTime).noBpfEvent(noBpfEvent).build();
+        if (dryRun) {
+            // perf's --dry-run: the options and events parsed, nothing opened or written
+            for (String e : events) {
+                for (String one : e.split(",")) {
+                    if (!one.isBlank()) {
+                        EventSpec.parse(one);
+                    }
+                }
+            }
+            return 0;
+        }
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream

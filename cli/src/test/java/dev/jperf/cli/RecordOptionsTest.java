@@ -105,7 +105,8 @@ class RecordOptionsTest {
 
     /**
      * -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n, -g, --call-graph,
-     * --user-regs: every
+     * --user-regs, -d, --phys-data, -W, -R, --running-time, --no-bpf-event, --sample-cpu,
+     * --sample-identifier: every
      * event's attr as perf sets it (the tracking dummy's callchain settings included), the events
      * named as perf names them.
      */
@@ -115,7 +116,10 @@ class RecordOptionsTest {
             "--timestamp -i", "-n", "--no-samples -e task-clock", "-g", "--call-graph fp", "--call-graph dwarf",
             "--call-graph dwarf,4000", "--call-graph=dwarf,65528 -e task-clock,cpu-clock:u", "-g --call-graph dwarf,100",
             "--call-graph dwarf -g", "--call-graph dwarf --all-user", "--call-graph lbr -e cpu-clock:k", "--user-regs",
-            "--user-regs=ax,SP", "--call-graph dwarf --user-regs=ax", "--user-regs=r15 -e cpu-clock,task-clock -g"})
+            "--user-regs=ax,SP", "--call-graph dwarf --user-regs=ax", "--user-regs=r15 -e cpu-clock,task-clock -g",
+            "-d", "--data --call-graph dwarf", "--phys-data", "-W", "--weight -e task-clock", "-R",
+            "--raw-samples -e task-clock,cpu-clock", "--running-time", "--running-time -e task-clock -n",
+            "--no-bpf-event", "--sample-cpu", "--sample-identifier", "-d -R -W --phys-data --running-time"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");
@@ -373,5 +377,63 @@ class RecordOptionsTest {
             assertTrue(d.err().contains(" MB " + sub.resolve("ts.data") + ".<timestamp> ("), who + ": " + d.err());
             assertTrue(perf(bid, "report", "-i", files.get(0).toString(), "--stats").contains("COMM events:"));
         }
+    }
+
+    /**
+     * The sample options' fields as perf reads them from jperf's file: every sample with an
+     * address, a physical address, a weight and raw data; perf script prints the same fields of
+     * its own file.
+     */
+    @Test
+    void sampleFieldsAreReadByPerf() throws Exception {
+        Path bid = dir.resolve("bid");
+        String[] opts = {"-d", "-R", "-W", "--phys-data", "--running-time"};
+        recordOk(false, dir.resolve("perf.data"), bid, opts);
+        recordOk(true, dir.resolve("jperf.data"), bid, opts);
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String out = perf(bid, "script", "-i", dir.resolve(f).toString(), "-F", "cpu,addr,weight,phys_addr");
+            assertTrue(out.lines().count() > 0, f);
+            assertTrue(out.lines().allMatch(l -> l.matches("\\s*\\[\\d{3}\\]\\s+[0-9a-f]+\\s+\\d+\\s+[0-9a-f]+\\s*")), f + ":\n"
+                    + out.lines().limit(5).toList());
+            String stats = perf(bid, "report", "-i", dir.resolve(f).toString(), "--stats");
+            assertTrue(stats.matches("(?s).*SAMPLE events:\\s*[1-9].*"), f + ":\n" + stats);
+        }
+    }
+
+    /** --no-bpf-event: no BPF program synthesized or captured, no bpf_prog_info in the header, as perf's file. */
+    @Test
+    void noBpfEventLeavesBpfOut() throws Exception {
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, "--no-bpf-event");
+        recordOk(true, dir.resolve("jperf.data"), bid, "--no-bpf-event");
+        recordOk(true, dir.resolve("with.data"), bid);
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String header = perf(bid, "report", "--header-only", "-i", dir.resolve(f).toString());
+            assertFalse(header.contains("# bpf_prog_info "), f + ":\n" + header);
+            String dump = perf(bid, "report", "-D", "-i", dir.resolve(f).toString());
+            assertFalse(dump.contains("PERF_RECORD_BPF_EVENT"), f);
+        }
+        // without the option both record the programs loaded here (when there are any)
+        recordOk(false, dir.resolve("perf-with.data"), bid);
+        assumeTrue(perf(bid, "report", "-D", "-i", dir.resolve("perf-with.data").toString())
+                .contains("PERF_RECORD_BPF_EVENT"), "no BPF program is loaded on this machine");
+        assertTrue(perf(bid, "report", "-D", "-i", dir.resolve("with.data").toString())
+                .contains("PERF_RECORD_BPF_EVENT"));
+    }
+
+    /** --dry-run: options parsed, nothing recorded or written, exit 0; a bad event still refused. */
+    @Test
+    void dryRunWritesNothing() throws Exception {
+        Path bid = dir.resolve("bid");
+        Done theirs = record(false, dir.resolve("perf.data"), bid, "--dry-run");
+        Done ours = record(true, dir.resolve("jperf.data"), bid, "--dry-run");
+        assertEquals(0, theirs.rc(), theirs.err());
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(theirs.err(), ours.err());
+        assertFalse(Files.exists(dir.resolve("perf.data")));
+        assertFalse(Files.exists(dir.resolve("jperf.data")));
+        Done bad = record(true, dir.resolve("jperf.data"), bid, "--dry-run", "-e", "no-such-event");
+        assertTrue(bad.rc() != 0, bad.err());
+        assertFalse(Files.exists(dir.resolve("jperf.data")));
     }
 }

@@ -79,10 +79,12 @@ public final class Recorder implements StopSignals.Stoppable {
     private Result record(List<Integer> cpus, Workload workload) throws IOException, InterruptedException {
         List<Integer> threads = Targets.threads(options, workload);
         boolean enableOnExec = workload != null && !options.systemWide();
-        String noCapture = capture.unavailable();
+        // --no-bpf-event: no side-band, nothing captured, and nothing to warn about
+        String noCapture = options.noBpfEvent() ? null : capture.unavailable();
+        boolean captureBpf = noCapture == null && !options.noBpfEvent();
         PerfEvents events;
         try {
-            events = PerfEvents.open(options, cpus, threads, enableOnExec, noCapture == null);
+            events = PerfEvents.open(options, cpus, threads, enableOnExec, captureBpf);
         } catch (IllegalArgumentException e) {
             throw new RecordException(e.getMessage(), e);
         }
@@ -122,7 +124,7 @@ public final class Recorder implements StopSignals.Stoppable {
             }
         }
         try {
-            return record(events, offCpu, cpus, threads, workload, enableOnExec, noCapture == null);
+            return record(events, offCpu, cpus, threads, workload, enableOnExec, captureBpf);
         } finally {
             if (offCpu != null) {
                 offCpu.close();
