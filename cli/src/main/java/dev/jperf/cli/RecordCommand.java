@@ -8,6 +8,7 @@ import dev.jperf.loader.AttachedObjects;
 import dev.jperf.loader.BpfSource;
 import dev.jperf.recorder.CallGraph;
 import dev.jperf.recorder.EventSpec;
+import dev.jperf.recorder.Privileges;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import dev.jperf.recorder.UserRegs;
@@ -53,6 +54,7 @@ final class RecordCommand implements Subcommand {
     private boolean runningTime;
     private boolean noBpfEvent;
     private boolean dryRun;
+    private boolean strictFreq;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -117,6 +119,7 @@ final class RecordCommand implements Subcommand {
                         + " IDENTIFIER)")
                 .flag('\0', "no-bpf-event", "do not record bpf events")
                 .flag('\0', "dry-run", "Parse options then exit")
+                .flag('\0', "strict-freq", "Fail if the specified frequency can't be used")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -196,6 +199,7 @@ final class RecordCommand implements Subcommand {
             }
             case "no-bpf-event" -> noBpfEvent = v.on();
             case "dry-run" -> dryRun = v.on();
+            case "strict-freq" -> strictFreq = v.on();
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -220,6 +224,30 @@ final class RecordCommand implements Subcommand {
             throw new UsageException("option `all-kernel' cannot be used with all-user");
         }
         List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
+        if (period == 0 && !dryRun) {
+            // perf's record_opts__config_freq (after --dry-run's exit): above the kernel's limit (which the kernel itself
+            // lowers when sampling takes too long) the frequency is throttled to it, or refused
+            long max = Privileges.maxSampleRate();
+            int asked = freq > 0 ? freq : RecordOptions.DEFAULT_FREQ;
+            if (max > 0 && asked > max) {
+                if (strictFreq) {
+                    if (!quiet) {
+                        System.err.println("error: Maximum frequency rate (" + max + " Hz) exceeded.\n"
+                                + "       Please use -F freq option with a lower value or consider\n"
+                                + "       tweaking /proc/sys/kernel/perf_event_max_sample_rate.");
+                    }
+                    return STRICT_FREQ_EXIT;
+                }
+                if (!quiet) {
+                    System.err.println("warning: Maximum frequency rate (" + max + " Hz) exceeded, throttling from "
+                            + asked + " Hz to " + max + " Hz.\n"
+                            + "         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+                            + "         The kernel will lower it when perf's interrupts take too long.\n"
+                            + "         Use --strict-freq to disable this throttling, refusing to record.");
+                }
+                freq = (int) max;
+            }
+        }
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
         RecordOptions o = RecordOptions.builder().allCpus(allCpus).cpus(cpuList).pids(ids("-p", pids))
@@ -278,6 +306,9 @@ final class RecordCommand implements Subcommand {
             }
         }
     }
+
+    /** perf record's exit when record_opts__config fails: -EINVAL as an exit status. */
+    private static final int STRICT_FREQ_EXIT = 234;
 
     /** perf writes pipe mode when no -o is given and stdout is a pipe (perf_data__open's check_pipe). */
     private static boolean stdoutIsPipe() {

@@ -436,4 +436,44 @@ class RecordOptionsTest {
         assertTrue(bad.rc() != 0, bad.err());
         assertFalse(Files.exists(dir.resolve("jperf.data")));
     }
+
+    /**
+     * -F above kernel.perf_event_max_sample_rate: throttled to it with perf's warning, or with
+     * --strict-freq refused with perf's error and exit status; -q silences both, as perf's.
+     */
+    @Test
+    void strictFreqRefusesWhatTheKernelWouldThrottle() throws Exception {
+        Path bid = dir.resolve("bid");
+        long max;
+        // one read(2): Files.readString returns only the first digit of it on some kernels
+        try (java.io.FileInputStream in = new java.io.FileInputStream("/proc/sys/kernel/perf_event_max_sample_rate")) {
+            max = Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
+        }
+        String over = Long.toString(max * 2);
+        // the refusals first: they sample nothing, so the kernel has no cause to lower its limit before the
+        // throttled recording reads it
+        for (List<String> opts : List.of(List.of("-q", "-F", over, "--strict-freq"),
+                List.of("-F", over, "--strict-freq"), List.of("-F", over))) {
+            Done[] done = new Done[2];
+            for (int t = 0; t < 2; t++) {
+                List<String> cmd = tool(t == 1);
+                cmd.addAll(List.of("record", "-a", "-o", dir.resolve(t == 1 ? "jperf.data" : "perf.data").toString()));
+                cmd.addAll(opts);
+                cmd.addAll(List.of("--", "sleep", "0.1"));
+                done[t] = run(cmd, bid);
+            }
+            assertEquals(done[0].rc(), done[1].rc(), opts + ": " + done[1].err());
+            assertEquals(withoutSummary(done[0].err()), withoutSummary(done[1].err()), opts.toString());
+        }
+        // the throttled recording (the last): the sampling event at the limit in both
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String first = perf(bid, "evlist", "-v", "-i", dir.resolve(f).toString()).lines().findFirst().orElse("");
+            assertTrue(first.contains("sample_freq }: " + max + ","), f + ": " + first);
+        }
+    }
+
+    /** stderr without the summary lines ("[ perf record: ..." or "[ jperf record: ..."). */
+    private static String withoutSummary(String err) {
+        return err.lines().filter(l -> !l.matches("\\[ j?perf record: .*")).reduce("", (a, b) -> a + b + "\n");
+    }
 }
