@@ -55,6 +55,7 @@ final class RecordCommand implements Subcommand {
     private boolean noBpfEvent;
     private boolean dryRun;
     private boolean strictFreq;
+    private long maxSize;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -120,6 +121,7 @@ final class RecordCommand implements Subcommand {
                 .flag('\0', "no-bpf-event", "do not record bpf events")
                 .flag('\0', "dry-run", "Parse options then exit")
                 .flag('\0', "strict-freq", "Fail if the specified frequency can't be used")
+                .value('\0', "max-size", "size", "Limit the maximum size of the output file")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -200,6 +202,7 @@ final class RecordCommand implements Subcommand {
             case "no-bpf-event" -> noBpfEvent = v.on();
             case "dry-run" -> dryRun = v.on();
             case "strict-freq" -> strictFreq = v.on();
+            case "max-size" -> maxSize = maxSize(v.text());
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -265,7 +268,7 @@ final class RecordCommand implements Subcommand {
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
                 .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
                 .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).data(data).physData(physData)
-                .weight(weight).rawSamples(rawSamples).runningTime(runningTime).noBpfEvent(noBpfEvent).build();
+                .weight(weight).rawSamples(rawSamples).runningTime(runningTime).noBpfEvent(noBpfEvent).maxSize(maxSize).build();
         if (dryRun) {
             // perf's --dry-run: the options and events parsed, nothing opened or written
             for (String e : events) {
@@ -305,6 +308,34 @@ final class RecordCommand implements Subcommand {
                 BpfSource.delete(built);
             }
         }
+    }
+
+    /**
+     * perf's parse_output_max_size (parse_tag_value): digits and one of B, K, M, G; anything else,
+     * or 0, is a usage error.
+     */
+    private static long maxSize(String text) {
+        int n = text.length();
+        long unit = n == 0 ? 0 : switch (text.charAt(n - 1)) {
+            case 'B' -> 1;
+            case 'K' -> 1L << 10;
+            case 'M' -> 1L << 20;
+            case 'G' -> 1L << 30;
+            default -> 0;
+        };
+        long v = 0;
+        for (int i = 0; i < n - 1 && unit != 0; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9' || v > Long.MAX_VALUE / 100) {
+                unit = 0;
+            } else {
+                v = v * 10 + (c - '0');
+            }
+        }
+        if (unit == 0 || n < 2 || v == 0) {
+            throw new UsageException("option `max-size' expects a size: a number and B, K, M or G");
+        }
+        return v * unit;
     }
 
     /** perf record's exit when record_opts__config fails: -EINVAL as an exit status. */

@@ -476,4 +476,32 @@ class RecordOptionsTest {
     private static String withoutSummary(String err) {
         return err.lines().filter(l -> !l.matches("\\[ j?perf record: .*")).reduce("", (a, b) -> a + b + "\n");
     }
+
+    /**
+     * --max-size: the session stops once that much is written, saying so as perf does, and the
+     * workload is ended (its exit status, 143, is record's); a size without B/K/M/G is refused.
+     */
+    @Test
+    void maxSizeStopsTheSession() throws Exception {
+        Path bid = dir.resolve("bid");
+        for (int t = 0; t < 2; t++) {
+            Path file = dir.resolve(t == 1 ? "jperf.data" : "perf.data");
+            List<String> cmd = tool(t == 1);
+            cmd.addAll(List.of("record", "-a", "--max-size=100K", "-o", file.toString(), "--", "sleep", "10"));
+            long start = System.nanoTime();
+            Done d = run(cmd, bid);
+            assertTrue(System.nanoTime() - start < 8_000_000_000L, "not stopped: " + d.err());
+            assertEquals(143, d.rc(), d.err());
+            assertTrue(d.err().matches("(?s)\\[ j?perf record: perf size limit reached \\(\\d+ KB\\), stopping session \\]\n.*"),
+                    d.err());
+            assertTrue(perf(bid, "report", "-i", file.toString(), "--stats").matches("(?s).*SAMPLE events:\\s*[1-9].*"));
+        }
+        for (String bad : List.of("100000", "20x", "0", "1.5M")) {
+            Done theirs = record(false, dir.resolve("perf.data"), bid, "--max-size=" + bad);
+            Done ours = record(true, dir.resolve("jperf.data"), bid, "--max-size=" + bad);
+            assertEquals(129, theirs.rc(), bad);
+            assertEquals(theirs.rc(), ours.rc(), bad + ": " + ours.err());
+            assertEquals(1, ours.err().lines().count(), ours.err());
+        }
+    }
 }

@@ -54,6 +54,7 @@ import java.util.List;
  * @param runningTime {@code --running-time}: read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING on every event
  * @param noBpfEvent {@code --no-bpf-event}: no BPF side-band: the tracking event without bpf_event,
  *     no program synthesized or captured (HEADER_BPF_PROG_INFO empty)
+ * @param maxSize    {@code --max-size}: the recording stops once this many bytes are written (0: no limit)
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, CallGraph callGraph, int mmapPages,
@@ -61,7 +62,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
         boolean timestampFilename, long userRegs, boolean offCpu, boolean data, boolean physData, boolean weight,
-        boolean rawSamples, boolean runningTime, boolean noBpfEvent) {
+        boolean rawSamples, boolean runningTime, boolean noBpfEvent, long maxSize) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -115,6 +116,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean rawSamples;
         private boolean runningTime;
         private boolean noBpfEvent;
+        private long maxSize;
 
         private Builder() {
         }
@@ -289,12 +291,18 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder maxSize(long v) {
+            maxSize = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
                     allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
-                    timestampFilename, userRegs, offCpu, data, physData, weight, rawSamples, runningTime, noBpfEvent);
+                    timestampFilename, userRegs, offCpu, data, physData, weight, rawSamples, runningTime, noBpfEvent,
+                    maxSize);
         }
     }
 

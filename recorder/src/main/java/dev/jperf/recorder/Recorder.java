@@ -43,6 +43,8 @@ public final class Recorder implements StopSignals.Stoppable {
     private final PrintStream err;
     private final BpfCapture capture = new BpfCapture();
     private volatile boolean stopRequested;
+    /** {@code --max-size} reached: the session stops. */
+    private boolean sizeLimitReached;
 
     public Recorder(RecordOptions options, PrintStream err) {
         this.options = options;
@@ -199,8 +201,14 @@ public final class Recorder implements StopSignals.Stoppable {
                             err.println("Events enabled"); // perf's EVLIST_ENABLED_MSG
                         }
                     }
-                    return stopRequested || System.nanoTime() >= deadline || (workload != null && !workload.alive())
-                            || copier.failure() != null;
+                    if (options.maxSize() > 0 && !sizeLimitReached && writer.written() > options.maxSize()) {
+                        // perf's record__write: said once, then the session stops as on SIGINT
+                        sizeLimitReached = true;
+                        err.println("[ jperf record: perf size limit reached (" + (writer.written() >> 10)
+                                + " KB), stopping session ]");
+                    }
+                    return stopRequested || sizeLimitReached || System.nanoTime() >= deadline
+                            || (workload != null && !workload.alive()) || copier.failure() != null;
                 }
             };
             drain.run(done);
@@ -209,7 +217,7 @@ public final class Recorder implements StopSignals.Stoppable {
             for (SideBand sb : sideBands) {
                 sb.stop();
             }
-            if (workload != null && workload.alive() && (stopRequested || copier.failure() != null
+            if (workload != null && workload.alive() && (stopRequested || sizeLimitReached || copier.failure() != null
                     || options.duration() != null)) {
                 workload.terminate();
             }
