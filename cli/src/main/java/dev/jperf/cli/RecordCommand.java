@@ -56,6 +56,7 @@ final class RecordCommand implements Subcommand {
     private boolean dryRun;
     private boolean strictFreq;
     private long maxSize;
+    private boolean noBuffering;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -122,6 +123,7 @@ final class RecordCommand implements Subcommand {
                 .flag('\0', "dry-run", "Parse options then exit")
                 .flag('\0', "strict-freq", "Fail if the specified frequency can't be used")
                 .value('\0', "max-size", "size", "Limit the maximum size of the output file")
+                .flag('\0', "no-buffering", "collect data without buffering")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -203,6 +205,7 @@ final class RecordCommand implements Subcommand {
             case "dry-run" -> dryRun = v.on();
             case "strict-freq" -> strictFreq = v.on();
             case "max-size" -> maxSize = maxSize(v.text());
+            case "no-buffering" -> noBuffering = v.on();
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -268,7 +271,7 @@ final class RecordCommand implements Subcommand {
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
                 .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
                 .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).data(data).physData(physData)
-                .weight(weight).rawSamples(rawSamples).runningTime(runningTime).noBpfEvent(noBpfEvent).maxSize(maxSize).build();
+                .weight(weight).rawSamples(rawSamples).runningTime(runningTime).noBpfEvent(noBpfEvent).maxSize(maxSize).noBuffering(noBuffering).build();
         if (dryRun) {
             // perf's --dry-run: the options and events parsed, nothing opened or written
             for (String e : events) {

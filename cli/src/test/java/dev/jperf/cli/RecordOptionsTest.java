@@ -106,7 +106,7 @@ class RecordOptionsTest {
     /**
      * -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n, -g, --call-graph,
      * --user-regs, -d, --phys-data, -W, -R, --running-time, --no-bpf-event, --sample-cpu,
-     * --sample-identifier: every
+     * --sample-identifier, --no-buffering: every
      * event's attr as perf sets it (the tracking dummy's callchain settings included), the events
      * named as perf names them.
      */
@@ -119,7 +119,8 @@ class RecordOptionsTest {
             "--user-regs=ax,SP", "--call-graph dwarf --user-regs=ax", "--user-regs=r15 -e cpu-clock,task-clock -g",
             "-d", "--data --call-graph dwarf", "--phys-data", "-W", "--weight -e task-clock", "-R",
             "--raw-samples -e task-clock,cpu-clock", "--running-time", "--running-time -e task-clock -n",
-            "--no-bpf-event", "--sample-cpu", "--sample-identifier", "-d -R -W --phys-data --running-time"})
+            "--no-bpf-event", "--sample-cpu", "--sample-identifier", "-d -R -W --phys-data --running-time",
+            "--no-buffering", "--no-buffering -e task-clock -n"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");

@@ -78,8 +78,13 @@ final class PerfEvents implements AutoCloseable {
     /** {@code --running-time}'s read_format bits, on every event in the file. */
     private final long readFormat;
 
-    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph, long userRegs, long readFormat) {
+    /** {@code --no-buffering}: every event wakes the reader on each record (perf's wakeup_events 1). */
+    private final boolean noBuffering;
+
+    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph, long userRegs, long readFormat,
+            boolean noBuffering) {
         this.cpus = cpus;
+        this.noBuffering = noBuffering;
         this.readFormat = readFormat;
         this.sampleType = sampleType;
         this.callGraph = callGraph;
@@ -107,7 +112,8 @@ final class PerfEvents implements AutoCloseable {
         long sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU
                 | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | o.callGraph().sampleType()
                 | (o.userRegs() != 0 ? PERF_SAMPLE_REGS_USER : 0) | o.optionSampleType();
-        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph(), o.userRegs(), o.optionReadFormat());
+        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph(), o.userRegs(), o.optionReadFormat(),
+                o.noBuffering());
         try {
             Map<Integer, Integer> samplingRingFd = new LinkedHashMap<>();
             for (EventSpec spec : specs) {
@@ -138,7 +144,7 @@ final class PerfEvents implements AutoCloseable {
                 byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1,
                         TRACKING_SAMPLE_TYPE | (o.callGraph().sampleType() & ~PERF_SAMPLE_BRANCH_STACK)
                                 | o.optionSampleType(), trackingFlags | dummy.excludeFlags(), 0);
-                ev.addReadFormat(tracking);
+                ev.addOptionBits(tracking);
                 o.callGraph().configure(ByteBuffer.wrap(tracking).order(ByteOrder.LITTLE_ENDIAN), o.userRegs());
                 try {
                     List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
@@ -281,7 +287,7 @@ final class PerfEvents implements AutoCloseable {
         long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | FLAG_FREQ | FLAG_SAMPLE_ID_ALL
                 | (enableOnExec && o.delayMs() == 0 ? FLAG_ENABLE_ON_EXEC : 0);
         byte[] a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT, 1, OffCpu.sampleType(sampleType), flags, 0);
-        addReadFormat(a);
+        addOptionBits(a);
         try {
             List<Long> ids = openAll(a, OffCpu.EVENT, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
             evsels.add(new Evsel(OffCpu.EVENT, a, ids));
@@ -304,7 +310,7 @@ final class PerfEvents implements AutoCloseable {
             Map<Integer, Integer> ringFd, int pages) {
         byte[] a = attr(spec.type(), spec.config(), period, sampleTypeOf(spec),
                 flags | spec.excludeFlags() | ((long) spec.preciseIp() << PRECISE_IP_SHIFT), 0);
-        addReadFormat(a);
+        addOptionBits(a);
         ByteBuffer b = ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN);
         (lbrFallsBack(spec) ? CallGraph.FP : callGraph).configure(b, userRegs);
         b.putLong(SAMPLE_REGS_USER, b.getLong(SAMPLE_REGS_USER) | userRegs);
@@ -409,9 +415,13 @@ final class PerfEvents implements AutoCloseable {
         }
     }
 
-    private void addReadFormat(byte[] attr) {
+    /** What the options add to every event in the file: --running-time's read_format, --no-buffering's wakeup. */
+    private void addOptionBits(byte[] attr) {
         ByteBuffer b = ByteBuffer.wrap(attr).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(READ_FORMAT, b.getLong(READ_FORMAT) | readFormat);
+        if (noBuffering) {
+            b.putInt(WAKEUP_EVENTS, 1);
+        }
     }
 
     /** A sampling event's perf_event_attr (format's {@link PerfEventAttr#open}). */

@@ -54,6 +54,7 @@ import java.util.List;
  * @param runningTime {@code --running-time}: read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING on every event
  * @param noBpfEvent {@code --no-bpf-event}: no BPF side-band: the tracking event without bpf_event,
  *     no program synthesized or captured (HEADER_BPF_PROG_INFO empty)
+ * @param noBuffering {@code --no-buffering}: every event wakes the reader on each record (wakeup_events 1)
  * @param maxSize    {@code --max-size}: the recording stops once this many bytes are written (0: no limit)
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
@@ -62,7 +63,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
         boolean timestampFilename, long userRegs, boolean offCpu, boolean data, boolean physData, boolean weight,
-        boolean rawSamples, boolean runningTime, boolean noBpfEvent, long maxSize) {
+        boolean rawSamples, boolean runningTime, boolean noBpfEvent, boolean noBuffering, long maxSize) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -117,6 +118,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean runningTime;
         private boolean noBpfEvent;
         private long maxSize;
+        private boolean noBuffering;
 
         private Builder() {
         }
@@ -291,6 +293,11 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder noBuffering(boolean v) {
+            noBuffering = v;
+            return this;
+        }
+
         public Builder maxSize(long v) {
             maxSize = v;
             return this;
@@ -302,7 +309,7 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
                     allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
                     timestampFilename, userRegs, offCpu, data, physData, weight, rawSamples, runningTime, noBpfEvent,
-                    maxSize);
+                    noBuffering, maxSize);
         }
     }
 
