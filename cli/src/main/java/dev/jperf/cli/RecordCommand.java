@@ -7,6 +7,8 @@ import dev.jperf.format.header.CpuList;
 import dev.jperf.loader.AttachedObjects;
 import dev.jperf.loader.BpfSource;
 import dev.jperf.recorder.CallGraph;
+import dev.jperf.recorder.EventSpec;
+import dev.jperf.recorder.Privileges;
 import dev.jperf.recorder.RecordOptions;
 import dev.jperf.recorder.Recorder;
 import dev.jperf.recorder.UserRegs;
@@ -45,6 +47,16 @@ final class RecordCommand implements Subcommand {
     private boolean noSamples;
     private int delayMs;
     private boolean timestampFilename;
+    private boolean data;
+    private boolean physData;
+    private boolean weight;
+    private boolean rawSamples;
+    private boolean runningTime;
+    private boolean noBpfEvent;
+    private boolean dryRun;
+    private boolean strictFreq;
+    private long maxSize;
+    private boolean noBuffering;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -99,6 +111,19 @@ final class RecordCommand implements Subcommand {
                 .value('D', "delay", "n", "ms to wait before starting measurement after program start (-1: start with"
                         + " events disabled)")
                 .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
+                .flag('d', "data", "Record the sample addresses")
+                .flag('\0', "phys-data", "Record the sample physical addresses")
+                .flag('W', "weight", "sample by weight (on special events only)")
+                .flag('R', "raw-samples", "collect raw sample records from all opened counters")
+                .flag('\0', "running-time", "Record running/enabled time of read (:S) events")
+                .flag('\0', "sample-cpu", "Record the sample cpu (always: jperf samples the cpu)")
+                .flag('\0', "sample-identifier", "Record the sample identifier (always: jperf samples"
+                        + " IDENTIFIER)")
+                .flag('\0', "no-bpf-event", "do not record bpf events")
+                .flag('\0', "dry-run", "Parse options then exit")
+                .flag('\0', "strict-freq", "Fail if the specified frequency can't be used")
+                .value('\0', "max-size", "size", "Limit the maximum size of the output file")
+                .flag('\0', "no-buffering", "collect data without buffering")
                 .value('\0', "duration", "seconds", "stop after this many seconds (jperf)")
                 .value('\0', "bpf-object", "obj[,obj]", "load these BPF objects with jperf's loader and attach their"
                         + " programs for the recording (perf bpf record --object)")
@@ -168,6 +193,19 @@ final class RecordCommand implements Subcommand {
                 // perf's sample_time is on by default and jperf always samples the time: -T asks for
                 // what is already there (perf's attrs are the same with and without it)
             }
+            case "data" -> data = v.on();
+            case "phys-data" -> physData = v.on();
+            case "weight" -> weight = v.on();
+            case "raw-samples" -> rawSamples = v.on();
+            case "running-time" -> runningTime = v.on();
+            case "sample-cpu", "sample-identifier" -> {
+                // jperf's events always sample CPU and IDENTIFIER: these ask for what is already there
+            }
+            case "no-bpf-event" -> noBpfEvent = v.on();
+            case "dry-run" -> dryRun = v.on();
+            case "strict-freq" -> strictFreq = v.on();
+            case "max-size" -> maxSize = maxSize(v.text());
+            case "no-buffering" -> noBuffering = v.on();
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -192,6 +230,30 @@ final class RecordCommand implements Subcommand {
             throw new UsageException("option `all-kernel' cannot be used with all-user");
         }
         List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
+        if (period == 0 && !dryRun) {
+            // perf's record_opts__config_freq (after --dry-run's exit): above the kernel's limit (which the kernel itself
+            // lowers when sampling takes too long) the frequency is throttled to it, or refused
+            long max = Privileges.maxSampleRate();
+            int asked = freq > 0 ? freq : RecordOptions.DEFAULT_FREQ;
+            if (max > 0 && asked > max) {
+                if (strictFreq) {
+                    if (!quiet) {
+                        System.err.println("error: Maximum frequency rate (" + max + " Hz) exceeded.\n"
+                                + "       Please use -F freq option with a lower value or consider\n"
+                                + "       tweaking /proc/sys/kernel/perf_event_max_sample_rate.");
+                    }
+                    return STRICT_FREQ_EXIT;
+                }
+                if (!quiet) {
+                    System.err.println("warning: Maximum frequency rate (" + max + " Hz) exceeded, throttling from "
+                            + asked + " Hz to " + max + " Hz.\n"
+                            + "         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+                            + "         The kernel will lower it when perf's interrupts take too long.\n"
+                            + "         Use --strict-freq to disable this throttling, refusing to record.");
+                }
+                freq = (int) max;
+            }
+        }
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
         RecordOptions o = RecordOptions.builder().allCpus(allCpus).cpus(cpuList).pids(ids("-p", pids))
@@ -208,7 +270,19 @@ final class RecordCommand implements Subcommand {
                 .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
                 .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
                 .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
-                .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).build();
+                .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).data(data).physData(physData)
+                .weight(weight).rawSamples(rawSamples).runningTime(runningTime).noBpfEvent(noBpfEvent).maxSize(maxSize).noBuffering(noBuffering).build();
+        if (dryRun) {
+            // perf's --dry-run: the options and events parsed, nothing opened or written
+            for (String e : events) {
+                for (String one : e.split(",")) {
+                    if (!one.isBlank()) {
+                        EventSpec.parse(one);
+                    }
+                }
+            }
+            return 0;
+        }
         // loaded before the recording starts: the recorder synthesizes every loaded program's
         // metadata at start, as perf does; they unload when the recording ends (or jperf exits)
         Path built = null; // record's start links no invokedynamic: a loop, not a stream
@@ -238,6 +312,37 @@ final class RecordCommand implements Subcommand {
             }
         }
     }
+
+    /**
+     * perf's parse_output_max_size (parse_tag_value): digits and one of B, K, M, G; anything else,
+     * or 0, is a usage error.
+     */
+    private static long maxSize(String text) {
+        int n = text.length();
+        long unit = n == 0 ? 0 : switch (text.charAt(n - 1)) {
+            case 'B' -> 1;
+            case 'K' -> 1L << 10;
+            case 'M' -> 1L << 20;
+            case 'G' -> 1L << 30;
+            default -> 0;
+        };
+        long v = 0;
+        for (int i = 0; i < n - 1 && unit != 0; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9' || v > Long.MAX_VALUE / 100) {
+                unit = 0;
+            } else {
+                v = v * 10 + (c - '0');
+            }
+        }
+        if (unit == 0 || n < 2 || v == 0) {
+            throw new UsageException("option `max-size' expects a size: a number and B, K, M or G");
+        }
+        return v * unit;
+    }
+
+    /** perf record's exit when record_opts__config fails: -EINVAL as an exit status. */
+    private static final int STRICT_FREQ_EXIT = 234;
 
     /** perf writes pipe mode when no -o is given and stdout is a pipe (perf_data__open's check_pipe). */
     private static boolean stdoutIsPipe() {

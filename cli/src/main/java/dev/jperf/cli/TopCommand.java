@@ -159,7 +159,7 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
                 .pids(ids("-p", pids)).tids(ids("-t", tids)).events(events).freq(freq).period(period)
                 .callGraph(callGraph ? CallGraph.FP : CallGraph.NONE).mmapPages(mmapPages).output(Path.of("-"))
                 .quiet(true).cmdline(List.of("jperf", "top")).noBuildId(true).noBuildIdCache(true).noInherit(noInherit)
-                .build();
+                .noBpfEvent(noBpfEvent).build();
         // perf top: children with call graphs unless --no-children; caller order then, as report
         boolean cumulate = callGraph && (children == null || children);
         CallchainParams graph = callGraph ? CallchainParams.DEFAULT : CallchainParams.NO_GRAPH;
@@ -167,7 +167,7 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
                 buildIdDir, maxStack));
         Pipe pipe = Pipe.open();
         session.start(Channels.newInputStream(pipe.source()));
-        Recorder r = new Recorder(o, System.err).pipeTo(pipe.sink()).noBpfEvent(noBpfEvent);
+        Recorder r = new Recorder(o, System.err).pipeTo(pipe.sink());
         recorder = r;
         Exception[] failed = new Exception[1];
         Thread rec = new Thread(() -> {

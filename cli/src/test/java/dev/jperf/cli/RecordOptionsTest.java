@@ -105,7 +105,8 @@ class RecordOptionsTest {
 
     /**
      * -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n, -g, --call-graph,
-     * --user-regs: every
+     * --user-regs, -d, --phys-data, -W, -R, --running-time, --no-bpf-event, --sample-cpu,
+     * --sample-identifier, --no-buffering: every
      * event's attr as perf sets it (the tracking dummy's callchain settings included), the events
      * named as perf names them.
      */
@@ -115,7 +116,11 @@ class RecordOptionsTest {
             "--timestamp -i", "-n", "--no-samples -e task-clock", "-g", "--call-graph fp", "--call-graph dwarf",
             "--call-graph dwarf,4000", "--call-graph=dwarf,65528 -e task-clock,cpu-clock:u", "-g --call-graph dwarf,100",
             "--call-graph dwarf -g", "--call-graph dwarf --all-user", "--call-graph lbr -e cpu-clock:k", "--user-regs",
-            "--user-regs=ax,SP", "--call-graph dwarf --user-regs=ax", "--user-regs=r15 -e cpu-clock,task-clock -g"})
+            "--user-regs=ax,SP", "--call-graph dwarf --user-regs=ax", "--user-regs=r15 -e cpu-clock,task-clock -g",
+            "-d", "--data --call-graph dwarf", "--phys-data", "-W", "--weight -e task-clock", "-R",
+            "--raw-samples -e task-clock,cpu-clock", "--running-time", "--running-time -e task-clock -n",
+            "--no-bpf-event", "--sample-cpu", "--sample-identifier", "-d -R -W --phys-data --running-time",
+            "--no-buffering", "--no-buffering -e task-clock -n"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");
@@ -372,6 +377,132 @@ class RecordOptionsTest {
             assertTrue(d.err().contains("record: Dump " + files.get(0) + " ]\n"), who + ": " + d.err());
             assertTrue(d.err().contains(" MB " + sub.resolve("ts.data") + ".<timestamp> ("), who + ": " + d.err());
             assertTrue(perf(bid, "report", "-i", files.get(0).toString(), "--stats").contains("COMM events:"));
+        }
+    }
+
+    /**
+     * The sample options' fields as perf reads them from jperf's file: every sample with an
+     * address, a physical address, a weight and raw data; perf script prints the same fields of
+     * its own file.
+     */
+    @Test
+    void sampleFieldsAreReadByPerf() throws Exception {
+        Path bid = dir.resolve("bid");
+        String[] opts = {"-d", "-R", "-W", "--phys-data", "--running-time"};
+        recordOk(false, dir.resolve("perf.data"), bid, opts);
+        recordOk(true, dir.resolve("jperf.data"), bid, opts);
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String out = perf(bid, "script", "-i", dir.resolve(f).toString(), "-F", "cpu,addr,weight,phys_addr");
+            assertTrue(out.lines().count() > 0, f);
+            assertTrue(out.lines().allMatch(l -> l.matches("\\s*\\[\\d{3}\\]\\s+[0-9a-f]+\\s+\\d+\\s+[0-9a-f]+\\s*")), f + ":\n"
+                    + out.lines().limit(5).toList());
+            String stats = perf(bid, "report", "-i", dir.resolve(f).toString(), "--stats");
+            assertTrue(stats.matches("(?s).*SAMPLE events:\\s*[1-9].*"), f + ":\n" + stats);
+        }
+    }
+
+    /** --no-bpf-event: no BPF program synthesized or captured, no bpf_prog_info in the header, as perf's file. */
+    @Test
+    void noBpfEventLeavesBpfOut() throws Exception {
+        Path bid = dir.resolve("bid");
+        recordOk(false, dir.resolve("perf.data"), bid, "--no-bpf-event");
+        recordOk(true, dir.resolve("jperf.data"), bid, "--no-bpf-event");
+        recordOk(true, dir.resolve("with.data"), bid);
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String header = perf(bid, "report", "--header-only", "-i", dir.resolve(f).toString());
+            assertFalse(header.contains("# bpf_prog_info "), f + ":\n" + header);
+            String dump = perf(bid, "report", "-D", "-i", dir.resolve(f).toString());
+            assertFalse(dump.contains("PERF_RECORD_BPF_EVENT"), f);
+        }
+        // without the option both record the programs loaded here (when there are any)
+        recordOk(false, dir.resolve("perf-with.data"), bid);
+        assumeTrue(perf(bid, "report", "-D", "-i", dir.resolve("perf-with.data").toString())
+                .contains("PERF_RECORD_BPF_EVENT"), "no BPF program is loaded on this machine");
+        assertTrue(perf(bid, "report", "-D", "-i", dir.resolve("with.data").toString())
+                .contains("PERF_RECORD_BPF_EVENT"));
+    }
+
+    /** --dry-run: options parsed, nothing recorded or written, exit 0; a bad event still refused. */
+    @Test
+    void dryRunWritesNothing() throws Exception {
+        Path bid = dir.resolve("bid");
+        Done theirs = record(false, dir.resolve("perf.data"), bid, "--dry-run");
+        Done ours = record(true, dir.resolve("jperf.data"), bid, "--dry-run");
+        assertEquals(0, theirs.rc(), theirs.err());
+        assertEquals(0, ours.rc(), ours.err());
+        assertEquals(theirs.err(), ours.err());
+        assertFalse(Files.exists(dir.resolve("perf.data")));
+        assertFalse(Files.exists(dir.resolve("jperf.data")));
+        Done bad = record(true, dir.resolve("jperf.data"), bid, "--dry-run", "-e", "no-such-event");
+        assertTrue(bad.rc() != 0, bad.err());
+        assertFalse(Files.exists(dir.resolve("jperf.data")));
+    }
+
+    /**
+     * -F above kernel.perf_event_max_sample_rate: throttled to it with perf's warning, or with
+     * --strict-freq refused with perf's error and exit status; -q silences both, as perf's.
+     */
+    @Test
+    void strictFreqRefusesWhatTheKernelWouldThrottle() throws Exception {
+        Path bid = dir.resolve("bid");
+        long max;
+        // one read(2): Files.readString returns only the first digit of it on some kernels
+        try (java.io.FileInputStream in = new java.io.FileInputStream("/proc/sys/kernel/perf_event_max_sample_rate")) {
+            max = Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
+        }
+        String over = Long.toString(max * 2);
+        // the refusals first: they sample nothing, so the kernel has no cause to lower its limit before the
+        // throttled recording reads it
+        for (List<String> opts : List.of(List.of("-q", "-F", over, "--strict-freq"),
+                List.of("-F", over, "--strict-freq"), List.of("-F", over))) {
+            Done[] done = new Done[2];
+            for (int t = 0; t < 2; t++) {
+                List<String> cmd = tool(t == 1);
+                cmd.addAll(List.of("record", "-a", "-o", dir.resolve(t == 1 ? "jperf.data" : "perf.data").toString()));
+                cmd.addAll(opts);
+                cmd.addAll(List.of("--", "sleep", "0.1"));
+                done[t] = run(cmd, bid);
+            }
+            assertEquals(done[0].rc(), done[1].rc(), opts + ": " + done[1].err());
+            assertEquals(withoutSummary(done[0].err()), withoutSummary(done[1].err()), opts.toString());
+        }
+        // the throttled recording (the last): the sampling event at the limit in both
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String first = perf(bid, "evlist", "-v", "-i", dir.resolve(f).toString()).lines().findFirst().orElse("");
+            assertTrue(first.contains("sample_freq }: " + max + ","), f + ": " + first);
+        }
+    }
+
+    /** stderr without the summary lines ("[ perf record: ..." or "[ jperf record: ..."). */
+    private static String withoutSummary(String err) {
+        return err.lines().filter(l -> !l.matches("\\[ j?perf record: .*")).reduce("", (a, b) -> a + b + "\n");
+    }
+
+    /**
+     * --max-size: the session stops once that much is written, saying so as perf does, and the
+     * workload is ended (its exit status, 143, is record's); a size without B/K/M/G is refused.
+     */
+    @Test
+    void maxSizeStopsTheSession() throws Exception {
+        Path bid = dir.resolve("bid");
+        for (int t = 0; t < 2; t++) {
+            Path file = dir.resolve(t == 1 ? "jperf.data" : "perf.data");
+            List<String> cmd = tool(t == 1);
+            cmd.addAll(List.of("record", "-a", "--max-size=100K", "-o", file.toString(), "--", "sleep", "10"));
+            long start = System.nanoTime();
+            Done d = run(cmd, bid);
+            assertTrue(System.nanoTime() - start < 8_000_000_000L, "not stopped: " + d.err());
+            assertEquals(143, d.rc(), d.err());
+            assertTrue(d.err().matches("(?s)\\[ j?perf record: perf size limit reached \\(\\d+ KB\\), stopping session \\]\n.*"),
+                    d.err());
+            assertTrue(perf(bid, "report", "-i", file.toString(), "--stats").matches("(?s).*SAMPLE events:\\s*[1-9].*"));
+        }
+        for (String bad : List.of("100000", "20x", "0", "1.5M")) {
+            Done theirs = record(false, dir.resolve("perf.data"), bid, "--max-size=" + bad);
+            Done ours = record(true, dir.resolve("jperf.data"), bid, "--max-size=" + bad);
+            assertEquals(129, theirs.rc(), bad);
+            assertEquals(theirs.rc(), ours.rc(), bad + ": " + ours.err());
+            assertEquals(1, ours.err().lines().count(), ours.err());
         }
     }
 }

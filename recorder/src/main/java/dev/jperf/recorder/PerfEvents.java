@@ -75,8 +75,17 @@ final class PerfEvents implements AutoCloseable {
     /** {@code --user-regs}: added to the sampling events' sample_regs_user (perf's evsel__config, not the dummy's). */
     private final long userRegs;
 
-    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph, long userRegs) {
+    /** {@code --running-time}'s read_format bits, on every event in the file. */
+    private final long readFormat;
+
+    /** {@code --no-buffering}: every event wakes the reader on each record (perf's wakeup_events 1). */
+    private final boolean noBuffering;
+
+    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph, long userRegs, long readFormat,
+            boolean noBuffering) {
         this.cpus = cpus;
+        this.noBuffering = noBuffering;
+        this.readFormat = readFormat;
         this.sampleType = sampleType;
         this.callGraph = callGraph;
         this.userRegs = userRegs;
@@ -102,8 +111,9 @@ final class PerfEvents implements AutoCloseable {
         }
         long sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU
                 | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | o.callGraph().sampleType()
-                | (o.userRegs() != 0 ? PERF_SAMPLE_REGS_USER : 0);
-        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph(), o.userRegs());
+                | (o.userRegs() != 0 ? PERF_SAMPLE_REGS_USER : 0) | o.optionSampleType();
+        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph(), o.userRegs(), o.optionReadFormat(),
+                o.noBuffering());
         try {
             Map<Integer, Integer> samplingRingFd = new LinkedHashMap<>();
             for (EventSpec spec : specs) {
@@ -116,8 +126,8 @@ final class PerfEvents implements AutoCloseable {
             // freq): its records go into the sampling rings
             long inherit = o.noInherit() ? 0 : FLAG_INHERIT;
             long trackingFlags = inherit | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
-                    | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | FLAG_BPF_EVENT
-                    | (o.callGraph().mmapData() ? FLAG_MMAP_DATA : 0)
+                    | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | (o.noBpfEvent() ? 0 : FLAG_BPF_EVENT)
+                    | (o.sampleAddress() ? FLAG_MMAP_DATA : 0)
                     | (o.switchEvents() ? FLAG_CONTEXT_SWITCH : 0) | (o.namespaces() ? FLAG_NAMESPACES : 0)
                     | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
             EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false)
@@ -132,8 +142,9 @@ final class PerfEvents implements AutoCloseable {
                 // perf's evsel__config gives the dummy the callchain settings too, all but the
                 // branch stack bit (a dummy never samples branches)
                 byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1,
-                        TRACKING_SAMPLE_TYPE | (o.callGraph().sampleType() & ~PERF_SAMPLE_BRANCH_STACK),
-                        trackingFlags | dummy.excludeFlags(), 0);
+                        TRACKING_SAMPLE_TYPE | (o.callGraph().sampleType() & ~PERF_SAMPLE_BRANCH_STACK)
+                                | o.optionSampleType(), trackingFlags | dummy.excludeFlags(), 0);
+                ev.addOptionBits(tracking);
                 o.callGraph().configure(ByteBuffer.wrap(tracking).order(ByteOrder.LITTLE_ENDIAN), o.userRegs());
                 try {
                     List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
@@ -276,6 +287,7 @@ final class PerfEvents implements AutoCloseable {
         long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | FLAG_FREQ | FLAG_SAMPLE_ID_ALL
                 | (enableOnExec && o.delayMs() == 0 ? FLAG_ENABLE_ON_EXEC : 0);
         byte[] a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT, 1, OffCpu.sampleType(sampleType), flags, 0);
+        addOptionBits(a);
         try {
             List<Long> ids = openAll(a, OffCpu.EVENT, cpus, threads, ringFd, samplingRings, o.mmapPages(), true);
             evsels.add(new Evsel(OffCpu.EVENT, a, ids));
@@ -298,6 +310,7 @@ final class PerfEvents implements AutoCloseable {
             Map<Integer, Integer> ringFd, int pages) {
         byte[] a = attr(spec.type(), spec.config(), period, sampleTypeOf(spec),
                 flags | spec.excludeFlags() | ((long) spec.preciseIp() << PRECISE_IP_SHIFT), 0);
+        addOptionBits(a);
         ByteBuffer b = ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN);
         (lbrFallsBack(spec) ? CallGraph.FP : callGraph).configure(b, userRegs);
         b.putLong(SAMPLE_REGS_USER, b.getLong(SAMPLE_REGS_USER) | userRegs);
@@ -399,6 +412,15 @@ final class PerfEvents implements AutoCloseable {
             }
             a.putLong(READ_FORMAT, readFormat & ~PERF_FORMAT_LOST);
             return PerfEventOpen.open(a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC, name);
+        }
+    }
+
+    /** What the options add to every event in the file: --running-time's read_format, --no-buffering's wakeup. */
+    private void addOptionBits(byte[] attr) {
+        ByteBuffer b = ByteBuffer.wrap(attr).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(READ_FORMAT, b.getLong(READ_FORMAT) | readFormat);
+        if (noBuffering) {
+            b.putInt(WAKEUP_EVENTS, 1);
         }
     }
 
@@ -505,14 +527,17 @@ final class PerfEvents implements AutoCloseable {
             if ((readFormat & PERF_FORMAT_LOST) == 0) {
                 continue;
             }
+            // value, the times --running-time asks for, id, lost
+            int size = 8 * (1 + Long.bitCount(readFormat & (PERF_FORMAT_TOTAL_TIME_ENABLED
+                    | PERF_FORMAT_TOTAL_TIME_RUNNING)) + 2);
             byte[] v;
             try {
-                v = Fd.read(c.fd(), 24, "lost count of " + evsels.get(c.evsel()).name());
+                v = Fd.read(c.fd(), size, "lost count of " + evsels.get(c.evsel()).name());
             } catch (NativeException e) {
                 continue; // perf, too, writes what it could read
             }
-            if (v.length == 24) {
-                long lost = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).getLong(16);
+            if (v.length == size) {
+                long lost = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).getLong(size - 8);
                 if (lost != 0) {
                     out.add(new Lost(c.id(), lost));
                 }

@@ -19,12 +19,25 @@ public final class Privileges {
     private Privileges() {
     }
 
-    /** kernel.perf_event_paranoid as the file says it, or "unknown". */
+    /** kernel.perf_event_paranoid as the file says it, or "unknown" (one read(2), as {@link #maxSampleRate}). */
     public static String paranoidText() {
         try {
-            return Files.readString(PARANOID).strip();
+            return ProcFile.readText(PARANOID);
         } catch (IOException e) {
             return "unknown";
+        }
+    }
+
+    /**
+     * kernel.perf_event_max_sample_rate, the highest frequency the kernel takes (it lowers it itself
+     * when sampling takes too long); 0 when it cannot be read. Read by one read(2):
+     * Files.readString returns only the first digit of these sysctl files on some kernels (6.18).
+     */
+    public static long maxSampleRate() {
+        try {
+            return Long.parseLong(ProcFile.readText(Path.of("/proc/sys/kernel/perf_event_max_sample_rate")));
+        } catch (IOException | NumberFormatException e) {
+            return 0;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.header.PerfEventAttr;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,13 +46,24 @@ import java.util.List;
  *     of the sampling events; 0: none asked)
  * @param offCpu     {@code --off-cpu}: where tasks wait, from a BPF program on sched_switch, written
  *     as {@code offcpu-time} samples when the recording ends ({@link OffCpu})
+ * @param data       {@code -d/--data}: perf's sample_address (ADDR and DATA_SRC on every event, data
+ *     mmaps tracked and synthesized)
+ * @param physData   {@code --phys-data}: PHYS_ADDR on every event
+ * @param weight     {@code -W/--weight}: WEIGHT_STRUCT on every event (x86's arch_evsel__set_sample_weight)
+ * @param rawSamples {@code -R/--raw-samples}: RAW on every event
+ * @param runningTime {@code --running-time}: read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING on every event
+ * @param noBpfEvent {@code --no-bpf-event}: no BPF side-band: the tracking event without bpf_event,
+ *     no program synthesized or captured (HEADER_BPF_PROG_INFO empty)
+ * @param noBuffering {@code --no-buffering}: every event wakes the reader on each record (wakeup_events 1)
+ * @param maxSize    {@code --max-size}: the recording stops once this many bytes are written (0: no limit)
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, CallGraph callGraph, int mmapPages,
         Path output, Duration duration, boolean quiet, List<String> cmdline, int compressionLevel, Path buildIdDir,
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
-        boolean timestampFilename, long userRegs, boolean offCpu) {
+        boolean timestampFilename, long userRegs, boolean offCpu, boolean data, boolean physData, boolean weight,
+        boolean rawSamples, boolean runningTime, boolean noBpfEvent, boolean noBuffering, long maxSize) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
@@ -99,6 +111,14 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private int delayMs;
         private boolean timestampFilename;
         private long userRegs;
+        private boolean data;
+        private boolean physData;
+        private boolean weight;
+        private boolean rawSamples;
+        private boolean runningTime;
+        private boolean noBpfEvent;
+        private long maxSize;
+        private boolean noBuffering;
 
         private Builder() {
         }
@@ -243,12 +263,53 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder data(boolean v) {
+            data = v;
+            return this;
+        }
+
+        public Builder physData(boolean v) {
+            physData = v;
+            return this;
+        }
+
+        public Builder weight(boolean v) {
+            weight = v;
+            return this;
+        }
+
+        public Builder rawSamples(boolean v) {
+            rawSamples = v;
+            return this;
+        }
+
+        public Builder runningTime(boolean v) {
+            runningTime = v;
+            return this;
+        }
+
+        public Builder noBpfEvent(boolean v) {
+            noBpfEvent = v;
+            return this;
+        }
+
+        public Builder noBuffering(boolean v) {
+            noBuffering = v;
+            return this;
+        }
+
+        public Builder maxSize(long v) {
+            maxSize = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
                     allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
-                    timestampFilename, userRegs, offCpu);
+                    timestampFilename, userRegs, offCpu, data, physData, weight, rawSamples, runningTime, noBpfEvent,
+                    noBuffering, maxSize);
         }
     }
 
@@ -293,6 +354,27 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
     /** {@code -o -}: perf's pipe mode, the stream on stdout. */
     public boolean pipeOutput() {
         return output.toString().equals("-");
+    }
+
+    /**
+     * perf's sample_address: {@code -d}, or turned on by {@code --call-graph dwarf}
+     * (record_opts__parse_callchain); the tracking event asks for data mmaps and they are synthesized.
+     */
+    public boolean sampleAddress() {
+        return data || callGraph.mmapData();
+    }
+
+    /** The sample_type bits the sample options add to every event, the tracking event too (perf's evsel__config). */
+    long optionSampleType() {
+        return (data ? PerfEventAttr.PERF_SAMPLE_ADDR | PerfEventAttr.PERF_SAMPLE_DATA_SRC : 0)
+                | (physData ? PerfEventAttr.PERF_SAMPLE_PHYS_ADDR : 0)
+                | (weight ? PerfEventAttr.PERF_SAMPLE_WEIGHT_STRUCT : 0)
+                | (rawSamples ? PerfEventAttr.PERF_SAMPLE_RAW : 0);
+    }
+
+    /** The read_format bits {@code --running-time} adds to every event. */
+    long optionReadFormat() {
+        return runningTime ? PerfEventAttr.PERF_FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.PERF_FORMAT_TOTAL_TIME_RUNNING : 0;
     }
 
     /** Whether events are per CPU for every task (no task target). */

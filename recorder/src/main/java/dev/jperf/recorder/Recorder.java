@@ -33,8 +33,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class Recorder implements StopSignals.Stoppable {
     static final int PAGE_SIZE = Mman.pageSize();
-    /** The reason no BPF metadata is captured when the user asked for none. */
-    private static final String NO_BPF_EVENT = "--no-bpf-event";
     /** Highest fd the table is grown to before recording: room for many programs pinned at once. */
     private static final int PINNED_FD_ROOM = 1023;
 
@@ -48,8 +46,8 @@ public final class Recorder implements StopSignals.Stoppable {
     private volatile boolean stopRequested;
     /** Where a pipe-mode stream goes instead of stdout (a reader in this process: top), or null. */
     private WritableByteChannel pipeTo;
-    /** perf's --no-bpf-event: no program synthesized, loaded or captured (KSYMBOLs still name them). */
-    private boolean noBpfEvent;
+    /** {@code --max-size} reached: the session stops. */
+    private boolean sizeLimitReached;
 
     public Recorder(RecordOptions options, PrintStream err) {
         this.options = options;
@@ -62,12 +60,6 @@ public final class Recorder implements StopSignals.Stoppable {
      */
     public Recorder pipeTo(WritableByteChannel channel) {
         this.pipeTo = channel;
-        return this;
-    }
-
-    /** perf's --no-bpf-event: no BPF program's metadata synthesized or captured while recording. */
-    public Recorder noBpfEvent(boolean on) {
-        this.noBpfEvent = on;
         return this;
     }
 
@@ -101,10 +93,12 @@ public final class Recorder implements StopSignals.Stoppable {
     private Result record(List<Integer> cpus, Workload workload) throws IOException, InterruptedException {
         List<Integer> threads = Targets.threads(options, workload);
         boolean enableOnExec = workload != null && !options.systemWide();
-        String noCapture = noBpfEvent ? NO_BPF_EVENT : capture.unavailable();
+        // --no-bpf-event: no side-band, nothing captured, and nothing to warn about
+        String noCapture = options.noBpfEvent() ? null : capture.unavailable();
+        boolean captureBpf = noCapture == null && !options.noBpfEvent();
         PerfEvents events;
         try {
-            events = PerfEvents.open(options, cpus, threads, enableOnExec, noCapture == null);
+            events = PerfEvents.open(options, cpus, threads, enableOnExec, captureBpf);
         } catch (IllegalArgumentException e) {
             throw new RecordException(e.getMessage(), e);
         }
@@ -136,7 +130,7 @@ public final class Recorder implements StopSignals.Stoppable {
                 err.println("LBR callstack option is only available to get user callchain information."
                         + " Falling back to framepointers.");
             }
-            String warning = NO_BPF_EVENT.equals(noCapture) ? null : noCapture != null ? noCapture(noCapture) : events.sideBandFailure() == null ? null
+            String warning = noCapture != null ? noCapture(noCapture) : !captureBpf || events.sideBandFailure() == null ? null
                     : "BPF programs loaded while recording are not captured: the kernel refused the side-band event ("
                             + events.sideBandFailure() + ")";
             if (warning != null) {
@@ -144,7 +138,7 @@ public final class Recorder implements StopSignals.Stoppable {
             }
         }
         try {
-            return record(events, offCpu, cpus, threads, workload, enableOnExec, noCapture == null);
+            return record(events, offCpu, cpus, threads, workload, enableOnExec, captureBpf);
         } finally {
             if (offCpu != null) {
                 offCpu.close();
@@ -219,8 +213,14 @@ public final class Recorder implements StopSignals.Stoppable {
                             err.println("Events enabled"); // perf's EVLIST_ENABLED_MSG
                         }
                     }
-                    return stopRequested || System.nanoTime() >= deadline || (workload != null && !workload.alive())
-                            || copier.failure() != null;
+                    if (options.maxSize() > 0 && !sizeLimitReached && writer.written() > options.maxSize()) {
+                        // perf's record__write: said once, then the session stops as on SIGINT
+                        sizeLimitReached = true;
+                        err.println("[ jperf record: perf size limit reached (" + (writer.written() >> 10)
+                                + " KB), stopping session ]");
+                    }
+                    return stopRequested || sizeLimitReached || System.nanoTime() >= deadline
+                            || (workload != null && !workload.alive()) || copier.failure() != null;
                 }
             };
             drain.run(done);
@@ -229,7 +229,7 @@ public final class Recorder implements StopSignals.Stoppable {
             for (SideBand sb : sideBands) {
                 sb.stop();
             }
-            if (workload != null && workload.alive() && (stopRequested || copier.failure() != null
+            if (workload != null && workload.alive() && (stopRequested || sizeLimitReached || copier.failure() != null
                     || options.duration() != null)) {
                 workload.terminate();
             }

@@ -24,7 +24,7 @@ final class StartupRecords {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
         KernelMaps kallsyms = images.readKernelRange();
-        ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s, options.namespaces(), options.callGraph().mmapData());
+        ProcSynthesizer proc = new ProcSynthesizer(Path.of("/proc"), s, options.namespaces(), options.sampleAddress());
         proc.kernel(kallsyms);
         if (options.pipeOutput()) {
             // a file carries the names in EVENT_DESC; a stream names its events here too, as perf does
