@@ -1,0 +1,22 @@
+package dev.jperf.report.symbol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** Integer sysctls read whole (the kernel restriction perf applies to kallsyms depends on two of them), against cat. */
+class SysctlTest {
+    @Test
+    void multiDigitSysctlReadWhole() throws Exception {
+        Path rate = Path.of("/proc/sys/kernel/perf_event_max_sample_rate");
+        assumeTrue(Files.isReadable(rate), "no " + rate);
+        Process p = new ProcessBuilder("cat", rate.toString()).start();
+        String cat = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        assertEquals(0, p.waitFor());
+        assertEquals(Integer.parseInt(cat), SymbolResolver.sysctlInt(rate));
+    }
+}
