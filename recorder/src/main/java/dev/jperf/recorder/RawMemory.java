@@ -2,7 +2,7 @@ package dev.jperf.recorder;
 
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
-import dev.jperf.format.io.Unsafes;
+import dev.jperf.format.unsafe.Unsafes;
 import java.nio.ByteBuffer;
 import sun.misc.Unsafe;
 

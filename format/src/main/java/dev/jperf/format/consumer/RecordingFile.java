@@ -9,14 +9,18 @@ import dev.jperf.format.feature.Features;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.header.FileHeader;
 import dev.jperf.format.record.PerfRecord;
+import dev.jperf.format.writer.PerfDataCopier;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * A perf.data recording opened for reading, by perf's rules: a file (file or pipe mode, either
@@ -164,6 +168,43 @@ public final class RecordingFile implements AutoCloseable {
      */
     public Iterable<PerfRecord> inTimeOrder() {
         return new Records(true);
+    }
+
+    /**
+     * Writes the records {@code keep} accepts to a new perf.data file, as {@code jdk.jfr}'s
+     * {@code RecordingFile.write} filters a recording: the events, their ids and the feature
+     * sections whole, the kept records byte for byte in file order; perf reads the result as
+     * it reads a file that perf inject wrote (pipe-mode input and compressed records come out as an
+     * uncompressed file, records perf 6.1 does not know are left out with a warning). An existing
+     * non-empty {@code out} is first renamed {@code out.old}, as perf does. The input's damage goes
+     * to the warnings sink (each line once).
+     *
+     * @param out the file to write
+     * @param keep tested with each record in file order (the records of a COMPRESSED record, not
+     *     the COMPRESSED record itself; never HEADER_ATTR or HEADER_FEATURE, which are the output's
+     *     attrs and feature sections)
+     * @throws IOException when {@code out} cannot be written (one line naming it)
+     * @throws IllegalStateException for a stream whose records were already read
+     * @throws PerfDataException when the recording cannot be written as a file perf reads
+     *     (big-endian, or no events)
+     */
+    public void write(Path out, Predicate<PerfRecord> keep) throws IOException {
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(keep, "keep");
+        PerfDataCopier.Result r = PerfDataCopier.copyKept(file, out, keep);
+        // the copy read the records without a sink: their damage joined the file's lines
+        List<String> fileLines = file.warnings();
+        for (int i = fileLinesSaid + (truncated ? 1 : 0); i < fileLines.size(); i++, fileLinesSaid++) {
+            if (recordLinesSaid.add(fileLines.get(i))) {
+                warnings.accept(fileLines.get(i));
+            }
+        }
+        sayTruncation(-1);
+        for (String line : r.warnings()) {
+            if (!fileLines.contains(line) && recordLinesSaid.add(line)) {
+                warnings.accept(line);
+            }
+        }
     }
 
     /** Gives the header's and features' lines not said yet (past a truncated file's first line: see {@link #sayTruncation}). */

@@ -23,5 +23,15 @@
  * the BPF programs {@link dev.jperf.format.bpf.BpfPrograms}. Nothing here prints: damage goes to
  * the warnings sink given at open. Symbolisation (threads, maps, ELF and kernel symbols) is
  * report's, not part of this API.
+ *
+ * <p>Nulls: no argument of this API may be null ({@link java.lang.NullPointerException}
+ * otherwise). {@code RecordingFile} never returns null. A record's field the event did not
+ * sample is {@code -1} (numbers) or null (arrays and structures), as perf leaves them unset and as
+ * each accessor says ({@link dev.jperf.format.record.SampleRecord}); a lookup by a number this
+ * reader does not know returns null where its javadoc says so, and {@link java.util.Optional}
+ * where the answer may be absent for any input ({@code BpfPrograms.at}).
+ *
+ * <p>The module ({@code dev.jperf.format}) exports this package and those of its types to
+ * everyone; its other packages are jperf's own, exported only to jperf's modules.
  */
 package dev.jperf.format.consumer;

@@ -9,6 +9,7 @@ import java.util.List;
  * string type, string size ("32K"), string shared_cpu_list}.
  */
 public record CacheTopology(int version, List<Level> levels) implements FeatureSection {
+    /** One cache: its level, geometry, type ("Data", "Instruction", "Unified"), size and the CPUs sharing it. */
     public record Level(int level, int lineSize, int sets, int ways, String type, String size, String map) {
     }
 

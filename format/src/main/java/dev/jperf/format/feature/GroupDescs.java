@@ -9,6 +9,7 @@ public record GroupDescs(List<Group> groups) implements FeatureSection {
     /** perf's placeholder for a group without a name. */
     public static final String ANON_GROUP = "{anon_group}";
 
+    /** An event group: its name, the index of its leader among the events, and how many events it has. */
     public record Group(String name, int leaderIdx, int nrMembers) {
     }
 

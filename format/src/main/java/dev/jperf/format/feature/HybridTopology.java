@@ -6,6 +6,7 @@ import java.util.List;
 
 /** HYBRID_TOPOLOGY: u32 nr, then nr x {string pmu_name, string cpus}. */
 public record HybridTopology(List<Node> nodes) implements FeatureSection {
+    /** A core type of a hybrid CPU: its PMU and the CPUs that have it (a cpu list, "0-7"). */
     public record Node(String pmuName, String cpus) {
     }
 

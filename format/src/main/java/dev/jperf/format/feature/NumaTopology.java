@@ -6,6 +6,7 @@ import java.util.List;
 
 /** NUMA_TOPOLOGY: per node {u32 node, u64 mem_total kB, u64 mem_free kB, cpu list}. */
 public record NumaTopology(List<Node> nodes) implements FeatureSection {
+    /** A NUMA node: its number, total and free memory in kB, and its CPUs (a cpu list). */
     public record Node(int node, long memTotal, long memFree, String cpus) {
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 
 /** PMU_CAPS: u32 nr_pmus; per PMU {u32 nr_caps, nr_caps x (string name, string value), string pmu_name}. */
 public record PmuCaps(List<Pmu> pmus) implements FeatureSection {
+    /** A PMU's name and capabilities. */
     public record Pmu(String name, List<PmuCap> caps) {
         public Pmu {
             caps = List.copyOf(caps);

@@ -6,6 +6,7 @@ import java.util.List;
 
 /** PMU_MAPPINGS: u32 nr, then nr x {u32 type, string name} ("software" = 1, "tracepoint" = 2 ...). */
 public record PmuMappings(List<Pmu> pmus) implements FeatureSection {
+    /** A PMU: its perf_event_attr type number and name. */
     public record Pmu(int type, String name) {
     }
 

@@ -1,6 +1,7 @@
 package dev.jperf.format.io;
 
 import dev.jperf.format.PerfDataException;
+import dev.jperf.format.unsafe.Unsafes;
 import java.io.IOException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;

@@ -49,7 +49,7 @@ public sealed interface PerfRecord permits SampleRecord, MmapRecord, Mmap2Record
         return SampleId.NONE;
     }
 
-    /** misc & PERF_RECORD_MISC_CPUMODE_MASK. */
+    /** {@code misc & PERF_RECORD_MISC_CPUMODE_MASK}. */
     default int cpumode() {
         return misc() & PERF_RECORD_MISC_CPUMODE_MASK;
     }

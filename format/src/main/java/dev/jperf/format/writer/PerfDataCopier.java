@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Rewrites a perf.data (file or pipe mode, from a file or a stream) as a file-mode perf.data that
@@ -80,6 +81,8 @@ public final class PerfDataCopier {
     private BuildIdInjector buildIds;
     /** perf inject -b's ordered-events queue, or null. */
     private List<Queued> queued;
+    /** The records to write ({@code RecordingFile.write}), or null for all. */
+    private Predicate<PerfRecord> keep;
 
     private PerfDataCopier(PerfDataFile in, PerfDataOutput out) {
         this.in = in;
@@ -166,11 +169,26 @@ public final class PerfDataCopier {
      * HEADER_BUILD_ID made of what they hit, or not (null).
      */
     public static Result copy(PerfDataFile f, Path out, BuildIdInjector buildIds) throws IOException {
+        return copy(f, out, buildIds, null);
+    }
+
+    /**
+     * {@link #copy(PerfDataFile, Path)} writing only the records {@code keep} accepts (all when
+     * null); the attrs and feature sections are copied whole, as perf inject's are when its tool
+     * drops records.
+     */
+    public static Result copyKept(PerfDataFile f, Path out, Predicate<PerfRecord> keep) throws IOException {
+        return copy(f, out, null, keep);
+    }
+
+    private static Result copy(PerfDataFile f, Path out, BuildIdInjector buildIds, Predicate<PerfRecord> keep)
+            throws IOException {
         List<PerfDataWriter.EventAttr> events = events(f);
         PerfDataWriter.backupExisting(out);
         try (PerfDataWriter w = PerfDataWriter.create(out, events)) {
             PerfDataCopier c = new PerfDataCopier(f, w);
             c.buildIds = buildIds;
+            c.keep = keep;
             c.setFeatures();
             c.copyRecords();
             // Pipe-mode features may also come later in the stream.
@@ -224,6 +242,9 @@ public final class PerfDataCopier {
                 }
                 if (!knownToPerf61(r.type())) {
                     newer.merge(r.type(), 1L, Long::sum);
+                    continue;
+                }
+                if (keep != null && !keep.test(r)) {
                     continue;
                 }
                 ByteSource raw = rs.raw();

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReadmeExampleTest {
     /** The first java code block after the "Embedding" heading. */
-    private static final Pattern BLOCK = Pattern.compile("## Embedding.*?```java\\n(.*?)```", Pattern.DOTALL);
-    private static final Pattern CLASS = Pattern.compile("public class (\\w+)");
+    static final Pattern BLOCK = Pattern.compile("## Embedding.*?```java\\n(.*?)```", Pattern.DOTALL);
+    static final Pattern CLASS = Pattern.compile("public class (\\w+)");
 
     @Test
     void readmeExampleRuns(@TempDir Path dir) throws Exception {

@@ -1,4 +1,4 @@
-package dev.jperf.format.io;
+package dev.jperf.format.unsafe;
 
 import java.lang.reflect.Field;
 import sun.misc.Unsafe;
@@ -6,7 +6,7 @@ import sun.misc.Unsafe;
 /**
  * The one place jperf takes {@code sun.misc.Unsafe} (module jdk.unsupported, in every standard JDK
  * 17+): reads whose bounds the caller has checked, where C1 cannot inline a ByteBuffer's (format's
- * {@link ByteSource}, the recorder's ring reads).
+ * {@link dev.jperf.format.io.ByteSource}, the recorder's ring reads).
  */
 public final class Unsafes {
     private static final Unsafe UNSAFE = lookUp();
