@@ -109,8 +109,8 @@ final class FileChunks {
 
     /**
      * The reader will hand chunks back ({@link #recycle}): full-size chunks live off-heap from the
-     * first (before, the chunks read until the first came back were heap arrays of 4 MiB, each
-     * allocated straight into the old generation and never reused).
+     * first, so none is a 4 MiB heap array allocated straight into the old generation and never
+     * reused.
      */
     void recycling() {
         recycling = true;

@@ -18,13 +18,13 @@ import java.util.concurrent.locks.LockSupport;
  * passes, BTF) and closes the fd. A program already gone at pin time counts as missed.
  *
  * <p>{@link #pin} is called by real-time side-band threads and takes no lock an ordinary thread
- * could hold: a lock holder preempted on a busy CPU would stall the pinner for a whole time slice
- * (seen: 30-40 ms, 80 programs lost) - a priority inversion. That rules out waking the fetcher
+ * could hold: a lock holder preempted on a busy CPU would stall the pinner for a whole time slice,
+ * and programs loaded meanwhile would be lost - a priority inversion. That rules out waking the fetcher
  * (LockSupport.unpark takes the parked thread's mutex) from there: the recorder's main loop, which
  * races nothing, wakes it after each pass that finds a queue not empty ({@link #wakeFetcher}); a
  * pinned program cannot go away meanwhile. It also allocates nothing: touching a fresh heap page
  * faults, and a page fault waits for the process-wide mmap lock, which any preempted JVM thread may
- * hold (seen: 120 ms).
+ * hold.
  */
 final class BpfCapture {
     /**

@@ -19,7 +19,7 @@ final class DrainLoop {
     /**
      * The first rounds poll this briefly: the drain's code is compiled after its second call (the
      * launcher's list), so the first round, interpreted, should carry a few milliseconds of samples,
-     * not the first 100 ms (~10 ms of CPU under load, bench/README.md).
+     * not the first {@link #POLL_MS} (bench/README.md).
      */
     static final int WARM_UP_POLL_MS = 5;
     static final int WARM_UP_ROUNDS = 3;

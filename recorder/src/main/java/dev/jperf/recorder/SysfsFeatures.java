@@ -47,7 +47,7 @@ final class SysfsFeatures {
                 long free = 0;
                 for (String line : Files.readAllLines(dir.resolve("meminfo"))) {
                     // "Node 0 MemTotal:       4548384 kB" (a tokenizer, not split's regex: the record
-                    // path's first lambda, in the JDK's regex classes, cost ~3 ms of its start)
+                    // path's first lambda, in the JDK's regex classes, cost a measurable part of its start)
                     StringTokenizer f = new StringTokenizer(line);
                     if (f.countTokens() < 4 || !line.contains(":")) {
                         continue;

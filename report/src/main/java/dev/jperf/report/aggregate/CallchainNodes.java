@@ -100,23 +100,23 @@ final class CallchainNodes {
     }
 
     long hit(int n) {
-        return l(n, HIT);
+        return longAt(n, HIT);
     }
 
     long childrenHit(int n) {
-        return l(n, CHILDREN_HIT);
+        return longAt(n, CHILDREN_HIT);
     }
 
     long count(int n) {
-        return l(n, COUNT);
+        return longAt(n, COUNT);
     }
 
     long childrenCount(int n) {
-        return l(n, CHILDREN_COUNT);
+        return longAt(n, CHILDREN_COUNT);
     }
 
     int childCount(int n) {
-        return i(n, CHILDREN);
+        return intAt(n, CHILDREN);
     }
 
     /** Adds a chain of {@code period} and {@code count} samples that ends at n. */
@@ -147,11 +147,11 @@ final class CallchainNodes {
 
     /** n's children in perf's rb_root_in (in-order) order. */
     int[] children(int n) {
-        int[] out = new int[i(n, CHILDREN)];
+        int[] out = new int[intAt(n, CHILDREN)];
         int k = 0;
-        int c = i(n, CHILD_ROOT);
-        while (c != 0 && i(c, LEFT) != 0) {
-            c = i(c, LEFT);
+        int c = intAt(n, CHILD_ROOT);
+        while (c != 0 && intAt(c, LEFT) != 0) {
+            c = intAt(c, LEFT);
         }
         for (; c != 0; c = successor(c)) {
             out[k++] = c;
@@ -161,21 +161,21 @@ final class CallchainNodes {
 
     /** n's only child (n has exactly one). */
     int onlyChild(int n) {
-        return i(n, CHILD_ROOT);
+        return intAt(n, CHILD_ROOT);
     }
 
     private int successor(int n) {
-        int r = i(n, RIGHT);
+        int r = intAt(n, RIGHT);
         if (r != 0) {
-            while (i(r, LEFT) != 0) {
-                r = i(r, LEFT);
+            while (intAt(r, LEFT) != 0) {
+                r = intAt(r, LEFT);
             }
             return r;
         }
-        int p = i(n, UP);
-        while (p != 0 && n == i(p, RIGHT)) {
+        int p = intAt(n, UP);
+        while (p != 0 && n == intAt(p, RIGHT)) {
             n = p;
-            p = i(p, UP);
+            p = intAt(p, UP);
         }
         return p;
     }
@@ -195,7 +195,7 @@ final class CallchainNodes {
         long fIp = f.ip();
         int at = 0;
         int c = 0;
-        for (int e = i(parent, CHILD_ROOT); e != 0; e = c < 0 ? i(e, LEFT) : i(e, RIGHT)) {
+        for (int e = intAt(parent, CHILD_ROOT); e != 0; e = c < 0 ? intAt(e, LEFT) : intAt(e, RIGHT)) {
             at = e;
             int[] iv = ints[e >>> SHIFT];
             int ib = (e & MASK) * INTS;
@@ -207,9 +207,9 @@ final class CallchainNodes {
             } else if (eDso != fDso) {
                 c = eDso < fDso ? -1 : 1;
             } else if ((iv[ib + FLAGS] & HAS_SYMBOL) != 0 && fHasSymbol) {
-                c = Long.compareUnsigned(l(e, SYMBOL_START), fStart);
+                c = Long.compareUnsigned(longAt(e, SYMBOL_START), fStart);
             } else {
-                c = Long.compareUnsigned(l(e, IP), fIp);
+                c = Long.compareUnsigned(longAt(e, IP), fIp);
             }
             if (c == 0) {
                 return e;
@@ -217,16 +217,16 @@ final class CallchainNodes {
             // MATCH_LT (the node's key below the frame's): perf goes left, so the order is descending
         }
         int n = add(f);
-        set(n, UP, at);
+        setIntAt(n, UP, at);
         if (at == 0) {
-            set(parent, CHILD_ROOT, n);
+            setIntAt(parent, CHILD_ROOT, n);
         } else if (c < 0) {
-            set(at, LEFT, n);
+            setIntAt(at, LEFT, n);
         } else {
-            set(at, RIGHT, n);
+            setIntAt(at, RIGHT, n);
         }
         insertColor(parent, n);
-        set(parent, CHILDREN, i(parent, CHILDREN) + 1);
+        setIntAt(parent, CHILDREN, intAt(parent, CHILDREN) + 1);
         return n;
     }
 
@@ -234,104 +234,104 @@ final class CallchainNodes {
 
     private void insertColor(int parent, int x) {
         setRed(x, true);
-        while (x != 0 && x != i(parent, CHILD_ROOT) && red(i(x, UP))) {
-            int p = i(x, UP);
-            int g = i(p, UP);
-            if (p == i(g, LEFT)) {
-                int y = i(g, RIGHT);
+        while (x != 0 && x != intAt(parent, CHILD_ROOT) && red(intAt(x, UP))) {
+            int p = intAt(x, UP);
+            int g = intAt(p, UP);
+            if (p == intAt(g, LEFT)) {
+                int y = intAt(g, RIGHT);
                 if (y != 0 && red(y)) {
                     setRed(p, false);
                     setRed(y, false);
                     setRed(g, true);
                     x = g;
                 } else {
-                    if (x == i(p, RIGHT)) {
+                    if (x == intAt(p, RIGHT)) {
                         x = p;
                         rotateLeft(parent, x);
                     }
-                    setRed(i(x, UP), false);
-                    setRed(i(i(x, UP), UP), true);
-                    rotateRight(parent, i(i(x, UP), UP));
+                    setRed(intAt(x, UP), false);
+                    setRed(intAt(intAt(x, UP), UP), true);
+                    rotateRight(parent, intAt(intAt(x, UP), UP));
                 }
             } else {
-                int y = i(g, LEFT);
+                int y = intAt(g, LEFT);
                 if (y != 0 && red(y)) {
                     setRed(p, false);
                     setRed(y, false);
                     setRed(g, true);
                     x = g;
                 } else {
-                    if (x == i(p, LEFT)) {
+                    if (x == intAt(p, LEFT)) {
                         x = p;
                         rotateRight(parent, x);
                     }
-                    setRed(i(x, UP), false);
-                    setRed(i(i(x, UP), UP), true);
-                    rotateLeft(parent, i(i(x, UP), UP));
+                    setRed(intAt(x, UP), false);
+                    setRed(intAt(intAt(x, UP), UP), true);
+                    rotateLeft(parent, intAt(intAt(x, UP), UP));
                 }
             }
         }
-        setRed(i(parent, CHILD_ROOT), false);
+        setRed(intAt(parent, CHILD_ROOT), false);
     }
 
     private void rotateLeft(int parent, int p) {
-        int r = i(p, RIGHT);
-        int rl = i(r, LEFT);
-        set(p, RIGHT, rl);
+        int r = intAt(p, RIGHT);
+        int rl = intAt(r, LEFT);
+        setIntAt(p, RIGHT, rl);
         if (rl != 0) {
-            set(rl, UP, p);
+            setIntAt(rl, UP, p);
         }
-        int pu = i(p, UP);
-        set(r, UP, pu);
+        int pu = intAt(p, UP);
+        setIntAt(r, UP, pu);
         if (pu == 0) {
-            set(parent, CHILD_ROOT, r);
-        } else if (i(pu, LEFT) == p) {
-            set(pu, LEFT, r);
+            setIntAt(parent, CHILD_ROOT, r);
+        } else if (intAt(pu, LEFT) == p) {
+            setIntAt(pu, LEFT, r);
         } else {
-            set(pu, RIGHT, r);
+            setIntAt(pu, RIGHT, r);
         }
-        set(r, LEFT, p);
-        set(p, UP, r);
+        setIntAt(r, LEFT, p);
+        setIntAt(p, UP, r);
     }
 
     private void rotateRight(int parent, int p) {
-        int l = i(p, LEFT);
-        int lr = i(l, RIGHT);
-        set(p, LEFT, lr);
+        int l = intAt(p, LEFT);
+        int lr = intAt(l, RIGHT);
+        setIntAt(p, LEFT, lr);
         if (lr != 0) {
-            set(lr, UP, p);
+            setIntAt(lr, UP, p);
         }
-        int pu = i(p, UP);
-        set(l, UP, pu);
+        int pu = intAt(p, UP);
+        setIntAt(l, UP, pu);
         if (pu == 0) {
-            set(parent, CHILD_ROOT, l);
-        } else if (i(pu, RIGHT) == p) {
-            set(pu, RIGHT, l);
+            setIntAt(parent, CHILD_ROOT, l);
+        } else if (intAt(pu, RIGHT) == p) {
+            setIntAt(pu, RIGHT, l);
         } else {
-            set(pu, LEFT, l);
+            setIntAt(pu, LEFT, l);
         }
-        set(l, RIGHT, p);
-        set(p, UP, l);
+        setIntAt(l, RIGHT, p);
+        setIntAt(p, UP, l);
     }
 
     private boolean red(int n) {
-        return (i(n, FLAGS) & RED) != 0;
+        return (intAt(n, FLAGS) & RED) != 0;
     }
 
     private void setRed(int n, boolean red) {
-        int f = i(n, FLAGS);
-        set(n, FLAGS, red ? f | RED : f & ~RED);
+        int f = intAt(n, FLAGS);
+        setIntAt(n, FLAGS, red ? f | RED : f & ~RED);
     }
 
-    private int i(int n, int field) {
+    private int intAt(int n, int field) {
         return ints[n >>> SHIFT][(n & MASK) * INTS + field];
     }
 
-    private void set(int n, int field, int v) {
+    private void setIntAt(int n, int field, int v) {
         ints[n >>> SHIFT][(n & MASK) * INTS + field] = v;
     }
 
-    private long l(int n, int field) {
+    private long longAt(int n, int field) {
         return longs[n >>> SHIFT][(n & MASK) * LONGS + field];
     }
 

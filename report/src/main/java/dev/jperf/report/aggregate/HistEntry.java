@@ -36,7 +36,7 @@ public final class HistEntry {
      */
     int pathStamp;
     /** The last {@link Hists} walk over a sample's chain that reached this entry (its mark). */
-    int reachMark;
+    int walkMark;
     long period;
     long periodAcc;
     long samples;

@@ -93,17 +93,17 @@ public final class Hists {
      * shape holds while the searches of its entries do ({@link EntryTree#version()}).
      */
     private final SampleShapes shapes;
-    /** The entries the sample being added reaches, and where in its chain ({@link #reach}). */
+    /** The entries the sample being added reaches, and where in its chain ({@link #findEntries}). */
     private HistEntry[] reached = new HistEntry[128];
     private int[] reachedAt = new int[128];
-    /** The walk {@link #reach} keeps ({@link Walk}): each entry's first frame and version found. */
+    /** The walk {@link #findEntries} keeps ({@link Walk}): each entry's first frame and version found. */
     private HistEntry[] firsts = new HistEntry[128];
     private int[] firstsAt = new int[128];
     private int[] firstsFound = new int[128];
     /** The last children walk per CPU (its low bits: any walk will do, it is only a start). */
     private final Walk[] walks = new Walk[64];
-    /** Bumped per {@link #reach}: the walk's entries carry it ({@link HistEntry#reachMark}). */
-    private int reachMark;
+    /** Bumped per {@link #findEntries}: the walk's entries carry it ({@link HistEntry#walkMark}). */
+    private int walkMark;
     /** A chain turned callee first for callee-order graphs. */
     private Frame[] calleeFirst = new Frame[128];
     private long totalPeriod;
@@ -197,7 +197,7 @@ public final class Hists {
         if (!live) {
             throw new IllegalStateException("decay of a report's hists");
         }
-        settle();
+        flushPendingShapes();
         collapsed = null;
         inputTree = null;
         collapsedStale = false;
@@ -292,14 +292,14 @@ public final class Hists {
      * before recounting.
      */
     public long graphThresholdTotal(boolean relative) {
-        settle();
+        flushPendingShapes();
         collapsed();
         return relative ? nonFilteredPeriod + symbolFiltered : totalPeriod;
     }
 
     /** Samples whose entry is not filtered (perf's nr_non_filtered_samples). */
     public long nonFilteredSamples() {
-        settle();
+        flushPendingShapes();
         return nonFilteredSamples;
     }
 
@@ -351,7 +351,7 @@ public final class Hists {
                 return;
             }
         }
-        int m = reach(s, f, chain, n, comm, tid, cpu);
+        int m = findEntries(s, f, chain, n, comm, tid, cpu);
         if (slot != SampleShapes.PENDED) {
             shapes.reached(slot, reached, reachedAt, m, period, version(), shapeSink);
             return;
@@ -433,7 +433,7 @@ public final class Hists {
      * walk, every distinct entry of the chain once, in the chain's order, each reached from its
      * own frame on. Returns how many.
      */
-    private int reach(CurrentSample s, Frame f, Frame[] chain, int n, int comm, int tid, int cpu) {
+    private int findEntries(CurrentSample s, Frame f, Frame[] chain, int n, int comm, int tid, int cpu) {
         if (reached.length < n + 1) {
             reached = new HistEntry[n + 1];
             reachedAt = new int[n + 1];
@@ -448,11 +448,11 @@ public final class Hists {
         // each distinct entry once (a mark per walk), and in search mode perf's check of the
         // chain's earlier entries with hist_entry__cmp before searching (a set of their keys):
         // linear in the chain's length, where perf's loop over its earlier entries is quadratic
-        int mark = ++reachMark;
-        self.reachMark = mark;
+        int mark = ++walkMark;
+        self.walkMark = mark;
         if (searchTree != null) {
-            seenReset(n + 1);
-            see(walkKey(self), walkAddr(self));
+            walkedReset(n + 1);
+            markWalked(walkKey(self), walkAddr(self));
         }
         // the walk of the last sample on this CPU: the same outer callers reach the same entries
         // while their searches hold. A walk is kept as every entry's first frame in the chain,
@@ -499,9 +499,9 @@ public final class Hists {
                 }
                 if (searchTree != null) {
                     takeMap(e, chain[p]);
-                    see(walkKey(e), walkAddr(e));
+                    markWalked(walkKey(e), walkAddr(e));
                 }
-                e.reachMark = mark;
+                e.walkMark = mark;
                 reached[m] = e;
                 reachedAt[m++] = p;
                 firsts[r] = e;
@@ -519,7 +519,7 @@ public final class Hists {
             if (searchTree != null) {
                 long key = hasSrc || c.symbol() == null ? c.ip() : c.symbolKey();
                 boolean addr = hasSrc || c.symbol() == null;
-                if (seen(key, addr)) {
+                if (walked(key, addr)) {
                     if (!selfFirst && key == selfKey && addr == selfAddr) {
                         selfFirst = true;
                         firsts[r] = self;
@@ -531,7 +531,7 @@ public final class Hists {
             }
             HistEntry e = entry(s, c, c.ip(), level, comm, tid, cpu);
             // each entry once per sample: an entry is found by its key, so same entry = same key
-            if (e.reachMark == mark) {
+            if (e.walkMark == mark) {
                 if (e == self && !selfFirst) {
                     selfFirst = true;
                     firsts[r] = self;
@@ -540,9 +540,9 @@ public final class Hists {
                 }
                 continue;
             }
-            e.reachMark = mark;
+            e.walkMark = mark;
             if (searchTree != null) {
-                see(walkKey(e), walkAddr(e));
+                markWalked(walkKey(e), walkAddr(e));
             }
             reached[m] = e;
             reachedAt[m++] = i;
@@ -555,7 +555,7 @@ public final class Hists {
     }
 
     /**
-     * A children walk ({@link #reach}) as it went: the keys, the chain, every distinct entry of the
+     * A children walk ({@link #findEntries}) as it went: the keys, the chain, every distinct entry of the
      * chain at its first frame (the sample's own too) with the search tree's version it was found
      * at, and the level in effect after each frame.
      */
@@ -605,43 +605,43 @@ public final class Hists {
      * the thread and CPU keys are the sample's for all of them. Open addressing, entries of earlier
      * walks told apart by their mark.
      */
-    private long[] seenKeys = new long[512];
-    private int[] seenMarks = new int[512];
-    private boolean[] seenAddr = new boolean[512];
+    private long[] walkedKeys = new long[512];
+    private int[] walkedMarks = new int[512];
+    private boolean[] walkedAddr = new boolean[512];
 
-    private void seenReset(int entries) {
-        if (seenKeys.length < 4 * entries) {
+    private void walkedReset(int entries) {
+        if (walkedKeys.length < 4 * entries) {
             int cap = Integer.highestOneBit(4 * entries) * 2;
-            seenKeys = new long[cap];
-            seenMarks = new int[cap];
-            seenAddr = new boolean[cap];
+            walkedKeys = new long[cap];
+            walkedMarks = new int[cap];
+            walkedAddr = new boolean[cap];
         }
     }
 
-    private boolean seen(long key, boolean addr) {
-        int mask = seenKeys.length - 1;
+    private boolean walked(long key, boolean addr) {
+        int mask = walkedKeys.length - 1;
         long h = key * 0x9E3779B97F4A7C15L;
-        for (int i = (int) (h ^ (h >>> 32)) & mask; seenMarks[i] == reachMark; i = (i + 1) & mask) {
-            if (seenKeys[i] == key && seenAddr[i] == addr) {
+        for (int i = (int) (h ^ (h >>> 32)) & mask; walkedMarks[i] == walkMark; i = (i + 1) & mask) {
+            if (walkedKeys[i] == key && walkedAddr[i] == addr) {
                 return true;
             }
         }
         return false;
     }
 
-    private void see(long key, boolean addr) {
-        int mask = seenKeys.length - 1;
+    private void markWalked(long key, boolean addr) {
+        int mask = walkedKeys.length - 1;
         long h = key * 0x9E3779B97F4A7C15L;
         int i = (int) (h ^ (h >>> 32)) & mask;
-        while (seenMarks[i] == reachMark) {
-            if (seenKeys[i] == key && seenAddr[i] == addr) {
+        while (walkedMarks[i] == walkMark) {
+            if (walkedKeys[i] == key && walkedAddr[i] == addr) {
                 return;
             }
             i = (i + 1) & mask;
         }
-        seenMarks[i] = reachMark;
-        seenKeys[i] = key;
-        seenAddr[i] = addr;
+        walkedMarks[i] = walkMark;
+        walkedKeys[i] = key;
+        walkedAddr[i] = addr;
     }
 
     /**
@@ -662,7 +662,7 @@ public final class Hists {
     }
 
     /** Adds the pending samples of repeated shapes: before anything reads the entries. */
-    private void settle() {
+    private void flushPendingShapes() {
         if (shapes != null) {
             shapes.flush(shapeSink);
         }
@@ -800,7 +800,7 @@ public final class Hists {
     /** The entries perf's output_resort walks, collapsed once. */
     private List<HistEntry> collapsed() {
         if (collapsed == null) {
-            settle();
+            flushPendingShapes();
             // the search tree is perf's input tree as it is; a replay would compare today's DSOs
             // a live hists' emptied entries are perf's deleted ones: not in its input tree
             EntryTree in = searchTree != null ? searchTree : replay(live ? alive(created) : created);

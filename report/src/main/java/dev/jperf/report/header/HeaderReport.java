@@ -56,7 +56,7 @@ public final class HeaderReport {
     /** Features perf prints only with -I; without it, "# X info available, use -I to display". */
     static final Set<Feature> FULL_ONLY = EnumSet.of(Feature.CPU_TOPOLOGY, Feature.NUMA_TOPOLOGY, Feature.CACHE,
             Feature.MEM_TOPOLOGY, Feature.HYBRID_TOPOLOGY);
-    // fixed English names as ctime(3) prints them; java.time's locale data costs ~100 ms to load
+    // fixed English names as ctime(3) prints them; java.time's locale data is slow to load
     private static final String[] DAYS = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
     private static final String[] MONTHS = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
         "Nov", "Dec"};
