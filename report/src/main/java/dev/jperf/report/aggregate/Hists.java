@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -977,7 +976,11 @@ public final class Hists {
         return e.srclineTo;
     }
 
-    /** _sort__dso_cmp(l, r) as sort__dso_from_cmp and sort__dso_to_cmp call it (l first, unlike sort__dso_cmp). */
+    /**
+     * perf's _sort__dso_cmp(l, r), the one DSO comparison: a null DSO compares greater (cmp_null(r, l)),
+     * else the short names. sort__dso_from_cmp and sort__dso_to_cmp call it in argument order,
+     * sort__dso_cmp ({@link #dsoCmpPerf}) with the arguments swapped.
+     */
     private static long dsoCmp(Dso l, Dso r) {
         if (l == null || r == null) {
             // cmp_null(dso_r, dso_l)
@@ -1007,10 +1010,7 @@ public final class Hists {
 
     /** sort__dso_cmp(left, right) = _sort__dso_cmp(right->map, left->map). */
     private static long dsoCmpPerf(HistEntry l, HistEntry r) {
-        if (l.dso == null || r.dso == null) {
-            return l.dso == null ? (r.dso == null ? 0 : -1) : 1;
-        }
-        return r.dso.shortName().compareTo(l.dso.shortName());
+        return dsoCmp(r.dso, l.dso);
     }
 
     /**
@@ -1164,7 +1164,8 @@ public final class Hists {
     private int keyOrder(SortKey k, HistEntry x, HistEntry y) {
         return switch (k) {
             case COMM -> x.comm.compareTo(y.comm);
-            case DSO -> dsoCmp(x, y);
+            // sort_dso has no se_sort: its se_cmp, first when positive
+            case DSO -> Long.signum(-dsoCmpPerf(x, y));
             case SYM -> {
                 if (x.symbol == null || y.symbol == null) {
                     yield x.symbol == null ? (y.symbol == null ? 0 : 1) : -1;
@@ -1185,13 +1186,6 @@ public final class Hists {
             case SRCLINE -> x == y ? 0 : x.srcline().compareTo(y.srcline());
             case SRCFILE -> x == y ? 0 : x.srcfile().compareTo(y.srcfile());
         };
-    }
-
-    private static int dsoCmp(HistEntry x, HistEntry y) {
-        if (x.dso == null || y.dso == null) {
-            return x.dso == null ? (y.dso == null ? 0 : 1) : -1;
-        }
-        return Objects.compare(x.dso.shortName(), y.dso.shortName(), Comparator.naturalOrder());
     }
 
     /** Entries by four key words, on a {@link HashIndex}: no object per lookup. */

@@ -129,7 +129,7 @@ class SortCollapseTest {
         assertTrue(rows(theirs).size() > 3, "perf printed too few rows");
     }
 
-    private static void assertLines(List<String> theirs, List<String> ours, String what) {
+    static void assertLines(List<String> theirs, List<String> ours, String what) {
         for (int i = 0; i < Math.min(theirs.size(), ours.size()); i++) {
             assertEquals(theirs.get(i), ours.get(i), what + ": line " + (i + 1));
         }
@@ -148,7 +148,7 @@ class SortCollapseTest {
     }
 
 
-    private static String report(Report.Options o) {
+    static String report(Report.Options o) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Report.run(o, new PrintStream(out, true, StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
