@@ -28,4 +28,5 @@ module dev.jperf.format {
     exports dev.jperf.format.unwind to dev.jperf.report;
     exports dev.jperf.format.writer to dev.jperf.recorder, dev.jperf.report, dev.jperf.cli;
     exports dev.jperf.format.unsafe to dev.jperf.recorder;
+    exports dev.jperf.format.collect to dev.jperf.report;
 }

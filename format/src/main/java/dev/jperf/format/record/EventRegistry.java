@@ -1,5 +1,6 @@
 package dev.jperf.format.record;
 
+import dev.jperf.format.collect.HashIndex;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.format.io.ByteSource;
 import java.util.ArrayList;
@@ -133,58 +134,50 @@ public final class EventRegistry {
         return e == null ? first : e;
     }
 
-    /** id -> event index, open addressing (no boxing on the per-record path). */
+    /** id -> event index on the {@link HashIndex} (no boxing on the per-record path). */
     private static final class IdMap {
+        private final HashIndex index = new HashIndex(16);
         private long[] keys = new long[16];
         private int[] vals = new int[16];
-        private boolean[] used = new boolean[16];
-        private int n;
+        private int[] hashes = new int[16];
 
         void put(long k, int v) {
-            if (2 * (n + 1) > keys.length) {
-                grow();
+            int slot = find(k);
+            int e = index.entry(slot);
+            if (e >= 0) {
+                vals[e] = v;
+                return;
             }
-            int i = slot(k);
-            if (!used[i]) {
-                used[i] = true;
-                keys[i] = k;
-                n++;
+            e = index.size();
+            if (e == keys.length) {
+                keys = Arrays.copyOf(keys, 2 * e);
+                vals = Arrays.copyOf(vals, 2 * e);
+                hashes = Arrays.copyOf(hashes, 2 * e);
             }
-            vals[i] = v;
+            keys[e] = k;
+            vals[e] = v;
+            hashes[e] = hash(k);
+            index.put(slot, hashes);
         }
 
         int get(long k) {
-            int i = slot(k);
-            return used[i] ? vals[i] : -1;
+            int e = index.entry(find(k));
+            return e < 0 ? -1 : vals[e];
         }
 
-        private int slot(long k) {
-            int mask = keys.length - 1;
-            int i = (int) (mix(k) & mask);
-            while (used[i] && keys[i] != k) {
-                i = (i + 1) & mask;
+        /** The slot of {@code k}, or the free slot its probe ends at. */
+        private int find(long k) {
+            int slot = index.first(hash(k));
+            int e;
+            while ((e = index.entry(slot)) >= 0 && keys[e] != k) {
+                slot = index.next(slot);
             }
-            return i;
+            return slot;
         }
 
-        private static long mix(long k) {
-            k *= 0x9E3779B97F4A7C15L;
-            return k ^ (k >>> 29);
-        }
-
-        private void grow() {
-            long[] ok = keys;
-            int[] ov = vals;
-            boolean[] ou = used;
-            keys = new long[ok.length * 2];
-            vals = new int[ok.length * 2];
-            used = new boolean[ok.length * 2];
-            n = 0;
-            for (int i = 0; i < ok.length; i++) {
-                if (ou[i]) {
-                    put(ok[i], ov[i]);
-                }
-            }
+        private static int hash(long k) {
+            long h = k * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 29));
         }
     }
 }

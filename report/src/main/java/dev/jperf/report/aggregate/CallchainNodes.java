@@ -8,9 +8,9 @@ import java.util.Arrays;
 /**
  * The nodes of a report's call graphs (perf's callchain_node, one frame per node), as rows of
  * primitive arrays addressed by node number: a busy machine's file makes tens of millions of
- * them, and as objects linked by references they were an old generation that every young
- * collection scanned where new children dirtied its cards, and every full one traced (about half
- * of a call-graph report's CPU). Ints and longs hold no references: nothing to scan or trace; the
+ * them, and as objects linked by references they would be an old generation that every young
+ * collection scans where new children dirty its cards, and every full one traces (bench/README.md
+ * measured it). Ints and longs hold no references: nothing to scan or trace; the
  * frames sit in their own arrays, written once per node in allocation order. The rows grow by
  * chunks (no copy of what is there). Node 0 is none.
  *

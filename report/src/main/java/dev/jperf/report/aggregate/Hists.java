@@ -3,7 +3,7 @@ package dev.jperf.report.aggregate;
 import dev.jperf.format.header.EventDesc;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.CurrentSample;
-import dev.jperf.report.session.HashIndex;
+import dev.jperf.format.collect.HashIndex;
 import dev.jperf.report.symbol.Dso;
 import dev.jperf.report.symbol.Symbol;
 import java.util.ArrayList;

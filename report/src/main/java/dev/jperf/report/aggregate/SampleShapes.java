@@ -2,7 +2,7 @@ package dev.jperf.report.aggregate;
 
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.Arena;
-import dev.jperf.report.session.HashIndex;
+import dev.jperf.format.collect.HashIndex;
 import dev.jperf.report.session.IntArena;
 import dev.jperf.report.session.RefArena;
 import java.util.Arrays;

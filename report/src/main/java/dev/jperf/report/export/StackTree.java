@@ -1,5 +1,6 @@
 package dev.jperf.report.export;
 
+import dev.jperf.format.collect.HashIndex;
 import java.util.Arrays;
 
 /**
@@ -17,8 +18,10 @@ final class StackTree {
     private int[] key = new int[1024];
     /** Per node and event: samples at 2*(node*events+e), period at 2*(node*events+e)+1. */
     private long[] self;
-    /** Open addressing: (parent, key) -> node + 1 (0 = free). */
-    private int[] slots = new int[2048];
+    /** (parent, key) -> node: entry e of the index is node e + 1 (the root is never looked up). */
+    private final HashIndex index = new HashIndex(1024);
+    /** Per entry (node - 1): its hash, for the index to grow. */
+    private int[] hashes = new int[1024];
 
     StackTree(int events) {
         this.events = events;
@@ -45,17 +48,12 @@ final class StackTree {
 
     /** The child of {@code node} with key {@code k}, created when new. */
     int child(int node, int k) {
-        int mask = slots.length - 1;
-        int i = hash(node, k) & mask;
-        while (true) {
-            int s = slots[i];
-            if (s == 0) {
-                break;
+        int h = hash(node, k);
+        int slot = index.first(h);
+        for (int e; (e = index.entry(slot)) >= 0; slot = index.next(slot)) {
+            if (parent[e + 1] == node && key[e + 1] == k) {
+                return e + 1;
             }
-            if (parent[s - 1] == node && key[s - 1] == k) {
-                return s - 1;
-            }
-            i = (i + 1) & mask;
         }
         int n = size++;
         if (n == parent.length) {
@@ -63,13 +61,12 @@ final class StackTree {
             parent = Arrays.copyOf(parent, cap);
             key = Arrays.copyOf(key, cap);
             self = Arrays.copyOf(self, cap * 2 * events);
+            hashes = Arrays.copyOf(hashes, cap);
         }
         parent[n] = node;
         key[n] = k;
-        slots[i] = n + 1;
-        if (size * 2 > slots.length) {
-            rehash();
-        }
+        hashes[n - 1] = h;
+        index.put(slot, hashes);
         return n;
     }
 
@@ -117,18 +114,5 @@ final class StackTree {
     private static int hash(int node, int k) {
         long h = ((long) node << 32 | (k & 0xffffffffL)) * 0x9E3779B97F4A7C15L;
         return (int) (h ^ (h >>> 29));
-    }
-
-    private void rehash() {
-        int[] ns = new int[slots.length * 2];
-        int mask = ns.length - 1;
-        for (int n = 1; n < size; n++) {
-            int i = hash(parent[n], key[n]) & mask;
-            while (ns[i] != 0) {
-                i = (i + 1) & mask;
-            }
-            ns[i] = n + 1;
-        }
-        slots = ns;
     }
 }

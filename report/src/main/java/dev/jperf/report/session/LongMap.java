@@ -1,5 +1,6 @@
 package dev.jperf.report.session;
 
+import dev.jperf.format.collect.HashIndex;
 import java.util.Arrays;
 
 /** A long -> object map on a {@link HashIndex}: threads by tid, the per-mapping frame caches; no boxing. */

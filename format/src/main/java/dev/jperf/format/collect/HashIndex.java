@@ -1,9 +1,10 @@
-package dev.jperf.report.session;
+package dev.jperf.format.collect;
 
 import java.util.Arrays;
 
 /**
- * The one open-addressing table of the report's maps: an index from 32-bit hashes to entry
+ * The one open-addressing table of jperf's hash maps (report's maps and caches, the events' ids
+ * of format's {@code EventRegistry}, the exports' stack trees): an index from 32-bit hashes to entry
  * numbers 0..size-1, the entries (their keys, values and hashes) living in the owner's parallel
  * arrays, so that a key of any shape (a long, four words, a callchain) is compared by its owner
  * with no object per lookup. Linear probing: {@link #first} and {@link #next} walk the slots of a

@@ -1,4 +1,4 @@
-package dev.jperf.report.session;
+package dev.jperf.format.collect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
