@@ -1,5 +1,6 @@
 package dev.jperf.bpf;
 
+import dev.jperf.loader.BpfObjInfo;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.BpfProgInfo;
@@ -337,8 +338,7 @@ public final class CgroupCommands {
         try {
             BpfProgInfo info;
             try {
-                info = BpfProgInfo.fromKernel(kernel.info(fd, new Memory(BpfProgInfoLayout.SIZE), BpfProgInfoLayout.SIZE,
-                        true), java.util.Map.of());
+                info = BpfObjInfo.progInfo(kernel.bpf, fd, 0);
             } catch (NativeException e) {
                 return;
             }

@@ -1,7 +1,9 @@
 package dev.jperf.bpf;
 
+import dev.jperf.format.io.ProcFs;
 import com.sun.jna.Memory;
 import dev.jperf.format.header.CpuList;
+import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
@@ -10,10 +12,9 @@ import dev.jperf.nativeshim.Mman;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.PerfEventOpen;
 import dev.jperf.nativeshim.Poll;
+import dev.jperf.nativeshim.RingBuffer;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -34,7 +35,6 @@ public final class EventPipe {
     private static final int PAGES = 16;
     private static final int PAGE = Mman.pageSize();
     private static final int PERF_RECORD_LOST = 2, PERF_RECORD_SAMPLE = 9;
-    private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final KernelObjects kernel = new KernelObjects();
     private final Output o;
@@ -47,7 +47,7 @@ public final class EventPipe {
     }
 
     /** One CPU's event and ring. */
-    private record Ring(int cpu, int index, int fd, ByteBuffer map) {}
+    private record Ring(int cpu, int index, RingBuffer ring) {}
 
     /** do_event_pipe, until {@code stop} opens. */
     public void run(List<String> args, CountDownLatch stop) {
@@ -94,8 +94,8 @@ public final class EventPipe {
             read(rings, stop);
         } finally {
             for (Ring r : rings) {
-                Mman.munmap(r.map());
-                Fd.close(r.fd());
+                r.ring().close();
+                Fd.close(r.ring().fd());
             }
             Fd.close(mapFd);
         }
@@ -125,7 +125,7 @@ public final class EventPipe {
 
     private static Set<Integer> online() {
         try {
-            return Set.copyOf(CpuList.parse(Files.readString(Path.of("/sys/devices/system/cpu/online")).strip()));
+            return Set.copyOf(CpuList.parse(ProcFs.readText(Path.of("/sys/devices/system/cpu/online"))));
         } catch (IOException | IllegalArgumentException e) {
             throw new BpftoolException("failed to create perf buffer: " + Errno.text(Errno.ENOENT) + " (" + Errno.ENOENT + ")");
         }
@@ -133,23 +133,19 @@ public final class EventPipe {
 
     /** perf_buffer__open_cpu_buf, then the array's element {@code idx} set to the event. */
     private Ring ring(int mapFd, int cpu, int idx) {
-        ByteBuffer attr = ByteBuffer.allocate(128).order(ByteOrder.LITTLE_ENDIAN);
-        attr.putInt(0, 1); // PERF_TYPE_SOFTWARE
-        attr.putInt(4, 128);
-        attr.putLong(8, 10); // PERF_COUNT_SW_BPF_OUTPUT
-        attr.putLong(16, 1); // sample_period
-        attr.putLong(24, 1 << 10 | 1 << 2); // PERF_SAMPLE_RAW | PERF_SAMPLE_TIME
-        attr.putInt(48, 1); // wakeup_events
+        ByteBuffer attr = PerfEventAttr.open(PerfEventAttr.PERF_TYPE_SOFTWARE, PerfEventAttr.PERF_COUNT_SW_BPF_OUTPUT);
+        attr.putLong(PerfEventAttr.SAMPLE_PERIOD, 1);
+        attr.putLong(PerfEventAttr.SAMPLE_TYPE, PerfEventAttr.PERF_SAMPLE_RAW | PerfEventAttr.PERF_SAMPLE_TIME);
+        attr.putInt(PerfEventAttr.WAKEUP_EVENTS, 1);
         int fd = PerfEventOpen.open(attr, -1, cpu, -1, 8 /* PERF_FLAG_FD_CLOEXEC */, "bpf-output");
-        ByteBuffer map;
+        RingBuffer ring;
         try {
-            map = Mman.mmap(fd, (long) (PAGES + 1) * PAGE, Mman.PROT_READ | Mman.PROT_WRITE, "bpf-output ring")
-                    .order(ByteOrder.LITTLE_ENDIAN);
+            ring = RingBuffer.map(fd, cpu, PAGES, PAGE);
         } catch (NativeException e) {
             Fd.close(fd);
             throw e;
         }
-        Ring r = new Ring(cpu, idx, fd, map);
+        Ring r = new Ring(cpu, idx, ring);
         try {
             Ioctl.enable(fd);
             byte[] key = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, idx).array();
@@ -159,7 +155,7 @@ public final class EventPipe {
                 throw new NativeException("bpf(BPF_MAP_UPDATE_ELEM)", -e);
             }
         } catch (NativeException e) {
-            Mman.munmap(map);
+            ring.close();
             Fd.close(fd);
             throw e;
         }
@@ -170,7 +166,7 @@ public final class EventPipe {
     private void read(List<Ring> rings, CountDownLatch stop) {
         int[] fds = new int[rings.size()];
         for (int i = 0; i < fds.length; i++) {
-            fds[i] = rings.get(i).fd();
+            fds[i] = rings.get(i).ring().fd();
         }
         Poll poll = new Poll(fds, Poll.POLLIN);
         if (o.json()) {
@@ -189,33 +185,10 @@ public final class EventPipe {
         }
     }
 
-    /** perf_event_read_simple: each record from tail to head, one that wraps copied whole first. */
+    /** perf_event_read_simple: each record from tail to head through the shared ring reader. */
     private void drain(Ring r) {
-        ByteBuffer m = r.map();
-        long size = (long) PAGES * PAGE;
-        long head = (long) LONGS.getAcquire(m, 1024);
-        long tail = m.getLong(1032);
-        while (tail < head) {
-            int off = (int) (tail % size);
-            byte[] hdr = copy(m, off, 8, size);
-            ByteBuffer h = ByteBuffer.wrap(hdr).order(ByteOrder.LITTLE_ENDIAN);
-            int type = h.getInt(0);
-            int len = h.getShort(6) & 0xffff;
-            if (len < 8) {
-                break;
-            }
-            print(r, type, ByteBuffer.wrap(copy(m, off, len, size)).order(ByteOrder.LITTLE_ENDIAN));
-            tail += len;
-        }
-        LONGS.setRelease(m, 1032, tail);
-    }
-
-    private static byte[] copy(ByteBuffer m, int off, int len, long size) {
-        byte[] b = new byte[len];
-        for (int i = 0; i < len; i++) {
-            b[i] = m.get(PAGE + (int) ((off + i) % size));
-        }
-        return b;
+        r.ring().drain((buf, offset, address, size, type, misc) ->
+                print(r, type, buf.slice(offset, size).order(ByteOrder.LITTLE_ENDIAN)));
     }
 
     /** print_bpf_output. */

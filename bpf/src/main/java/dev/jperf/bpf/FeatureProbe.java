@@ -1,6 +1,7 @@
 package dev.jperf.bpf;
 
 import com.sun.jna.Memory;
+import dev.jperf.format.io.ProcFs;
 import dev.jperf.format.bpf.BpfTypeNames;
 import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.Bpf;
@@ -189,10 +190,7 @@ public final class FeatureProbe {
                     eff = Long.parseUnsignedLong(line.substring(7).strip(), 16);
                 }
             }
-            // read to its end: Files.readString takes procfs's size of 0 at its word and stops short
-            try (InputStream in = Files.newInputStream(Path.of("/proc/sys/kernel/cap_last_cap"))) {
-                lastCap = Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
-            }
+            lastCap = ProcFs.sysctlInt(Path.of("/proc/sys/kernel/cap_last_cap"));
         } catch (IOException | NumberFormatException e) {
             throw new BpftoolException("failed to get capabilities for process: " + e.getMessage());
         }

@@ -2,7 +2,7 @@ package dev.jperf.bpf;
 
 import com.sun.jna.Memory;
 import dev.jperf.format.btf.Btf;
-import dev.jperf.loader.BtfInfo;
+import dev.jperf.loader.BpfObjInfo;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
@@ -40,7 +40,7 @@ final class KernelObjects {
     /** BTF object {@code id}'s blob. */
     byte[] btfBytes(int id) {
         try {
-            return BtfInfo.blob(bpf, id, MAX_BTF_SIZE);
+            return BpfObjInfo.btfBlob(bpf, id, MAX_BTF_SIZE);
         } catch (IllegalStateException e) {
             throw new BpftoolException(e.getMessage());
         }

@@ -4,7 +4,7 @@ import dev.jperf.format.json.JsonWriter;
 import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfProgram;
-import dev.jperf.loader.ProgInfo;
+import dev.jperf.format.bpf.BpfProgInfo;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -48,11 +48,11 @@ public final class LoadedObject {
             boolean loaded = p.fd() >= 0;
             w.boolField("loaded", loaded);
             if (loaded) {
-                ProgInfo info = ProgInfo.of(p);
+                BpfProgInfo info = p.info();
                 w.intField("id", info.id());
                 w.name("xlated");
                 w.startArray();
-                ByteBuffer b = ByteBuffer.wrap(info.xlated()).order(ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer b = ByteBuffer.wrap(info.xlatedProgInsns()).order(ByteOrder.LITTLE_ENDIAN);
                 while (b.remaining() >= 8) {
                     int code = b.get() & 0xff;
                     int regs = b.get() & 0xff;

@@ -1,10 +1,11 @@
 package dev.jperf.bpf;
 
+import dev.jperf.loader.BpfObjInfo;
 import dev.jperf.format.bpf.BpfTypeNames;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.BpilArray;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfDumper;
 import dev.jperf.format.btf.BtfException;
@@ -12,7 +13,6 @@ import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.format.json.JsonWriter;
 import dev.jperf.format.bpf.BpfMapInfoLayout;
-import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Clocks;
 import dev.jperf.nativeshim.Fd;
@@ -115,8 +115,7 @@ public final class ProgCommands {
     /** The program's bpf_prog_info without arrays. */
     static BpfProgInfo info(KernelObjects kernel, int fd) {
         try {
-            return BpfProgInfo.fromKernel(kernel.info(fd, new Memory(BpfProgInfoLayout.SIZE), BpfProgInfoLayout.SIZE,
-                    true), Map.of());
+            return BpfObjInfo.progInfo(kernel.bpf, fd, 0);
         } catch (NativeException e) {
             throw new BpftoolException("can't get prog info: " + KernelObjects.strerror(e));
         }
@@ -265,18 +264,11 @@ public final class ProgCommands {
         if (count < 0 || count > 1 << 16) {
             throw new BpftoolException("program claims " + Integer.toUnsignedString(count) + " maps");
         }
-        Memory ids = new Memory(4L * count);
-        Memory info = new Memory(BpfProgInfoLayout.SIZE);
-        info.clear();
-        info.setInt(BpfProgInfoLayout.NR_MAP_IDS, count);
-        info.setLong(BpfProgInfoLayout.MAP_IDS, Pointer.nativeValue(ids));
         try {
-            kernel.bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.SIZE);
+            return BpfObjInfo.progInfo(kernel.bpf, fd, BpilArray.MAP_IDS.mask()).mapIds();
         } catch (NativeException e) {
             return new int[0]; // bpftool prints no map_ids then
         }
-        int n = Math.min(count, info.getInt(BpfProgInfoLayout.NR_MAP_IDS));
-        return ids.getIntArray(0, Math.max(0, n));
     }
 
     /**
@@ -288,17 +280,10 @@ public final class ProgCommands {
         if (name.length() < BpfProgInfo.NAME_LEN - 1 || info.btfId() == 0 || info.nrFuncInfo() == 0) {
             return name;
         }
-        Memory finfo = new Memory(8);
-        finfo.clear();
-        Memory q = new Memory(BpfProgInfoLayout.SIZE);
-        q.clear();
-        q.setInt(BpfProgInfoLayout.NR_FUNC_INFO, 1);
-        q.setInt(BpfProgInfoLayout.FUNC_INFO_REC_SIZE, Math.min(info.funcInfoRecSize(), 8));
-        q.setLong(BpfProgInfoLayout.FUNC_INFO, Pointer.nativeValue(finfo));
         try {
-            kernel.bpf.objGetInfoByFd(fd, q, BpfProgInfoLayout.SIZE);
-            Btf btf = kernel.btf(q.getInt(BpfProgInfoLayout.BTF_ID));
-            int typeId = finfo.getInt(4);
+            BpfProgInfo f = BpfObjInfo.progInfo(kernel.bpf, fd, BpilArray.FUNC_INFO.mask());
+            Btf btf = kernel.btf(f.btfId());
+            int typeId = f.funcInfo().isEmpty() ? 0 : f.funcInfo().get(0).typeId();
             if (typeId > 0 && typeId <= btf.lastId() && btf.kind(typeId) == BtfKind.FUNC) {
                 return btf.name(typeId);
             }

@@ -1,5 +1,6 @@
 package dev.jperf.bpf;
 
+import dev.jperf.loader.BpfObjInfo;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.BpfProgInfo;
@@ -335,8 +336,7 @@ public final class StructOpsCommands {
             return null;
         }
         try {
-            BpfProgInfo info = BpfProgInfo.fromKernel(kernel.info(fd, new Memory(BpfProgInfoLayout.SIZE),
-                    BpfProgInfoLayout.SIZE, true), Map.of());
+            BpfProgInfo info = BpfObjInfo.progInfo(kernel.bpf, fd, 0);
             if (info.btfId() == 0 || info.nrFuncInfo() == 0) {
                 return null;
             }

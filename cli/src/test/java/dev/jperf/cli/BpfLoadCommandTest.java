@@ -10,7 +10,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.LoadOptions;
-import dev.jperf.loader.ProgInfo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +55,7 @@ class BpfLoadCommandTest {
         try (BpfObject o = BpfObject.open(OBJ.resolve("bootstrap.bpf.o"))) {
             o.program("handle_exit").setAutoload(false);
             o.load(LoadOptions.DEFAULT);
-            byte[] x = ProgInfo.of(o.program("handle_exec")).xlated();
+            byte[] x = o.program("handle_exec").info().xlatedProgInsns();
             for (int k = 0; k < x.length; k += 8) {
                 want.add(x[k] & 0xff);
             }

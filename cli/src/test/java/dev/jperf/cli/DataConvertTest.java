@@ -81,6 +81,31 @@ class DataConvertTest {
         assertEquals(p.err().replace(theirs.toString(), ours.toString()), r.err());
     }
 
+    /**
+     * Hostile names (quote, backslash, tab, a control byte, 2- and 4-byte UTF-8) in the command line,
+     * comm and DSO of a recording made here: escaped as perf's output_json_string escapes them.
+     */
+    @Test
+    void hostileNamesAsPerf() throws Exception {
+        Path exe = tmp.resolve("a\"b\\c\t\u0001\u00e9\ud83d\ude00");
+        Files.copy(Path.of("/tmp/corpus/src/workload"), exe);
+        exe.toFile().setExecutable(true);
+        Path bid = tmp.resolve("buildid");
+        Path data = tmp.resolve("hostile.data");
+        Run rec = Run.of("--buildid-dir", bid.toString(), "record", "-q", "-e", "cpu-clock:u", "-o", data.toString(), "--",
+                exe.toString(), "0.2", "cpu", "1");
+        assumeTrue(rec.rc() == 0, "jperf record: " + rec.err());
+        Path theirs = tmp.resolve("perf.json");
+        Path ours = tmp.resolve("jperf.json");
+        StatTest.Result p = StatTest.exec("perf", "--buildid-dir", bid.toString(), "data", "convert", "-i", data.toString(),
+                "--to-json", theirs.toString());
+        assertEquals(0, p.rc(), p.err());
+        assertTrue(Files.readString(theirs).contains("\\ufffffff0\\uffffff9f"), "perf escaped the emoji's bytes");
+        Run r = Run.of("--buildid-dir", bid.toString(), "data", "convert", "-i", data.toString(), "--to-json", ours.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(Files.readString(theirs), Files.readString(ours));
+    }
+
     /** perf's refusals: no format, --all and --tod with JSON, an existing output without -f. */
     @Test
     void refusalsAsPerf() throws Exception {

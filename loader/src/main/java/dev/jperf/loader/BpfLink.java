@@ -1,5 +1,6 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.io.ProcFs;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.jperf.format.bpf.Uapi;
@@ -235,7 +236,7 @@ public final class BpfLink implements AutoCloseable {
     /** The interface's index (/sys/class/net/NAME/ifindex). */
     public static int ifindex(String name) throws BpfObjectException {
         try {
-            return Integer.parseInt(Files.readString(Path.of("/sys/class/net", name, "ifindex")).strip());
+            return Integer.parseInt(ProcFs.readText(Path.of("/sys/class/net", name, "ifindex")));
         } catch (IOException | NumberFormatException e) {
             throw new BpfObjectException("no network interface '" + name + "'", Errno.ENOENT);
         }

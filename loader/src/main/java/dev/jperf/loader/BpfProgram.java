@@ -1,5 +1,8 @@
 package dev.jperf.loader;
 
+import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.BpilArray;
+import dev.jperf.nativeshim.Bpf;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -113,6 +116,14 @@ public final class BpfProgram {
 
     int expectedAttachType() {
         return typeOverride >= 0 ? attachTypeOverride : def == null ? 0 : def.expectedAttachType();
+    }
+
+    /** What the kernel holds of the loaded program: its bpf_prog_info with the xlated instructions. */
+    public BpfProgInfo info() {
+        if (fd < 0) {
+            throw new IllegalStateException("program '" + name + "' is not loaded");
+        }
+        return BpfObjInfo.progInfo(new Bpf(), fd, BpilArray.XLATED_INSNS.mask());
     }
 
     /** The program's fd once loaded, else -1. */

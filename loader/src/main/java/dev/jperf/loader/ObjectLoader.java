@@ -388,7 +388,7 @@ final class ObjectLoader {
                 bpf.progBindMap(fd, m.fd); // libbpf does not fail the load when binding fails
             }
         }
-        p.id = ProgInfo.of(bpf, fd).id();
+        p.id = BpfObjInfo.progInfo(bpf, fd, 0).id();
     }
 
     /** The verifier log's last non-empty line. */
@@ -402,12 +402,12 @@ final class ObjectLoader {
      * {@code progFd}, or -1 (no BTF, no such function).
      */
     private int findProgBtfId(int progFd, String name) {
-        int btfId = ProgInfo.of(bpf, progFd).btfId();
+        int btfId = BpfObjInfo.progInfo(bpf, progFd, 0).btfId();
         if (btfId == 0) {
             return -1;
         }
         try {
-            return Btf.parse(BtfInfo.blob(bpf, btfId, MAX_PROG_BTF_SIZE)).findByName(name, BtfKind.FUNC);
+            return Btf.parse(BpfObjInfo.btfBlob(bpf, btfId, MAX_PROG_BTF_SIZE)).findByName(name, BtfKind.FUNC);
         } catch (RuntimeException e) {
             return -1; // no such BTF object, an implausible size, or a BTF the format reader refuses: no function
         }

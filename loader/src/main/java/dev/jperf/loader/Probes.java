@@ -5,6 +5,7 @@ import dev.jperf.format.kallsyms.KallsymsIndex;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfProgLoadAttr;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.format.io.ProcFs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ final class Probes {
     /** The kernel release, as uname -r prints it. */
     static String release() {
         try {
-            return Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip();
+            return ProcFs.readText(Path.of("/proc/sys/kernel/osrelease"));
         } catch (IOException e) {
             return "";
         }
@@ -35,7 +36,7 @@ final class Probes {
     static int kernelVersion() {
         String v = release();
         try {
-            String[] sig = Files.readString(Path.of("/proc/version_signature")).strip().split(" ");
+            String[] sig = ProcFs.readText(Path.of("/proc/version_signature")).split(" ");
             if (sig.length >= 3) {
                 v = sig[2];
             }

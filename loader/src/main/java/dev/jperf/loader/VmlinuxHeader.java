@@ -5,6 +5,7 @@ import dev.jperf.format.btf.BtfCDump;
 import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.elf.ElfFile;
 import dev.jperf.nativeshim.JnaBoot;
+import dev.jperf.format.io.ProcFs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -156,6 +157,6 @@ public final class VmlinuxHeader {
         } catch (IOException e) {
             // no notes readable: the release names the kernel
         }
-        return Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip();
+        return ProcFs.readText(Path.of("/proc/sys/kernel/osrelease"));
     }
 }

@@ -3,6 +3,7 @@ package dev.jperf.loader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.nativeshim.Errno;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -118,12 +119,12 @@ class ExternalObjectsTest {
                     want.add(l);
                 }
             }
-            ProgInfo info = ProgInfo.of(me);
-            assertEquals(want, xlatedLines(info.xlated()));
+            BpfProgInfo info = me.info();
+            assertEquals(want, xlatedLines(info.xlatedProgInsns()));
             // "# prog NAME type T: N insns, F func_info, L line_info, btf yes|no"
             String head = golden.get(0);
             assertEquals(String.format("# prog %s type %d: %d insns, %d func_info, %d line_info, btf %s", program, info.type(),
-                    info.xlated().length / 8, info.nrFuncInfo(), info.nrLineInfo(), info.btfId() != 0 ? "yes" : "no"), head);
+                    info.xlatedProgInsns().length / 8, info.nrFuncInfo(), info.nrLineInfo(), info.btfId() != 0 ? "yes" : "no"), head);
             List<String> maps = new ArrayList<>();
             for (BpfMap m : o.maps()) {
                 maps.add(String.format("# map %s type %d key %d value %d max %d flags 0x%x", m.name(), m.type(), m.keySize(),

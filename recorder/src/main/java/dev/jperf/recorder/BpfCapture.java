@@ -1,6 +1,8 @@
 package dev.jperf.recorder;
 
 import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.BpilArray;
+import dev.jperf.loader.BpfObjInfo;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
@@ -27,6 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * hold.
  */
 final class BpfCapture {
+    /** Largest program BTF blob accepted from the kernel. */
+    static final long MAX_BTF_SIZE = 64L << 20;
+
     /**
      * How long an idle fetcher sleeps unless woken: only a backstop, {@link #wakeFetcher} wakes it.
      * Every wakeup of a thread costs CPU, several times its own while the machine is sampled.
@@ -180,11 +185,11 @@ final class BpfCapture {
 
     private void fetchOne(int[] p) {
         try {
-            BpfProgInfo c = BpfProgFetch.info(fetchBpf, p[0], p[1]);
+            BpfProgInfo c = BpfObjInfo.progInfo(fetchBpf, p[1], BpilArray.PERF_DEFAULT_MASK);
             byte[] btf = null;
             int btfId = c.btfId();
             if (btfId != 0 && !hasBtf(btfId)) {
-                btf = BpfProgFetch.btf(fetchBpf, btfId);
+                btf = BpfObjInfo.btfBlob(fetchBpf, btfId, MAX_BTF_SIZE);
             }
             synchronized (this) {
                 progs.putIfAbsent(c.id(), c);

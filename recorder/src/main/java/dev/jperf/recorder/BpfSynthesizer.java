@@ -2,6 +2,8 @@ package dev.jperf.recorder;
 
 import dev.jperf.format.bpf.BpfFormatException;
 import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.BpilArray;
+import dev.jperf.loader.BpfObjInfo;
 import dev.jperf.format.bpf.Uapi;
 import dev.jperf.format.btf.Btf;
 import dev.jperf.format.btf.BtfException;
@@ -48,10 +50,10 @@ final class BpfSynthesizer {
                 continue; // unloaded meanwhile
             }
             try {
-                BpfProgInfo info = BpfProgFetch.info(bpf, id, fd);
+                BpfProgInfo info = BpfObjInfo.progInfo(bpf, fd, BpilArray.PERF_DEFAULT_MASK);
                 byte[] btf = null;
                 if (info.btfId() != 0) {
-                    btf = capture.hasBtf(info.btfId()) ? capture.btf(info.btfId()) : BpfProgFetch.btf(bpf, info.btfId());
+                    btf = capture.hasBtf(info.btfId()) ? capture.btf(info.btfId()) : BpfObjInfo.btfBlob(bpf, info.btfId(), BpfCapture.MAX_BTF_SIZE);
                 }
                 capture.add(info, btf);
                 imagesPossible |= usesImage(info.type());

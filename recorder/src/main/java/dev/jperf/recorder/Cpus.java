@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.io.ProcFs;
 import dev.jperf.format.feature.CpuTopology;
 import dev.jperf.format.header.SystemCpus;
 import java.io.IOException;
@@ -37,7 +38,7 @@ public final class Cpus {
 
     private static int intOf(String path) {
         try {
-            return Integer.parseInt(ProcFile.readText(Path.of(path)).strip());
+            return Integer.parseInt(ProcFs.readText(Path.of(path)).strip());
         } catch (IOException | NumberFormatException e) {
             return -1;
         }

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RingBuffer;
 import dev.jperf.format.record.RecordType;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RawMemory;
 import static dev.jperf.format.record.PerfRecord.*;
 
 import java.nio.ByteBuffer;

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.io.ProcFs;
 import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.format.feature.BpfBtfs;
 import dev.jperf.format.feature.BpfProgInfos;
@@ -146,7 +147,7 @@ final class HeaderFeatures {
     /** The file's text, stripped; null if it cannot be read. */
     private static String read(String path) {
         try {
-            return ProcFile.readText(Path.of(path));
+            return ProcFs.readText(Path.of(path));
         } catch (IOException e) {
             return null;
         }

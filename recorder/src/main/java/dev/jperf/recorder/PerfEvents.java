@@ -1,9 +1,11 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RingBuffer;
 import static dev.jperf.format.header.PerfEventAttr.*;
 
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.format.record.ReadValues;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Ioctl;
@@ -527,9 +529,7 @@ final class PerfEvents implements AutoCloseable {
             if ((readFormat & PERF_FORMAT_LOST) == 0) {
                 continue;
             }
-            // value, the times --running-time asks for, id, lost
-            int size = 8 * (1 + Long.bitCount(readFormat & (PERF_FORMAT_TOTAL_TIME_ENABLED
-                    | PERF_FORMAT_TOTAL_TIME_RUNNING)) + 2);
+            int size = ReadValues.readSize(readFormat);
             byte[] v;
             try {
                 v = Fd.read(c.fd(), size, "lost count of " + evsels.get(c.evsel()).name());
@@ -537,7 +537,7 @@ final class PerfEvents implements AutoCloseable {
                 continue; // perf, too, writes what it could read
             }
             if (v.length == size) {
-                long lost = ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).getLong(size - 8);
+                long lost = ReadValues.fromRead(v, readFormat).lost()[0];
                 if (lost != 0) {
                     out.add(new Lost(c.id(), lost));
                 }

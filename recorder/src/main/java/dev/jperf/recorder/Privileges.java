@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.io.ProcFs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ public final class Privileges {
     /** kernel.perf_event_paranoid as the file says it, or "unknown" (one read(2), as {@link #maxSampleRate}). */
     public static String paranoidText() {
         try {
-            return ProcFile.readText(PARANOID);
+            return ProcFs.readText(PARANOID);
         } catch (IOException e) {
             return "unknown";
         }
@@ -35,7 +36,7 @@ public final class Privileges {
      */
     public static long maxSampleRate() {
         try {
-            return Long.parseLong(ProcFile.readText(Path.of("/proc/sys/kernel/perf_event_max_sample_rate")));
+            return Long.parseLong(ProcFs.readText(Path.of("/proc/sys/kernel/perf_event_max_sample_rate")));
         } catch (IOException | NumberFormatException e) {
             return 0;
         }

@@ -1,8 +1,8 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.io.ProcFs;
 import java.io.FileInputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -10,7 +10,7 @@ import java.util.Arrays;
  * A /proc file read whole into one buffer that is reused from file to file: a recording's start
  * reads a status file per thread and a maps file per process, and reading them as lines of text
  * allocated and decoded tens of kilobytes each, all of it interpreted code at that point.
- * Bytes are ISO-8859-1 to the parsers, as before.
+ * Bytes are ISO-8859-1 to the parsers; small files as text through format's {@link ProcFs}.
  */
 final class ProcFile {
     /** Larger than any maps file the buffer would otherwise have to grow for repeatedly. */
@@ -60,29 +60,6 @@ final class ProcFile {
     }
 
     /**
-     * A small /proc or /sys file as text without white space at either end: one open and read,
-     * bytes as ISO-8859-1. The header features read ~100 of them at start; through
-     * {@code Files.readString} each took a file channel and a charset decoder, interpreted.
-     */
-    static String readText(Path path) throws IOException {
-        try (FileInputStream in = new FileInputStream(path.toString())) {
-            byte[] b = in.readAllBytes();
-            return text(b, 0, b.length);
-        }
-    }
-
-    /** The text between {@code from} and {@code end}, without white space at either end (String.strip's). */
-    static String text(byte[] b, int from, int end) {
-        while (from < end && blank(b[from])) {
-            from++;
-        }
-        while (end > from && blank(b[end - 1])) {
-            end--;
-        }
-        return new String(b, from, end - from, StandardCharsets.ISO_8859_1);
-    }
-
-    /**
      * The unsigned hexadecimal number (1 to 16 digits, no prefix) in bytes {@code from} to
      * {@code to} of {@code b}, as {@code Long.parseUnsignedLong(s, 16)} reads it.
      *
@@ -101,10 +78,5 @@ final class ProcFile {
             v = v << 4 | d;
         }
         return v;
-    }
-
-    /** Character.isWhitespace of an ISO-8859-1 byte. */
-    static boolean blank(byte c) {
-        return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
     }
 }

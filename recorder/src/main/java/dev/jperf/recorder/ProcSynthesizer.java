@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.io.ProcFs;
 import dev.jperf.format.record.PerfRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -136,11 +137,11 @@ final class ProcSynthesizer {
         for (int line = 0, end; line < n; line = end + 1) {
             end = ProcFile.lineEnd(b, line, n);
             if (ProcFile.startsWith(b, line, end, "Name:")) {
-                name = ProcFile.text(b, line + 5, end);
+                name = ProcFs.text(b, line + 5, end);
             } else if (ProcFile.startsWith(b, line, end, "Tgid:")) {
-                tgid = Integer.parseInt(ProcFile.text(b, line + 5, end));
+                tgid = Integer.parseInt(ProcFs.text(b, line + 5, end));
             } else if (ProcFile.startsWith(b, line, end, "PPid:")) {
-                ppid = Integer.parseInt(ProcFile.text(b, line + 5, end));
+                ppid = Integer.parseInt(ProcFs.text(b, line + 5, end));
             } else if (ProcFile.startsWith(b, line, end, "VmPeak:")) {
                 kernelThread = false;
                 break; // after Name, Tgid and PPid: nothing further is needed
@@ -208,10 +209,10 @@ final class ProcSynthesizer {
      * {@code Long.parseUnsignedLong} did (the walk skips that process).
      */
     void synthMapLine(int pid, byte[] b, int from, int to) {
-        while (from < to && ProcFile.blank(b[from])) {
+        while (from < to && ProcFs.blank(b[from])) {
             from++;
         }
-        while (to > from && ProcFile.blank(b[to - 1])) {
+        while (to > from && ProcFs.blank(b[to - 1])) {
             to--;
         }
         int sp1 = indexOf(b, from, to, (byte) ' ');

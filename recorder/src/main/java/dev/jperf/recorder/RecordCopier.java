@@ -1,5 +1,7 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RawMemory;
+import dev.jperf.nativeshim.RingBuffer;
 import static dev.jperf.format.record.BpfEventRecord.PERF_BPF_EVENT_PROG_LOAD;
 import static dev.jperf.format.record.RecordType.*;
 

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RingBuffer;
 import static dev.jperf.format.header.PerfEventAttr.PERF_SAMPLE_IP;
 import static dev.jperf.format.header.PerfEventAttr.PERF_SAMPLE_TID;
 import static dev.jperf.format.header.PerfEventAttr.PERF_SAMPLE_TIME;

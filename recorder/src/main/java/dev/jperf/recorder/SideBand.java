@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RingBuffer;
 import dev.jperf.format.record.BpfEventRecord;
 import dev.jperf.format.record.RecordType;
 import dev.jperf.nativeshim.Bpf;

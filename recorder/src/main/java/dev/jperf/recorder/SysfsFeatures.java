@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.io.ProcFs;
 import dev.jperf.format.feature.CacheTopology;
 import dev.jperf.format.feature.MemTopology;
 import dev.jperf.format.feature.NumaTopology;
@@ -204,7 +205,7 @@ final class SysfsFeatures {
                 try (DirectoryStream<Path> cs = Files.newDirectoryStream(caps)) {
                     for (Path c : cs) {
                         if (Files.isRegularFile(c)) {
-                            String v = ProcFile.readText(c);
+                            String v = ProcFs.readText(c);
                             int nl = v.indexOf('\n');
                             list.add(new PmuCap(c.getFileName().toString(), nl < 0 ? v : v.substring(0, nl)));
                         }
@@ -225,7 +226,7 @@ final class SysfsFeatures {
     }
 
     private static String read(Path p) throws IOException {
-        return ProcFile.readText(p);
+        return ProcFs.readText(p);
     }
 
     private static int readInt(Path p) throws IOException {

@@ -1,5 +1,7 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RawMemory;
+import dev.jperf.nativeshim.RingBuffer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

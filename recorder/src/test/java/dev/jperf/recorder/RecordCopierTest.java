@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.nativeshim.RingBuffer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,5 +1,6 @@
 package dev.jperf.recorder;
 
+import dev.jperf.format.io.ProcFs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,7 +47,7 @@ class StartupParsingTest {
     void procTextIsStripped() {
         for (String t : new String[] {"Name:\tkworker/0:1-events\n", "  x y \t", "", "\u001f\u0001a\u0001", "\u00e9t\u00e9 "}) {
             byte[] b = t.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-            assertEquals(t.strip(), ProcFile.text(b, 0, b.length), t);
+            assertEquals(t.strip(), ProcFs.text(b, 0, b.length), t);
         }
         byte[] lines = "Name:\tbash\nTgid:\t12\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         assertEquals(10, ProcFile.lineEnd(lines, 0, lines.length));

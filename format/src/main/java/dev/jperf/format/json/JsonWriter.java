@@ -97,6 +97,52 @@ public final class JsonWriter {
         comma = true;
     }
 
+    /**
+     * perf's output_json_string (util/data-convert-json.c, what {@code perf data convert --to-json}
+     * writes) over the string's UTF-8 bytes, quoted: RFC 8259's short escapes, other control bytes
+     * as u00XX, and, because the C walks a signed char, every byte of a multi-byte character as
+     * {@code \uffffffXX}, as perf 6.1 on x86-64 prints it.
+     */
+    public static String perfDataConvertString(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                byte[] bytes = s.substring(i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                for (byte x : bytes) {
+                    perfByte(b, x);
+                }
+                return b.append('"').toString();
+            }
+            perfByte(b, (byte) c);
+        }
+        return b.append('"').toString();
+    }
+
+    private static void perfByte(StringBuilder b, byte c) {
+        switch (c) {
+            case '"' -> b.append("\\\"");
+            case '\\' -> b.append("\\\\");
+            case '\b' -> b.append("\\b");
+            case '\f' -> b.append("\\f");
+            case '\n' -> b.append("\\n");
+            case '\r' -> b.append("\\r");
+            case '\t' -> b.append("\\t");
+            default -> {
+                if (c <= 0x1f) { // signed, as C's char: bytes >= 0x80 too, printed as %04x of a negative int
+                    String hex = Integer.toHexString(c);
+                    b.append("\\u");
+                    for (int k = hex.length(); k < 4; k++) {
+                        b.append('0');
+                    }
+                    b.append(hex);
+                } else {
+                    b.append((char) c);
+                }
+            }
+        }
+    }
+
     private void puts(String s) {
         out.append('"');
         if (standard) {

@@ -1,44 +1,36 @@
 package dev.jperf.recorder.stat;
 
-import static dev.jperf.format.bpf.BpfProgInfoLayout.*;
-
-import com.sun.jna.Memory;
 import dev.jperf.format.bpf.BpfFuncInfo;
 import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.format.bpf.BpfTypeNames;
+import dev.jperf.format.bpf.BpilArray;
 import dev.jperf.format.btf.Btf;
+import dev.jperf.loader.BpfObjInfo;
 import dev.jperf.nativeshim.Bpf;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A loaded BPF program as stat and top show it: id, type and name (the BTF name of its main
- * function when it has BTF, as report names it, since prog_name is cut at 15 characters; else
- * prog_name), and its cumulative run counters (bpf_prog_info run_cnt and run_time_ns, which the
- * kernel advances only while BPF statistics are enabled).
+ * The row key of stat -b and bpf top: a program's id, type and display name. A view of
+ * {@link BpfProgInfo}, kept because the name needs the program's BTF (the name of its main
+ * function, as report names it, since prog_name is cut at 15 characters; else prog_name), which
+ * is fetched once per program, not on every refresh.
  */
 record BpfProgram(int id, int type, String name) {
 
-    /** bpftool's names of enum bpf_prog_type (prog_type_name in libbpf), by value. */
-
     /** Describes the program behind {@code fd}; its name from BTF when it has some. */
     static BpfProgram describe(Bpf bpf, int id, int fd) {
-        Memory info = new Memory(SIZE);
-        info.clear();
-        bpf.objGetInfoByFd(fd, info, SIZE);
-        String progName = info.getString(NAME);
-        int type = info.getInt(TYPE);
-        if (info.getInt(BTF_ID) == 0) {
-            return new BpfProgram(id, type, progName);
+        BpfProgInfo info = BpfObjInfo.progInfo(bpf, fd, 0);
+        if (info.btfId() == 0) {
+            return new BpfProgram(id, info.type(), info.name());
         }
         try {
-            BpfProgInfo full = dev.jperf.recorder.BpfProgFetch.info(bpf, id, fd);
-            List<BpfFuncInfo> funcs = full.funcInfo();
-            Btf btf = Btf.parse(dev.jperf.recorder.BpfProgFetch.btf(bpf, full.btfId()));
+            List<BpfFuncInfo> funcs = BpfObjInfo.progInfo(bpf, fd, BpilArray.FUNC_INFO.mask()).funcInfo();
+            Btf btf = Btf.parse(BpfObjInfo.btfBlob(bpf, info.btfId(), 64L << 20));
             Optional<String> main = funcs.isEmpty() ? Optional.empty() : funcs.get(0).name(btf);
-            return new BpfProgram(id, type, main.orElse(progName));
+            return new BpfProgram(id, info.type(), main.orElse(info.name()));
         } catch (RuntimeException e) {
-            return new BpfProgram(id, type, progName); // BTF gone or unreadable: the kernel's short name
+            return new BpfProgram(id, info.type(), info.name()); // BTF gone or unreadable: the kernel's short name
         }
     }
 
@@ -49,9 +41,8 @@ record BpfProgram(int id, int type, String name) {
     }
 
     /** {run_time_ns, run_cnt} of the program behind {@code fd} now. */
-    static long[] runCounters(Bpf bpf, int fd, Memory info) {
-        info.clear();
-        bpf.objGetInfoByFd(fd, info, SIZE);
-        return new long[] {info.getLong(RUN_TIME_NS), info.getLong(RUN_CNT)};
+    static long[] runCounters(Bpf bpf, int fd) {
+        BpfProgInfo info = BpfObjInfo.progInfo(bpf, fd, 0);
+        return new long[] {info.runTimeNs(), info.runCnt()};
     }
 }

@@ -1,9 +1,10 @@
 package dev.jperf.recorder.stat;
 
-import com.sun.jna.Memory;
+import dev.jperf.loader.BpfObjInfo;
+import dev.jperf.format.bpf.BpfProgInfo;
+import dev.jperf.format.bpf.BpilArray;
 import dev.jperf.nativeshim.Bpf;
 import dev.jperf.nativeshim.BpfAttrLayout;
-import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.format.bpf.Uapi;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
@@ -41,22 +42,9 @@ final class BpfStatsSession implements AutoCloseable {
      * builds).
      */
     static String probeFentry(Bpf bpf, int targetFd) {
-        Memory info = new Memory(BpfProgInfoLayout.SIZE);
-        info.clear();
-        bpf.objGetInfoByFd(targetFd, info, BpfProgInfoLayout.SIZE);
-        int btfFunc = 0;
-        if (info.getInt(BpfProgInfoLayout.BTF_ID) != 0 && info.getInt(BpfProgInfoLayout.NR_FUNC_INFO) > 0) {
-            // the main function's BTF id: func_info[0].type_id
-            int rec = info.getInt(BpfProgInfoLayout.FUNC_INFO_REC_SIZE);
-            Memory funcs = new Memory((long) rec * info.getInt(BpfProgInfoLayout.NR_FUNC_INFO));
-            Memory again = new Memory(BpfProgInfoLayout.SIZE);
-            again.clear();
-            again.setInt(BpfProgInfoLayout.NR_FUNC_INFO, info.getInt(BpfProgInfoLayout.NR_FUNC_INFO));
-            again.setInt(BpfProgInfoLayout.FUNC_INFO_REC_SIZE, rec);
-            again.setLong(BpfProgInfoLayout.FUNC_INFO, com.sun.jna.Pointer.nativeValue(funcs));
-            bpf.objGetInfoByFd(targetFd, again, BpfProgInfoLayout.SIZE);
-            btfFunc = funcs.getInt(4);
-        }
+        // the main function's BTF id: func_info[0].type_id
+        BpfProgInfo info = BpfObjInfo.progInfo(bpf, targetFd, BpilArray.FUNC_INFO.mask());
+        int btfFunc = info.btfId() != 0 && !info.funcInfo().isEmpty() ? info.funcInfo().get(0).typeId() : 0;
         byte[] returnZero = {(byte) 0xb7, 0, 0, 0, 0, 0, 0, 0, (byte) 0x95, 0, 0, 0, 0, 0, 0, 0};
         try {
             int fd = bpf.progLoad(Uapi.BPF_PROG_TYPE_TRACING, returnZero, "GPL", "jperf_fentry",

@@ -1,10 +1,8 @@
 package dev.jperf.recorder.stat;
 
 import dev.jperf.recorder.StopSignals;
-import com.sun.jna.Memory;
 import dev.jperf.format.json.JsonWriter;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.Poll;
@@ -83,7 +81,6 @@ public final class BpfTop implements StopSignals.Stoppable {
     private final Options options;
     private final PrintStream out;
     private final Bpf bpf = new Bpf();
-    private final Memory info = new Memory(BpfProgInfoLayout.SIZE);
     /** What each id was when first seen (the name needs its BTF: fetched once). */
     private final Map<Integer, BpfProgram> known = new HashMap<>();
     private Sort sort;
@@ -189,7 +186,7 @@ public final class BpfTop implements StopSignals.Stoppable {
                 if (!known.containsKey(id)) {
                     known.put(id, BpfProgram.describe(bpf, id, fd));
                 }
-                m.put(id, BpfProgram.runCounters(bpf, fd, info));
+                m.put(id, BpfProgram.runCounters(bpf, fd));
             } catch (NativeException e) {
                 // gone while it was read: it drops out
             } finally {

@@ -3,6 +3,7 @@ package dev.jperf.recorder.stat;
 import static dev.jperf.format.header.PerfEventAttr.*;
 
 import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.format.record.ReadValues;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Ioctl;
@@ -29,7 +30,7 @@ import java.util.List;
 final class CountingEvents implements Counters {
     static final long STAT_READ_FORMAT = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     /** value, time_enabled, time_running */
-    private static final int READ_SIZE = 24;
+    private static final int READ_SIZE = ReadValues.readSize(STAT_READ_FORMAT);
 
     private final List<StatEvent> events = new ArrayList<>();
     private final List<int[]> fds = new ArrayList<>();
@@ -252,8 +253,12 @@ final class CountingEvents implements Counters {
     }
 
     private static CounterValues readOne(int fd, String name) {
-        ByteBuffer b = ByteBuffer.wrap(Fd.read(fd, READ_SIZE, name)).order(ByteOrder.LITTLE_ENDIAN);
-        return b.remaining() == READ_SIZE ? new CounterValues(b.getLong(0), b.getLong(8), b.getLong(16)) : CounterValues.ZERO;
+        byte[] got = Fd.read(fd, READ_SIZE, name);
+        if (got.length != READ_SIZE) {
+            return CounterValues.ZERO;
+        }
+        ReadValues v = ReadValues.fromRead(got, STAT_READ_FORMAT);
+        return new CounterValues(v.values()[0], v.timeEnabled(), v.timeRunning());
     }
 
     /** Each event's values summed over its fds (raw, unscaled: perf's AGGR_GLOBAL); null for an unsupported one. */

@@ -1,8 +1,8 @@
 package dev.jperf.recorder.stat;
 
-import com.sun.jna.Memory;
+import dev.jperf.loader.BpfObjInfo;
 import dev.jperf.nativeshim.Bpf;
-import dev.jperf.format.bpf.BpfProgInfoLayout;
+import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.NativeException;
@@ -27,7 +27,6 @@ final class ProgramStat {
     private final StatOptions options;
     private final PrintStream err;
     private final Bpf bpf = new Bpf();
-    private final Memory info = new Memory(BpfProgInfoLayout.SIZE);
 
     ProgramStat(StatSession session, StatOptions options, PrintStream err) {
         this.session = session;
@@ -129,9 +128,8 @@ final class ProgramStat {
     }
 
     private boolean hasBtf(int fd) {
-        info.clear();
-        bpf.objGetInfoByFd(fd, info, BpfProgInfoLayout.SIZE);
-        return info.getInt(BpfProgInfoLayout.BTF_ID) != 0 && info.getInt(BpfProgInfoLayout.NR_FUNC_INFO) > 0;
+        BpfProgInfo info = BpfObjInfo.progInfo(bpf, fd, 0);
+        return info.btfId() != 0 && info.nrFuncInfo() > 0;
     }
 
     /** The -e events and, per program, its profiler of each event (null for an unsupported one). */
@@ -279,7 +277,7 @@ final class ProgramStat {
     private long[][] read(List<Integer> fds) {
         long[][] v = new long[fds.size()][];
         for (int i = 0; i < v.length; i++) {
-            v[i] = BpfProgram.runCounters(bpf, fds.get(i), info);
+            v[i] = BpfProgram.runCounters(bpf, fds.get(i));
         }
         return v;
     }

@@ -1,5 +1,6 @@
 package dev.jperf.report.export;
 
+import dev.jperf.format.json.JsonWriter;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.feature.ClockData;
 import dev.jperf.format.feature.Features;
@@ -186,31 +187,8 @@ public final class JsonConvert implements SampleConsumer {
         line(comma, depth, "\"" + key + "\": " + value);
     }
 
-    /** output_json_string: RFC 8259's short escapes, other control characters as u00XX; null as perf's "(null)". */
+    /** output_json_string (format's {@link JsonWriter#perfDataConvertString}); null as perf's "(null)". */
     static String quote(String s) {
-        if (s == null) {
-            return "\"(null)\"";
-        }
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\b' -> b.append("\\b");
-                case '\f' -> b.append("\\f");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c <= 0x1f) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return JsonWriter.perfDataConvertString(s == null ? "(null)" : s);
     }
 }

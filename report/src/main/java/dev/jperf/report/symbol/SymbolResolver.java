@@ -1,5 +1,6 @@
 package dev.jperf.report.symbol;
 
+import dev.jperf.format.io.ProcFs;
 import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.elf.ElfDebugLink;
 import dev.jperf.format.elf.ElfFile;
@@ -276,25 +277,13 @@ public final class SymbolResolver {
                     syslog = (Long.parseUnsignedLong(l.substring(7).strip(), 16) & (1L << CAP_SYSLOG)) != 0;
                 }
             }
-            int kptr = sysctlInt(Path.of("/proc/sys/kernel/kptr_restrict"));
-            int paranoid = sysctlInt(Path.of("/proc/sys/kernel/perf_event_paranoid"));
+            int kptr = ProcFs.sysctlInt(Path.of("/proc/sys/kernel/kptr_restrict"));
+            int paranoid = ProcFs.sysctlInt(Path.of("/proc/sys/kernel/perf_event_paranoid"));
             return syslog ? kptr >= 2 : kptr != 0 || paranoid > 1;
         } catch (IOException | RuntimeException e) {
             // no /proc to ask (another OS reading a file): nothing is restricted here
             return false;
         }
-    }
-
-    /**
-     * An integer sysctl's value. Read as lines: Files.readString returns only the first byte of
-     * an integer sysctl on some kernels (6.18's proc_dointvec answers its sized read short).
-     */
-    static int sysctlInt(Path path) throws IOException {
-        List<String> lines = Files.readAllLines(path);
-        if (lines.isEmpty()) {
-            throw new IOException(path + " is empty");
-        }
-        return Integer.parseInt(lines.get(0).strip());
     }
 
     /** Whether this process is one the kernel restricts (see {@link #KERNEL_RESTRICTED}). */

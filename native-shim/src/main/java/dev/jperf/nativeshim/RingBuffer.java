@@ -1,7 +1,5 @@
-package dev.jperf.recorder;
+package dev.jperf.nativeshim;
 
-import dev.jperf.nativeshim.Mman;
-import dev.jperf.nativeshim.PerfEventMmapPage;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -13,7 +11,8 @@ import java.nio.MappedByteBuffer;
  * data_head, we advance data_tail; data_head is loaded with acquire and data_tail stored with
  * release semantics, as the kernel ABI requires. Records that wrap around the end of the data area
  * are copied into a scratch buffer so that every record handed out is contiguous. One thread
- * drains a ring.
+ * drains a ring. The one ring reader: the recorder's sampling and side-band rings, and bpftool's
+ * event_pipe (jperf bpf map event_pipe) in the bpf module.
  */
 public final class RingBuffer implements AutoCloseable {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -58,12 +57,12 @@ public final class RingBuffer implements AutoCloseable {
     private long tail;
 
     /** A little-endian direct buffer (the JDK's direct buffers are MappedByteBuffers). */
-    static MappedByteBuffer direct(int capacity) {
+    public static MappedByteBuffer direct(int capacity) {
         return (MappedByteBuffer) ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Over an existing mapping (a control page followed by the data area: a direct buffer). */
-    RingBuffer(int fd, int cpu, ByteBuffer mapping) {
+    public RingBuffer(int fd, int cpu, ByteBuffer mapping) {
         this.fd = fd;
         this.cpu = cpu;
         this.mapping = mapping;
@@ -141,19 +140,19 @@ public final class RingBuffer implements AutoCloseable {
      * from {@code offset}: the part up to the area's end, and the part from its start when they
      * wrap (else empty).
      */
-    void span(int offset, int length) {
+    public void span(int offset, int length) {
         int first = Math.min(length, dataSize - offset);
         toEnd.limit(offset + first).position(offset);
         fromStart.limit(length - first).position(0);
     }
 
     /** The first part of the last {@link #span}. */
-    ByteBuffer spanToEnd() {
+    public ByteBuffer spanToEnd() {
         return toEnd;
     }
 
     /** The wrapped part of the last {@link #span}, or null when it does not wrap. */
-    ByteBuffer spanFromStart() {
+    public ByteBuffer spanFromStart() {
         return fromStart.hasRemaining() ? fromStart : null;
     }
 

@@ -1,4 +1,4 @@
-package dev.jperf.report.symbol;
+package dev.jperf.format.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Integer sysctls read whole (the kernel restriction perf applies to kallsyms depends on two of them), against cat. */
+/** Integer sysctls read whole (report's kallsyms restriction, record's rate and paranoia, bpftool's caps depend on them), against cat. */
 class SysctlTest {
     @Test
     void multiDigitSysctlReadWhole() throws Exception {
@@ -17,6 +17,6 @@ class SysctlTest {
         Process p = new ProcessBuilder("cat", rate.toString()).start();
         String cat = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
         assertEquals(0, p.waitFor());
-        assertEquals(Integer.parseInt(cat), SymbolResolver.sysctlInt(rate));
+        assertEquals(Integer.parseInt(cat), ProcFs.sysctlInt(rate));
     }
 }
