@@ -309,14 +309,36 @@ class BpfProgRunAgreementTest {
         assertTrue(Run.of("bpf", "map", "help").err().contains("map event_pipe MAP [cpu N index M]"));
     }
 
-    /** Debian's bpftool is built without skeletons: its refusal, exit 0, whatever follows. */
+    /**
+     * {@code prog profile}: not in jperf, nor in Debian's bpftool (built without skeletons). The
+     * same exit code and where the message goes (stderr, or the error object with -j); jperf's
+     * line says why, matching bpftool's own probe of tracing programs on this kernel.
+     */
     @Test
     void profileAgrees() throws Exception {
         Side b = new Side(id(load(XDP, 2, "prof_b"), 4), 0, bdir);
         Side j = new Side(id(load(XDP, 2, "prof_j"), 4), 0, jdir);
+        Result probe = run(List.of(bpftool, "feature", "probe", "kernel"));
+        String all = probe.out();
+        assumeTrue(all.contains("eBPF program_type tracing is"), "bpftool feature probe: " + probe);
+        boolean fentry = !all.contains("eBPF program_type tracing is NOT available");
+        String reason = fentry ? "which jperf does not load for it" : "which this kernel refuses";
         for (String[] mode : MODES) {
-            agree(b, j, mode, "prog", "profile", "id", "{P}", "duration", "1", "cycles");
-            agree(b, j, mode, "prog", "profile");
+            for (String[] words : new String[][] {{"prog", "profile", "id", "{P}", "duration", "1", "cycles"}, {"prog", "profile"}}) {
+                String what = "bpftool " + String.join(" ", mode) + " " + String.join(" ", words);
+                Result rb = run(bpftool(b, mode, words));
+                Result rj = jperf(j, mode, words);
+                assertEquals(rb.rc(), rj.rc(), what + ": exit code");
+                if (mode.length == 0) {
+                    assertEquals(rb.out(), rj.out(), what + ": stdout");
+                    assertTrue(rb.err().startsWith("Error: ") && rj.err().startsWith("Error: jperf bpf prog profile is not supported")
+                            && rj.err().contains(reason) && rj.err().indexOf('\n') == rj.err().length() - 1, what + ": " + rj);
+                } else {
+                    String pattern = "(?s)\\{\\s*\"error\": ?\"[^\"]*\"\\s*\\}\\s*";
+                    assertTrue(rb.out().matches(pattern) && rj.out().matches(pattern) && rj.out().contains(reason), what + ": " + rj);
+                    assertEquals(rb.out().replaceAll("\"[^\"]*\"\\s*}", "\"\"}"), rj.out().replaceAll("\"[^\"]*\"\\s*}", "\"\"}"), what);
+                }
+            }
         }
     }
 
