@@ -58,6 +58,7 @@ final class BpfMiscCommand implements Subcommand {
                 "PROG := { id PROG_ID | pinned FILE | tag PROG_TAG | name PROG_NAME }"};
             case "struct_ops" -> new String[] {"jperf bpf struct_ops { show | list | dump } [STRUCT_OPS_MAP] [<options>]",
                 "jperf bpf struct_ops unregister STRUCT_OPS_MAP [<options>]",
+                "jperf bpf struct_ops register OBJ [<options>] (an object with struct_ops maps is refused: jperf's loader does not load them)",
                 "STRUCT_OPS_MAP := { id STRUCT_OPS_MAP_ID | name STRUCT_OPS_MAP_NAME }"};
             case "iter" -> new String[] {"jperf bpf iter pin OBJ PATH [map MAP] [<options>]",
                 "MAP := { id MAP_ID | pinned FILE | name MAP_NAME }"};
