@@ -13,15 +13,15 @@ OBJ=samples/bpf/obj/exec_count.bpf.o
 BATCH=$(mktemp)
 trap 'rm -f "$BATCH"' EXIT
 printf 'prog list\nmap list\nlink list\nbtf list\n' > "$BATCH"
-printf "%-40s %8s %8s %8s %8s\n" command "bpftool" "" "jperf" ""
-printf "%-40s %8s %8s %8s %8s\n" "" "wall s" "cpu s" "wall s" "cpu s"
+printf "%-48s %8s %8s %8s %8s\n" command "bpftool" "" "jperf" ""
+printf "%-48s %8s %8s %8s %8s\n" "" "wall s" "cpu s" "wall s" "cpu s"
 read -r vw vc _ < <(measure ./jperf --version)
-printf "%-40s %8s %8s %8.3f %8.3f\n" "--version (JVM start-up)" "" "" "$vw" "$vc"
+printf "%-48s %8s %8s %8.3f %8.3f\n" "--version (JVM start-up)" "" "" "$vw" "$vc"
 row() {
 	local bw bc jw jc
 	read -r bw bc _ < <(measure bpftool "$@")
 	read -r jw jc _ < <(measure ./jperf bpf "$@")
-	printf "%-40s %8.3f %8.3f %8.3f %8.3f\n" "$*" "$bw" "$bc" "$jw" "$jc"
+	printf "%-48s %8.3f %8.3f %8.3f %8.3f\n" "${*/$BATCH/FILE (prog, map, link, btf list)}" "$bw" "$bc" "$jw" "$jc"
 }
 row prog list
 row map list
