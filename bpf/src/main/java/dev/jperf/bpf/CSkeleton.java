@@ -8,6 +8,7 @@ import dev.jperf.loader.BpfMap;
 import dev.jperf.loader.BpfObject;
 import dev.jperf.loader.BpfObjectException;
 import dev.jperf.loader.BpfProgram;
+import dev.jperf.loader.BtfTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -374,7 +375,7 @@ public final class CSkeleton {
             if (var.linkage() == 0) {
                 continue; // static variables are not exposed through a skeleton
             }
-            int align = Math.min(alignOf(var.type()), 4);
+            int align = Math.min(BtfTypes.alignOf(btf, var.type()), 4);
             int alignOff = align <= 0 ? off : (off + align - 1) / align * align;
             if (alignOff != v.offset()) {
                 out.append("\t\tchar __pad").append(pad++).append('[').append(v.offset() - off).append("];\n");
@@ -385,90 +386,6 @@ public final class CSkeleton {
             off = v.offset() + v.size();
         }
         out.append("\t} *").append(secIdent).append(";\n");
-    }
-
-    private int ptrSize() {
-        int p = BtfCDump.pointerSize(btf);
-        return p > 0 ? p : 8;
-    }
-
-    /** btf__align_of. */
-    private int alignOf(int id) {
-        for (int depth = 0; depth < 32 && id > 0; depth++) {
-            BtfType t = btf.type(id);
-            switch (t.kind()) {
-                case INT:
-                    return Math.min(ptrSize(), ((BtfType.Int) t).size());
-                case ENUM: case ENUM64:
-                    return Math.min(ptrSize(), ((BtfType.Enum) t).size());
-                case FLOAT:
-                    return Math.min(ptrSize(), ((BtfType.Float) t).size());
-                case PTR:
-                    return ptrSize();
-                case TYPEDEF: case VOLATILE: case CONST: case RESTRICT: case TYPE_TAG:
-                    id = ((BtfType.Ref) t).type();
-                    break;
-                case ARRAY:
-                    id = ((BtfType.Array) t).elemType();
-                    break;
-                case STRUCT: case UNION: {
-                    BtfType.Composite c = (BtfType.Composite) t;
-                    int max = 1;
-                    for (BtfType.Member m : c.members()) {
-                        int a = alignOf(m.type());
-                        if (a <= 0) {
-                            return a;
-                        }
-                        max = Math.max(max, a);
-                        if (m.bitfieldSize() == 0 && m.bitOffset() % (8 * a) != 0) {
-                            return 1;
-                        }
-                    }
-                    return c.size() % max != 0 ? 1 : max;
-                }
-                default:
-                    return 0;
-            }
-        }
-        return 0;
-    }
-
-    /** btf__resolve_size, -1 when it has none. */
-    private long resolveSize(int id) {
-        long nelems = 1;
-        for (int depth = 0; depth < 32 && id > 0; depth++) {
-            BtfType t = btf.type(id);
-            switch (t.kind()) {
-                case INT:
-                    return nelems * ((BtfType.Int) t).size();
-                case STRUCT: case UNION:
-                    return nelems * ((BtfType.Composite) t).size();
-                case ENUM: case ENUM64:
-                    return nelems * ((BtfType.Enum) t).size();
-                case DATASEC:
-                    return nelems * ((BtfType.DataSec) t).size();
-                case FLOAT:
-                    return nelems * ((BtfType.Float) t).size();
-                case PTR:
-                    return nelems * ptrSize();
-                case TYPEDEF: case VOLATILE: case CONST: case RESTRICT: case TYPE_TAG:
-                    id = ((BtfType.Ref) t).type();
-                    break;
-                case VAR:
-                    id = ((BtfType.Var) t).type();
-                    break;
-                case DECL_TAG:
-                    id = ((BtfType.DeclTag) t).type();
-                    break;
-                case ARRAY:
-                    nelems *= Integer.toUnsignedLong(((BtfType.Array) t).nelems());
-                    id = ((BtfType.Array) t).elemType();
-                    break;
-                default:
-                    return -1;
-            }
-        }
-        return -1;
     }
 
     /** codegen_asserts: the size of every exposed variable, checked by the C compiler. */
@@ -489,7 +406,7 @@ public final class CSkeleton {
                 if (var.linkage() == 0) {
                     continue;
                 }
-                long size = resolveSize(var.type());
+                long size = BtfTypes.resolveSize(btf, var.type());
                 if (size < 0) {
                     continue;
                 }

@@ -119,6 +119,11 @@ public final class FeatureProbe {
         this.jw = output.jw();
     }
 
+    /** Whether the kernel loads a tracing (fentry/fexit) program, libbpf's probe of the type: what a program profile needs. */
+    public boolean tracingPrograms() {
+        return probeProgLoad(26, insns(insn(0xb7, 0, 0, 0), EXIT), false) > 0;
+    }
+
     /** do_probe: the arguments, the privilege check, then every section. */
     public void probe(List<String> args) {
         boolean kernel = false;

@@ -27,6 +27,15 @@ public final class GenCommands {
 
     /** Runs {@code jperf bpf gen WORDS} ({@code java}: {@code --java} given); the exit code. */
     public static int run(List<String> words, boolean java, PrintStream out, PrintStream err) {
+        return run(null, words, java, out, err);
+    }
+
+    /**
+     * As {@link #run(List, boolean, PrintStream, PrintStream)}, a failure and help into {@code o}
+     * when it is bpftool's JSON (a batch's command with {@code -j}), as bpftool's p_err and do_help.
+     */
+    public static int run(Output o, List<String> words, boolean java, PrintStream out, PrintStream err) {
+        boolean json = o != null && o.json();
         try {
             String verb = words.isEmpty() ? "help" : words.get(0);
             if (BtfCommandLine.isPrefix(verb, "skeleton")) {
@@ -34,18 +43,35 @@ public final class GenCommands {
                 out.flush();
                 return 0;
             } else if (BtfCommandLine.isPrefix(verb, "help")) {
-                err.print(HELP);
+                if (json) {
+                    o.nul();
+                } else {
+                    err.print(HELP);
+                }
                 return 0;
             }
-            err.print(HELP);
-            err.println("Error: jperf bpf gen: unknown or unsupported command '" + verb + "'");
+            // cmd_select: do_help, then -1
+            if (json) {
+                o.nul();
+            } else {
+                err.print(HELP);
+                err.println("Error: jperf bpf gen: unknown or unsupported command '" + verb + "'");
+            }
             return 255;
         } catch (Usage u) {
-            err.println("Error: " + u.getMessage());
-            err.print(HELP);
+            if (json) {
+                o.error(u.getMessage());
+            } else {
+                err.println("Error: " + u.getMessage());
+                err.print(HELP);
+            }
             return 255;
         } catch (Failure f) {
-            err.println("Error: " + f.getMessage());
+            if (json) {
+                o.error(f.getMessage());
+            } else {
+                err.println("Error: " + f.getMessage());
+            }
             return f.exitCode;
         }
     }

@@ -321,11 +321,14 @@ public final class ProgRunCommands {
     }
 
     /**
-     * do_profile as Debian's bpftool 7.1 has it: built without skeletons, its {@code prog profile}
-     * only says so, exiting 0 (a profile needs fentry/fexit programs this kernel refuses anyway).
+     * {@code prog profile}: jperf has no profiler of BPF programs (bpftool's is an fentry/fexit
+     * skeleton reading perf counters). One line says why, with the kernel's answer to a tracing
+     * program; the exit code is Debian's bpftool 7.1's, whose build lacks it too (0).
      */
     public void profile() {
-        String why = "bpftool prog profile command is not supported. Please build bpftool with clang >= 10.0.0";
+        boolean fentry = new FeatureProbe(new Output(false, false), null).tracingPrograms();
+        String why = "jperf bpf prog profile is not supported: it needs fentry/fexit programs on the profiled one, "
+                + (fentry ? "which jperf does not load for it" : "which this kernel refuses (program type tracing is not available)");
         if (o.json()) {
             o.error(why);
         } else {

@@ -10,6 +10,11 @@ import dev.jperf.format.btf.BtfException;
 import dev.jperf.format.btf.BtfKind;
 import dev.jperf.format.btf.BtfType;
 import dev.jperf.format.json.JsonWriter;
+import dev.jperf.loader.BpfMap;
+import dev.jperf.loader.BpfObject;
+import dev.jperf.loader.BpfObjectException;
+import dev.jperf.loader.BpfProgram;
+import dev.jperf.loader.LoadOptions;
 import dev.jperf.format.bpf.BpfMapInfoLayout;
 import dev.jperf.format.bpf.BpfProgInfoLayout;
 import dev.jperf.nativeshim.Errno;
@@ -24,8 +29,9 @@ import java.util.Map;
 /**
  * {@code bpftool struct_ops show|list|dump|unregister} (struct_ops.c of bpftool 7.1): the kernel's
  * struct_ops maps, their kernel struct named through vmlinux's BTF, dumped typed through it (each
- * function pointer as its signature and the program it holds). {@code register} needs a loader
- * that loads {@code .struct_ops} maps, which jperf's does not: it is refused in one line.
+ * function pointer as its signature and the program it holds). {@code register} answers as
+ * bpftool's for its words and objects without struct_ops; one with them needs a loader that loads
+ * {@code .struct_ops} maps, which jperf's does not: it is refused in one line.
  */
 public final class StructOpsCommands {
     private static final String VALUE_PREFIX = "bpf_struct_ops_";
@@ -86,10 +92,52 @@ public final class StructOpsCommands {
         retval(true);
     }
 
-    /** {@code register OBJ}: not with jperf's loader. */
+    /**
+     * {@code register OBJ} as do_register: one argument, the object opened and loaded (libbpf's
+     * line and -1 when it is not), then its struct_ops maps registered; none is bpftool's
+     * {@code no struct_ops found in OBJ}. An object with struct_ops maps is refused: jperf's loader
+     * does not load them.
+     */
     public void register(List<String> args) {
-        throw new BpftoolException("'struct_ops register' is not supported by jperf: its loader does not load"
-                + " .struct_ops maps");
+        if (args.size() != 1) {
+            throw BpftoolException.usage();
+        }
+        String file = args.get(0);
+        BpfObject obj;
+        try {
+            obj = BpfObject.open(Path.of(file));
+        } catch (BpfObjectException | RuntimeException e) {
+            err.println("libbpf: " + e.getMessage());
+            throw BpftoolException.quiet("failed to open " + file);
+        }
+        try (obj) {
+            // the loader keeps no .struct_ops map: its programs (struct_ops/ sections) say there is one
+            for (BpfMap m : obj.maps()) {
+                if (m.type() == BPF_MAP_TYPE_STRUCT_OPS) {
+                    throw new BpftoolException("'struct_ops register' is not supported by jperf: its loader does not load"
+                            + " .struct_ops maps (" + m.name() + ")");
+                }
+            }
+            for (BpfProgram p : obj.programs()) {
+                if (p.sectionName().startsWith("struct_ops")) {
+                    throw new BpftoolException("'struct_ops register' is not supported by jperf: its loader does not load"
+                            + " .struct_ops maps (program " + p.name() + ")");
+                }
+            }
+            try {
+                obj.load(LoadOptions.DEFAULT);
+            } catch (BpfObjectException e) {
+                err.println("libbpf: " + e.getMessage());
+                throw BpftoolException.quiet("failed to load " + file);
+            }
+            for (BpfProgram p : obj.programs()) {
+                if (p.autoload() && p.fd() < 0) {
+                    err.println("libbpf: prog '" + p.name() + "': failed to load: " + p.error());
+                    throw BpftoolException.quiet("failed to load " + file);
+                }
+            }
+        }
+        throw new BpftoolException("no struct_ops found in " + file);
     }
 
     /** cmd_retval. */

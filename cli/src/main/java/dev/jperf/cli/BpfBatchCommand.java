@@ -3,13 +3,13 @@ package dev.jperf.cli;
 import dev.jperf.bpf.BatchFile;
 import dev.jperf.bpf.BpftoolException;
 import dev.jperf.bpf.BtfCommandLine;
+import dev.jperf.bpf.GenCommands;
 import dev.jperf.bpf.Output;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,17 +22,19 @@ import java.util.List;
  * {@code jperf bpf batch file FILE}: bpftool 7.1's batch mode (main.c's do_batch): each command
  * of the file ({@link BatchFile}'s rules) run in turn, its object chosen by prefix as bpftool
  * chooses it, until one fails (its exit code); then {@code processed N commands}, or with
- * {@code -j} one array of {@code {"command": [...], "output": ...}} objects. The objects jperf has
- * commands for are prog, map, link, btf and feature; another is refused in one line.
+ * {@code -j} one array of {@code {"command": [...], "output": ...}} objects. Every object jperf
+ * has bpftool's commands for runs, {@code help} as bpftool's; {@code batch} and {@code version}
+ * are refused in one line.
  */
 final class BpfBatchCommand implements Subcommand {
     /** bpftool's commands[], in its order: the first a word begins is the one run. */
     private static final String[] OBJECTS = {"help", "batch", "prog", "map", "link", "cgroup", "perf", "net", "feature",
         "btf", "gen", "struct_ops", "iter", "version"};
 
-    private boolean json;
-    private boolean pretty;
-    private boolean bpffs;
+    private static final String USAGE = "Usage: jperf bpf OBJECT { COMMAND | help } (in a batch file: OBJECT { COMMAND | help })\n"
+            + "       OBJECT := { prog | map | link | cgroup | perf | net | feature | btf | gen | struct_ops | iter }\n";
+
+    private final BpftoolFlags flags = new BpftoolFlags();
     private List<String> words = List.of();
 
     @Override
@@ -42,28 +44,19 @@ final class BpfBatchCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "Run a file of bpftool commands (prog, map, link, btf, feature), as bpftool batch does";
+        return "Run a file of bpftool commands, as bpftool batch does";
     }
 
     @Override
     public Options options() {
-        return new Options("jperf bpf batch file FILE [<options>]",
-                "FILE: a bpftool command a line (without 'bpftool'); '#' comments, '\\' continues a line, '-' is stdin")
-                .flag('j', "json", "print bpftool's JSON (bpftool -j)")
-                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)")
-                .flag('f', "bpffs", "show where each object is pinned in a bpf file system (bpftool -f)");
+        return BpftoolFlags.declare(new Options("jperf bpf batch file FILE [<options>]",
+                "FILE: a bpftool command a line (without 'bpftool'); '#' comments, '\\' continues a line, '-' is stdin"), true);
     }
 
     @Override
     public void set(String name, OptionValue v) {
-        switch (name) {
-            case "json" -> json = v.on();
-            case "pretty" -> {
-                pretty = v.on();
-                json |= pretty;
-            }
-            case "bpffs" -> bpffs = v.on();
-            default -> throw new IllegalStateException("option not handled: " + name);
+        if (!flags.set(name, v)) {
+            throw new IllegalStateException("option not handled: " + name);
         }
     }
 
@@ -74,13 +67,7 @@ final class BpfBatchCommand implements Subcommand {
 
     @Override
     public int call() {
-        PrintStream out = System.out;
-        Output output = new Output(json, pretty, out);
-        int code = batch(output);
-        out.print(output.finish());
-        out.flush();
-        System.err.flush();
-        return code;
+        return BpftoolCall.frame(flags, this::batch);
     }
 
     private int batch(Output output) {
@@ -139,17 +126,28 @@ final class BpfBatchCommand implements Subcommand {
             }
         }
         List<String> rest = cmd.subList(1, cmd.size());
-        if (object == null) {
-            return fail(output, new BpftoolException("unknown object '" + cmd.get(0) + "': prog, map, link, btf or feature"));
+        if (object == null || object.equals("help")) {
+            // cmd_select: do_help (the objects on stderr, null with -j); a word no object begins fails after it
+            if (output.json()) {
+                output.nul();
+            } else {
+                System.err.print(USAGE);
+            }
+            return object == null ? 255 : 0;
         }
         switch (object) {
             case "prog", "map", "link", "feature":
-                return new BpfProgMapCommand(object).words(rest, bpffs).execute(output);
+                return new BpfProgMapCommand(object).words(rest, flags.bpffs).execute(output);
             case "btf":
                 return BtfCommandLine.run(output, rest, null, System.err);
+            case "cgroup", "perf", "net", "struct_ops", "iter":
+                return new BpfMiscCommand(object).words(rest).execute(output);
+            case "gen":
+                // gen writes its C on stdout whatever -j says, as bpftool's does
+                System.out.flush();
+                return GenCommands.run(output, rest, false, System.out, System.err);
             default:
-                return fail(output, new BpftoolException("'" + object + "' is not supported by jperf's batch: prog, map,"
-                        + " link, btf or feature"));
+                return fail(output, new BpftoolException("'" + object + "' is not supported by jperf's batch"));
         }
     }
 

@@ -1,10 +1,8 @@
 package dev.jperf.cli;
 
 import dev.jperf.bpf.BtfCommandLine;
-import dev.jperf.bpf.Output;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
-import java.io.PrintStream;
 import java.util.List;
 
 /**
@@ -13,8 +11,7 @@ import java.util.List;
  * ({@link BtfCommandLine}).
  */
 final class BpfBtfCommand implements Subcommand {
-    private boolean json;
-    private boolean pretty;
+    private final BpftoolFlags flags = new BpftoolFlags();
     private String baseBtf;
     private List<String> words = List.of();
 
@@ -30,23 +27,18 @@ final class BpfBtfCommand implements Subcommand {
 
     @Override
     public Options options() {
-        return new Options("jperf bpf btf { show | list } [id BTF_ID] [<options>]",
-                "jperf bpf btf dump { id BTF_ID | prog PROG | map MAP [key | value | kv | all] | file FILE } [format { raw | c }] [<options>]")
-                .flag('j', "json", "print bpftool's JSON (bpftool -j)")
-                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)")
+        return BpftoolFlags.declare(new Options("jperf bpf btf { show | list } [id BTF_ID] [<options>]",
+                "jperf bpf btf dump { id BTF_ID | prog PROG | map MAP [key | value | kv | all] | file FILE } [format { raw | c }] [<options>]"),
+                false)
                 .value('B', "base-btf", "FILE", "the base BTF of split BTF (bpftool -B)");
     }
 
     @Override
     public void set(String name, OptionValue v) {
-        switch (name) {
-            case "json" -> json = v.on();
-            case "pretty" -> {
-                pretty = v.on();
-                json |= pretty;
-            }
-            case "base-btf" -> baseBtf = v.text();
-            default -> throw new IllegalStateException("option not handled: " + name);
+        if (name.equals("base-btf")) {
+            baseBtf = v.text();
+        } else if (!flags.set(name, v)) {
+            throw new IllegalStateException("option not handled: " + name);
         }
     }
 
@@ -57,12 +49,6 @@ final class BpfBtfCommand implements Subcommand {
 
     @Override
     public int call() {
-        PrintStream out = System.out;
-        Output output = new Output(json, pretty, out);
-        int code = BtfCommandLine.run(output, words, baseBtf, System.err);
-        out.print(output.finish());
-        out.flush();
-        System.err.flush();
-        return code;
+        return BpftoolCall.frame(flags, output -> BtfCommandLine.run(output, words, baseBtf, System.err));
     }
 }

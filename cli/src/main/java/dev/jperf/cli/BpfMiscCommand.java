@@ -18,8 +18,7 @@ import java.util.List;
 final class BpfMiscCommand implements Subcommand {
     /** "cgroup", "iter", "net", "perf" or "struct_ops". */
     private final String object;
-    private boolean json;
-    private boolean pretty;
+    private final BpftoolFlags flags = new BpftoolFlags();
     private List<String> words = List.of();
 
     BpfMiscCommand(String object) {
@@ -59,25 +58,19 @@ final class BpfMiscCommand implements Subcommand {
                 "PROG := { id PROG_ID | pinned FILE | tag PROG_TAG | name PROG_NAME }"};
             case "struct_ops" -> new String[] {"jperf bpf struct_ops { show | list | dump } [STRUCT_OPS_MAP] [<options>]",
                 "jperf bpf struct_ops unregister STRUCT_OPS_MAP [<options>]",
+                "jperf bpf struct_ops register OBJ [<options>] (an object with struct_ops maps is refused: jperf's loader does not load them)",
                 "STRUCT_OPS_MAP := { id STRUCT_OPS_MAP_ID | name STRUCT_OPS_MAP_NAME }"};
             case "iter" -> new String[] {"jperf bpf iter pin OBJ PATH [map MAP] [<options>]",
                 "MAP := { id MAP_ID | pinned FILE | name MAP_NAME }"};
             default -> new String[] {"jperf bpf perf { show | list } [<options>]"};
         };
-        return new Options(usage)
-                .flag('j', "json", "print bpftool's JSON (bpftool -j)")
-                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)");
+        return BpftoolFlags.declare(new Options(usage), false);
     }
 
     @Override
     public void set(String name, OptionValue v) {
-        switch (name) {
-            case "json" -> json = v.on();
-            case "pretty" -> {
-                pretty = v.on();
-                json |= pretty;
-            }
-            default -> throw new IllegalStateException("option not handled: " + name);
+        if (!flags.set(name, v)) {
+            throw new IllegalStateException("option not handled: " + name);
         }
     }
 
@@ -90,11 +83,11 @@ final class BpfMiscCommand implements Subcommand {
     public int call() {
         if (isHelp()) {
             // do_help: the usage on stderr, exit 0; with -j, null where bpftool's help writes it
-            if (json && !object.equals("perf") && !object.equals("iter")) {
+            if (flags.json && !object.equals("perf") && !object.equals("iter")) {
                 System.out.println("null");
             } else {
                 options().usage(System.err);
-                if (json) {
+                if (flags.json) {
                     System.out.println(); // the JSON writer's end
                 }
             }
@@ -102,7 +95,29 @@ final class BpfMiscCommand implements Subcommand {
             System.err.flush();
             return 0;
         }
-        return BpftoolCall.call(json, pretty, options(), this::run);
+        return BpftoolCall.call(flags, options(), this::run);
+    }
+
+    /** This command's words (a batch file's line). */
+    BpfMiscCommand words(List<String> words) {
+        this.words = List.copyOf(words);
+        return this;
+    }
+
+    /**
+     * Runs the command into {@code output} (a batch shares one): its exit code, a failure reported
+     * as bpftool reports it; help as do_help writes it there.
+     */
+    int execute(Output output) {
+        if (isHelp()) {
+            if (output.json() && !object.equals("perf") && !object.equals("iter")) {
+                output.nul();
+            } else {
+                options().usage(System.err);
+            }
+            return 0;
+        }
+        return BpftoolCall.execute(output, options(), this::run);
     }
 
     /** cmd_select picks do_help: {@code help} or a prefix no earlier command has (iter: no word either). */

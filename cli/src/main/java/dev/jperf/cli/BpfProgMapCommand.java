@@ -34,9 +34,7 @@ import sun.misc.SignalHandler;
 final class BpfProgMapCommand implements Subcommand {
     /** "prog", "map" or "link". */
     private final String object;
-    private boolean json;
-    private boolean pretty;
-    private boolean bpffs;
+    private final BpftoolFlags flags = new BpftoolFlags();
     private List<String> words = List.of();
 
     BpfProgMapCommand(String object) {
@@ -58,7 +56,7 @@ final class BpfProgMapCommand implements Subcommand {
 
     @Override
     public Options options() {
-        return new Options(object.equals("prog")
+        Options options = new Options(object.equals("prog")
                 ? new String[] {"jperf bpf prog { list | show PROG | dump xlated PROG [opcodes] [linum] | pin PROG FILE } [<options>]",
                     "jperf bpf prog { load | loadall } OBJ PATH [map { idx IDX | name NAME } MAP]... [pinmaps MAP_DIR] [<options>]",
                     "jperf bpf prog { attach | detach } PROG ATTACH_TYPE [MAP] [<options>]",
@@ -79,22 +77,14 @@ final class BpfProgMapCommand implements Subcommand {
                     "jperf bpf map { pin MAP FILE | peek MAP | push MAP value BYTES | pop MAP | enqueue MAP value BYTES | dequeue MAP } [<options>]",
                     "jperf bpf map event_pipe MAP [cpu N index M] [<options>]",
                     "BYTES := [hex] BYTE...",
-                    "MAP := { [id] ID | name NAME | pinned PATH }"})
-                .flag('j', "json", "print bpftool's JSON (bpftool -j)")
-                .flag('p', "pretty", "print bpftool's JSON, indented (bpftool -p)")
-                .flag('f', "bpffs", "show where each object is pinned in a bpf file system (bpftool -f)");
+                    "MAP := { [id] ID | name NAME | pinned PATH }"});
+        return BpftoolFlags.declare(options, true);
     }
 
     @Override
     public void set(String name, OptionValue v) {
-        switch (name) {
-            case "json" -> json = v.on();
-            case "pretty" -> {
-                pretty = v.on();
-                json |= pretty;
-            }
-            case "bpffs" -> bpffs = v.on();
-            default -> throw new IllegalStateException("option not handled: " + name);
+        if (!flags.set(name, v)) {
+            throw new IllegalStateException("option not handled: " + name);
         }
     }
 
@@ -105,13 +95,13 @@ final class BpfProgMapCommand implements Subcommand {
 
     @Override
     public int call() {
-        return BpftoolCall.call(json, pretty, options(), this::run);
+        return BpftoolCall.call(flags, options(), this::run);
     }
 
     /** This command's words (a batch file's line) with {@code -f} as given. */
     BpfProgMapCommand words(List<String> words, boolean bpffs) {
         this.words = List.copyOf(words);
-        this.bpffs = bpffs;
+        flags.bpffs = bpffs;
         return this;
     }
 
@@ -151,19 +141,19 @@ final class BpfProgMapCommand implements Subcommand {
             case "list", "show" -> {
                 if (rest.isEmpty()) {
                     if (prog) {
-                        new ProgCommands(output, bpffs).list();
+                        new ProgCommands(output, flags.bpffs).list();
                     } else {
-                        new MapCommands(output, bpffs).list();
+                        new MapCommands(output, flags.bpffs).list();
                     }
                 } else if (prog) {
-                    new ProgCommands(output, bpffs).show(handle(rest, true));
+                    new ProgCommands(output, flags.bpffs).show(handle(rest, true));
                 } else {
-                    new MapCommands(output, bpffs).show(handle(rest, false));
+                    new MapCommands(output, flags.bpffs).show(handle(rest, false));
                 }
             }
             case "dump" -> {
                 if (!prog) {
-                    new MapCommands(output, bpffs).dump(handle(rest, false));
+                    new MapCommands(output, flags.bpffs).dump(handle(rest, false));
                     return;
                 }
                 if (rest.isEmpty() || !(rest.get(0).equals("xlated") || rest.get(0).equals("jited"))) {
@@ -268,9 +258,9 @@ final class BpfProgMapCommand implements Subcommand {
         String verb = words.isEmpty() ? "show" : words.get(0);
         List<String> rest = words.subList(Math.min(1, words.size()), words.size());
         switch (verb) {
-            case "list", "show" -> new LinkCommands(output, bpffs).show(rest);
+            case "list", "show" -> new LinkCommands(output, flags.bpffs).show(rest);
             case "pin" -> new PinCommands(output).pin("link", rest);
-            case "detach" -> new LinkCommands(output, bpffs).detach(rest);
+            case "detach" -> new LinkCommands(output, flags.bpffs).detach(rest);
             default -> throw unknown(verb);
         }
     }

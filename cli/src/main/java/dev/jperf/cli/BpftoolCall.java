@@ -5,6 +5,7 @@ import dev.jperf.bpf.Output;
 import dev.jperf.cli.options.Options;
 import java.io.PrintStream;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * The frame of a bpftool-like command: its output (text, or bpftool's JSON with {@code -j}/{@code
@@ -15,10 +16,15 @@ import java.util.function.Consumer;
 final class BpftoolCall {
     private BpftoolCall() {}
 
-    static int call(boolean json, boolean pretty, Options usage, Consumer<Output> run) {
+    static int call(BpftoolFlags flags, Options usage, Consumer<Output> run) {
+        return frame(flags, output -> execute(output, usage, run));
+    }
+
+    /** {@code run} (which reports its own failures) into the output {@code flags} ask for, ended as bpftool's exit ends it: the exit code. */
+    static int frame(BpftoolFlags flags, ToIntFunction<Output> run) {
         PrintStream out = System.out;
-        Output output = new Output(json, pretty, out);
-        int code = execute(output, usage, run);
+        Output output = new Output(flags.json, flags.pretty, out);
+        int code = run.applyAsInt(output);
         out.print(output.finish());
         out.flush();
         System.err.flush();

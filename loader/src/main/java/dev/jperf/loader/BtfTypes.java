@@ -8,9 +8,11 @@ import dev.jperf.format.btf.BtfType;
 
 /**
  * libbpf's BTF walks (btf.c, libbpf_internal.h) over format's {@link Btf}: every walk is bounded,
- * so BTF with reference loops or ids out of range ends in an error, never a hang.
+ * so BTF with reference loops or ids out of range ends in an error, never a hang. Pointers are a
+ * BPF object's, 8 bytes. {@link #resolveSize} and {@link #alignOf} serve other modules too (bpf's
+ * skeletons).
  */
-final class BtfTypes {
+public final class BtfTypes {
     /** libbpf's MAX_RESOLVE_DEPTH. */
     static final int MAX_RESOLVE_DEPTH = 32;
     static final int BTF_INT_SIGNED = 1;
@@ -64,8 +66,11 @@ final class BtfTypes {
         return k == BtfKind.ENUM || k == BtfKind.ENUM64;
     }
 
-    /** btf__resolve_size: the byte size of type {@code id}, or a negative errno. */
-    static long resolveSize(Btf btf, int id) {
+    /**
+     * btf__resolve_size: the byte size of type {@code id} (modifiers, typedefs and variables
+     * followed, arrays multiplied out), or a negative errno.
+     */
+    public static long resolveSize(Btf btf, int id) {
         long nelems = 1;
         long size = -1;
         for (int i = 0; i < MAX_RESOLVE_DEPTH && id != 0; i++) {
@@ -131,8 +136,11 @@ final class BtfTypes {
         return Integer.toUnsignedLong(size);
     }
 
-    /** btf__align_of for the types a .kconfig extern can have; a negative errno otherwise. */
-    static int alignOf(Btf btf, int id) {
+    /**
+     * btf__align_of: the alignment of type {@code id} (1 for a struct or union laid out packed), or
+     * a negative errno for a type without one.
+     */
+    public static int alignOf(Btf btf, int id) {
         for (int depth = 0; depth < MAX_RESOLVE_DEPTH; depth++) {
             if (!valid(btf, id) || id == 0) {
                 return -Errno.EINVAL;
@@ -150,15 +158,20 @@ final class BtfTypes {
                     id = ((BtfType.Array) t).elemType();
                     break;
                 case STRUCT: case UNION: {
+                    BtfType.Composite c = (BtfType.Composite) t;
                     int max = 1;
-                    for (BtfType.Member m : ((BtfType.Composite) t).members()) {
+                    for (BtfType.Member m : c.members()) {
                         int a = alignOf(btf, m.type());
                         if (a < 0) {
                             return a;
                         }
                         max = Math.max(max, a);
+                        // a member off its type's alignment: the struct is packed
+                        if (m.bitfieldSize() == 0 && m.bitOffset() % (8L * a) != 0) {
+                            return 1;
+                        }
                     }
-                    return max;
+                    return sizeOf(t) % max != 0 ? 1 : max;
                 }
                 default:
                     return -Errno.EINVAL;
