@@ -3,8 +3,11 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.format.feature.ClockIds;
 import dev.jperf.loader.AttachedObjects;
+import dev.jperf.nativeshim.Clocks;
 import dev.jperf.loader.BpfSource;
+import dev.jperf.recorder.BranchFilter;
 import dev.jperf.recorder.CallGraph;
 import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.Privileges;
@@ -26,6 +29,9 @@ final class RecordCommand implements Subcommand {
     private boolean callGraph;
     private CallGraph callGraphMode;
     private long userRegs;
+    private long intrRegs;
+    private long branchStack;
+    private boolean useClockid;
     private Path output;
     private Integer compressionLevel;
     private boolean quiet;
@@ -79,6 +85,19 @@ final class RecordCommand implements Subcommand {
                         + " events disabled)")
                 .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
                 .flag('d', "data", "Record the sample addresses")
+                .flag('P', "period", "Record the sample period")
+                .attachedValueOrDefault('I', "intr-regs", "any register", "sample selected machine registers on"
+                        + " interrupt, use '-I?' to list register names", ALL_REGISTERS)
+                .flag('\0', "code-page-size", "Record the sampled code address (ip) page size")
+                .flag('\0', "data-page-size", "Record the sampled data address data page size")
+                .flag('\0', "kernel-callchains", "collect kernel callchains")
+                .flag('\0', "user-callchains", "collect user callchains")
+                .value('k', "clockid", "clockid", "clockid to use for events, see clock_gettime()")
+                .flag('\0', "group", "put the counters into a counter group")
+                .flag('s', "stat", "per thread counts")
+                .value('\0', "synth", "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all")
+                .flag('b', "branch-any", "sample any taken branches")
+                .value('j', "branch-filter", "branch filter mask", "branch stack filter modes")
                 .flag('\0', "phys-data", "Record the sample physical addresses")
                 .flag('W', "weight", "sample by weight (on special events only)")
                 .flag('R', "raw-samples", "collect raw sample records from all opened counters")
@@ -153,6 +172,65 @@ final class RecordCommand implements Subcommand {
                 // what is already there (perf's attrs are the same with and without it)
             }
             case "data" -> builder.data(v.on());
+            case "period" -> builder.samplePeriod(v.on());
+            case "intr-regs" -> {
+                if (intrRegs != 0) {
+                    // perf's __parse_regs: "cannot set it twice"
+                    throw new UsageException("option `intr-regs' cannot be given twice");
+                }
+                try {
+                    intrRegs = UserRegs.parse(v.text().equals(ALL_REGISTERS) ? null : v.text(), "--intr-regs", "-I?");
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                builder.intrRegs(intrRegs);
+            }
+            case "clockid" -> {
+                if (useClockid) {
+                    // perf's parse_clockid: "no setting it twice"
+                    throw new UsageException("option `clockid' cannot be given twice");
+                }
+                int id;
+                try {
+                    id = ClockIds.parse(v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                useClockid = true;
+                if (Clocks.resolutionNs(id) < 0) {
+                    // perf's get_clockid_res: said, the recording tried anyway (the kernel refuses the clock)
+                    System.err.println("WARNING: Failed to determine specified clock resolution.");
+                }
+                builder.clockid(id);
+            }
+            case "group" -> builder.group(v.on());
+            case "stat" -> builder.inheritStat(v.on());
+            case "synth" -> {
+                int synth = RecordOptions.parseSynth(v.text());
+                if (synth < 0) {
+                    throw new UsageException("Invalid synth option: " + v.text());
+                }
+                builder.synth(synth);
+            }
+            case "code-page-size" -> builder.codePageSize(v.on());
+            case "data-page-size" -> builder.dataPageSize(v.on());
+            case "kernel-callchains" -> builder.kernelCallchains(v.on());
+            case "user-callchains" -> builder.userCallchains(v.on());
+            case "branch-any", "branch-filter" -> {
+                if (!v.on()) {
+                    return; // perf's parse_branch_stack: unset does nothing
+                }
+                if (branchStack != 0) {
+                    // perf's parse_branch_stack: a mode set once is not set again
+                    throw new UsageException("Can't use --branch-any (-b) with --branch-filter (-j).");
+                }
+                try {
+                    branchStack = BranchFilter.parse(name.equals("branch-any") ? null : v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                builder.branchStack(branchStack);
+            }
             case "phys-data" -> builder.physData(v.on());
             case "weight" -> builder.weight(v.on());
             case "raw-samples" -> builder.rawSamples(v.on());
@@ -209,7 +287,12 @@ final class RecordCommand implements Subcommand {
                             + "         The kernel will lower it when perf's interrupts take too long.\n"
                             + "         Use --strict-freq to disable this throttling, refusing to record.");
                 }
-                target.freq = (int) max;
+                // a -F stays the user's (perf's user_freq: every event takes it), the default stays a default
+                if (target.freq > 0) {
+                    target.freq = (int) max;
+                } else {
+                    builder.defaultFreq((int) max);
+                }
             }
         }
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
