@@ -3,9 +3,11 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
-import dev.jperf.format.header.CpuList;
+import dev.jperf.format.feature.ClockIds;
 import dev.jperf.loader.AttachedObjects;
+import dev.jperf.nativeshim.Clocks;
 import dev.jperf.loader.BpfSource;
+import dev.jperf.recorder.BranchFilter;
 import dev.jperf.recorder.CallGraph;
 import dev.jperf.recorder.EventSpec;
 import dev.jperf.recorder.Privileges;
@@ -20,43 +22,23 @@ import java.util.List;
 
 /** {@code jperf record}: perf record's options, same spellings. */
 final class RecordCommand implements Subcommand {
-    private Path buildIdDir;
-    private boolean allCpus;
-    private String cpus;
-    private String pids;
-    private String tids;
-    private final List<String> events = new ArrayList<>();
-    private int freq;
-    private long period;
+    /** -a -C -p -t -e -F -c -m -i, shared with top */
+    private final TargetOptions target = new TargetOptions();
+    /** the options call() does not look at again go straight to the recorder's builder */
+    private final RecordOptions.Builder builder = RecordOptions.builder();
     private boolean callGraph;
     private CallGraph callGraphMode;
     private long userRegs;
-    private int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
+    private long intrRegs;
+    private long branchStack;
+    private boolean useClockid;
     private Path output;
     private Integer compressionLevel;
     private boolean quiet;
-    private Double duration;
-    private boolean noBuildId;
-    private boolean noBuildIdCache;
-    private boolean noInherit;
     private boolean allUser;
     private boolean allKernel;
-    private boolean switchEvents;
-    private boolean namespaces;
-    private boolean offCpu;
-    private boolean noSamples;
-    private int delayMs;
-    private boolean timestampFilename;
-    private boolean data;
-    private boolean physData;
-    private boolean weight;
-    private boolean rawSamples;
-    private boolean runningTime;
-    private boolean noBpfEvent;
     private boolean dryRun;
     private boolean strictFreq;
-    private long maxSize;
-    private boolean noBuffering;
     private final List<Path> bpfObjects = new ArrayList<>();
     private List<String> command = List.of();
     private List<String> args = List.of();
@@ -76,22 +58,14 @@ final class RecordCommand implements Subcommand {
 
     @Override
     public Options options() {
-        return new Options("jperf record [<options>] [<command>]", "jperf record [<options>] -- <command> [<options>]")
-                .stopAtNonOption()
-                .value('e', "event", "event", "event selector, e.g. cpu-clock, task-clock:u, cycles (repeatable)")
-                .flag('a', "all-cpus", "system-wide collection from all CPUs")
-                .value('C', "cpu", "cpu", "list of cpus to monitor, e.g. 0-1,3")
-                .value('p', "pid", "pid", "record events on existing process id(s), comma-separated")
-                .value('t', "tid", "tid", "record events on existing thread id(s), comma-separated")
-                .value('F', "freq", "freq", "profile at this frequency (default 4000)")
-                .value('c', "count", "n", "event period to sample")
+        return TargetOptions.declare(new Options("jperf record [<options>] [<command>]",
+                "jperf record [<options>] -- <command> [<options>]").stopAtNonOption(), "record")
                 .flag('g', null, "enables call-graph recording")
                 .value('\0', "call-graph", "record_mode[,record_size]", "setup and enables call-graph (stack"
                         + " chain/backtrace): record_mode fp|dwarf|lbr; record_size: if record_mode is 'dwarf', max size"
                         + " of stack recording (<bytes>), default 8192 (bytes). Default: fp")
                 .attachedValueOrDefault('\0', "user-regs", "any register", "sample selected machine registers in"
                         + " user space, use '--user-regs=?' to list register names", ALL_REGISTERS)
-                .value('m', "mmap-pages", "pages", "number of mmap data pages (a power of two)")
                 .value('o', "output", "file", "output file name (default perf.data; '-', or stdout a pipe and no -o:"
                         + " pipe mode on stdout)")
                 .attachedValueOrDefault('z', "compression-level", "n", "compress records with zstd, as perf -z"
@@ -100,7 +74,6 @@ final class RecordCommand implements Subcommand {
                 .flag('q', "quiet", "don't print any message")
                 .flag('B', "no-buildid", "do not collect buildids in perf.data")
                 .flag('N', "no-buildid-cache", "do not update the buildid cache")
-                .flag('i', "no-inherit", "child tasks do not inherit counters")
                 .flag('\0', "all-user", "Configure all used events to run in user space.")
                 .flag('\0', "all-kernel", "Configure all used events to run in kernel space.")
                 .flag('\0', "switch-events", "Record context switch events")
@@ -112,6 +85,19 @@ final class RecordCommand implements Subcommand {
                         + " events disabled)")
                 .flag('T', "timestamp", "Record the sample timestamps (always: jperf's and perf's default)")
                 .flag('d', "data", "Record the sample addresses")
+                .flag('P', "period", "Record the sample period")
+                .attachedValueOrDefault('I', "intr-regs", "any register", "sample selected machine registers on"
+                        + " interrupt, use '-I?' to list register names", ALL_REGISTERS)
+                .flag('\0', "code-page-size", "Record the sampled code address (ip) page size")
+                .flag('\0', "data-page-size", "Record the sampled data address data page size")
+                .flag('\0', "kernel-callchains", "collect kernel callchains")
+                .flag('\0', "user-callchains", "collect user callchains")
+                .value('k', "clockid", "clockid", "clockid to use for events, see clock_gettime()")
+                .flag('\0', "group", "put the counters into a counter group")
+                .flag('s', "stat", "per thread counts")
+                .value('\0', "synth", "no|all|task|mmap|cgroup", "Fine-tune event synthesis: default=all")
+                .flag('b', "branch-any", "sample any taken branches")
+                .value('j', "branch-filter", "branch filter mask", "branch stack filter modes")
                 .flag('\0', "phys-data", "Record the sample physical addresses")
                 .flag('W', "weight", "sample by weight (on special events only)")
                 .flag('R', "raw-samples", "collect raw sample records from all opened counters")
@@ -132,27 +118,21 @@ final class RecordCommand implements Subcommand {
 
     @Override
     public void buildIdDir(Path dir) {
-        buildIdDir = dir;
+        builder.buildIdDir(dir);
     }
 
     @Override
     public void set(String name, OptionValue v) {
+        if (name.equals("event") && (v.text().endsWith(".c") || v.text().endsWith(".o"))) {
+            // perf's -e prog.c / -e prog.o: a BPF program to load for the recording, not an event
+            bpfObjects.add(Path.of(v.text()));
+            return;
+        }
+        if (target.set(name, v)) {
+            return;
+        }
         switch (name) {
-            case "buildid-dir" -> buildIdDir = Path.of(v.text());
-            case "event" -> {
-                // perf's -e prog.c / -e prog.o: a BPF program to load for the recording, not an event
-                if (v.text().endsWith(".c") || v.text().endsWith(".o")) {
-                    bpfObjects.add(Path.of(v.text()));
-                } else {
-                    events.add(v.text());
-                }
-            }
-            case "all-cpus" -> allCpus = v.on();
-            case "cpu" -> cpus = v.text();
-            case "pid" -> pids = v.text();
-            case "tid" -> tids = v.text();
-            case "freq" -> freq = toInt("-F", v.integer());
-            case "count" -> period = v.integer();
+            case "buildid-dir" -> builder.buildIdDir(Path.of(v.text()));
             case "g" -> callGraph = v.on();
             case "call-graph" -> {
                 // parsed as it comes, as perf's option callback: a bad value stops the parse there
@@ -173,39 +153,96 @@ final class RecordCommand implements Subcommand {
                     throw new UsageException(e.getMessage());
                 }
             }
-            case "mmap-pages" -> mmapPages = toInt("-m", v.integer());
             case "output" -> output = Path.of(v.text());
-            case "compression-level" -> compressionLevel = toInt("-z", Options.toLong("-z", v.text()));
+            case "compression-level" -> compressionLevel = TargetOptions.toInt("-z", Options.toLong("-z", v.text()));
             case "quiet" -> quiet = v.on();
-            case "duration" -> duration = v.decimal();
-            case "no-buildid" -> noBuildId = v.on();
-            case "no-buildid-cache" -> noBuildIdCache = v.on();
-            case "no-inherit" -> noInherit = v.on();
+            case "duration" -> builder.duration(Duration.ofMillis((long) (v.decimal() * 1000)));
+            case "no-buildid" -> builder.noBuildId(v.on());
+            case "no-buildid-cache" -> builder.noBuildIdCache(v.on());
             case "all-user" -> allUser = v.on();
             case "all-kernel" -> allKernel = v.on();
-            case "switch-events" -> switchEvents = v.on();
-            case "namespaces" -> namespaces = v.on();
-            case "no-samples" -> noSamples = v.on();
-            case "timestamp-filename" -> timestampFilename = v.on();
-            case "off-cpu" -> offCpu = v.on();
-            case "delay" -> delayMs = toInt("-D", v.integer());
+            case "switch-events" -> builder.switchEvents(v.on());
+            case "namespaces" -> builder.namespaces(v.on());
+            case "no-samples" -> builder.noSamples(v.on());
+            case "timestamp-filename" -> builder.timestampFilename(v.on());
+            case "off-cpu" -> builder.offCpu(v.on());
+            case "delay" -> builder.delayMs(TargetOptions.toInt("-D", v.integer()));
             case "timestamp" -> {
                 // perf's sample_time is on by default and jperf always samples the time: -T asks for
                 // what is already there (perf's attrs are the same with and without it)
             }
-            case "data" -> data = v.on();
-            case "phys-data" -> physData = v.on();
-            case "weight" -> weight = v.on();
-            case "raw-samples" -> rawSamples = v.on();
-            case "running-time" -> runningTime = v.on();
+            case "data" -> builder.data(v.on());
+            case "period" -> builder.samplePeriod(v.on());
+            case "intr-regs" -> {
+                if (intrRegs != 0) {
+                    // perf's __parse_regs: "cannot set it twice"
+                    throw new UsageException("option `intr-regs' cannot be given twice");
+                }
+                try {
+                    intrRegs = UserRegs.parse(v.text().equals(ALL_REGISTERS) ? null : v.text(), "--intr-regs", "-I?");
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                builder.intrRegs(intrRegs);
+            }
+            case "clockid" -> {
+                if (useClockid) {
+                    // perf's parse_clockid: "no setting it twice"
+                    throw new UsageException("option `clockid' cannot be given twice");
+                }
+                int id;
+                try {
+                    id = ClockIds.parse(v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                useClockid = true;
+                if (Clocks.resolutionNs(id) < 0) {
+                    // perf's get_clockid_res: said, the recording tried anyway (the kernel refuses the clock)
+                    System.err.println("WARNING: Failed to determine specified clock resolution.");
+                }
+                builder.clockid(id);
+            }
+            case "group" -> builder.group(v.on());
+            case "stat" -> builder.inheritStat(v.on());
+            case "synth" -> {
+                int synth = RecordOptions.parseSynth(v.text());
+                if (synth < 0) {
+                    throw new UsageException("Invalid synth option: " + v.text());
+                }
+                builder.synth(synth);
+            }
+            case "code-page-size" -> builder.codePageSize(v.on());
+            case "data-page-size" -> builder.dataPageSize(v.on());
+            case "kernel-callchains" -> builder.kernelCallchains(v.on());
+            case "user-callchains" -> builder.userCallchains(v.on());
+            case "branch-any", "branch-filter" -> {
+                if (!v.on()) {
+                    return; // perf's parse_branch_stack: unset does nothing
+                }
+                if (branchStack != 0) {
+                    // perf's parse_branch_stack: a mode set once is not set again
+                    throw new UsageException("Can't use --branch-any (-b) with --branch-filter (-j).");
+                }
+                try {
+                    branchStack = BranchFilter.parse(name.equals("branch-any") ? null : v.text());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+                builder.branchStack(branchStack);
+            }
+            case "phys-data" -> builder.physData(v.on());
+            case "weight" -> builder.weight(v.on());
+            case "raw-samples" -> builder.rawSamples(v.on());
+            case "running-time" -> builder.runningTime(v.on());
             case "sample-cpu", "sample-identifier" -> {
                 // jperf's events always sample CPU and IDENTIFIER: these ask for what is already there
             }
-            case "no-bpf-event" -> noBpfEvent = v.on();
+            case "no-bpf-event" -> builder.noBpfEvent(v.on());
             case "dry-run" -> dryRun = v.on();
             case "strict-freq" -> strictFreq = v.on();
-            case "max-size" -> maxSize = maxSize(v.text());
-            case "no-buffering" -> noBuffering = v.on();
+            case "max-size" -> builder.maxSize(maxSize(v.text()));
+            case "no-buffering" -> builder.noBuffering(v.on());
             case "bpf-object" -> {
                 for (String f : v.text().split(",")) {
                     if (!f.isEmpty()) {
@@ -229,12 +266,11 @@ final class RecordCommand implements Subcommand {
             // perf's parse-options: the two are PARSE_OPT_EXCLUSIVE (exit 129)
             throw new UsageException("option `all-kernel' cannot be used with all-user");
         }
-        List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
-        if (period == 0 && !dryRun) {
+        if (target.period == 0 && !dryRun) {
             // perf's record_opts__config_freq (after --dry-run's exit): above the kernel's limit (which the kernel itself
             // lowers when sampling takes too long) the frequency is throttled to it, or refused
             long max = Privileges.maxSampleRate();
-            int asked = freq > 0 ? freq : RecordOptions.DEFAULT_FREQ;
+            int asked = target.freq > 0 ? target.freq : RecordOptions.DEFAULT_FREQ;
             if (max > 0 && asked > max) {
                 if (strictFreq) {
                     if (!quiet) {
@@ -251,30 +287,28 @@ final class RecordCommand implements Subcommand {
                             + "         The kernel will lower it when perf's interrupts take too long.\n"
                             + "         Use --strict-freq to disable this throttling, refusing to record.");
                 }
-                freq = (int) max;
+                // a -F stays the user's (perf's user_freq: every event takes it), the default stays a default
+                if (target.freq > 0) {
+                    target.freq = (int) max;
+                } else {
+                    builder.defaultFreq((int) max);
+                }
             }
         }
         List<String> cmdline = new ArrayList<>(List.of("jperf", name()));
         cmdline.addAll(args);
-        RecordOptions o = RecordOptions.builder().allCpus(allCpus).cpus(cpuList).pids(ids("-p", pids))
-                .tids(ids("-t", tids)).command(command).events(events).freq(freq).period(period)
+        RecordOptions o = target.fill(builder).command(command)
                 // perf's -g keeps a mode --call-graph chose, in either order; alone it is fp
                 .callGraph(callGraphMode != null ? callGraphMode : callGraph ? CallGraph.FP : CallGraph.NONE)
-                .mmapPages(mmapPages)
                 .output(output != null ? output : stdoutIsPipe() ? Path.of("-") : Path.of("perf.data"))
-                .duration(duration == null ? null : Duration.ofMillis((long) (duration * 1000))).quiet(quiet)
-                .cmdline(cmdline)
+                .quiet(quiet).cmdline(cmdline)
                 // perf's record__parse_comp_level: 0 is the default level, the maximum caps
                 .compressionLevel(compressionLevel == null ? 0 : compressionLevel <= 0 ? 1
                         : Math.min(compressionLevel, RecordOptions.MAX_COMPRESSION_LEVEL))
-                .buildIdDir(buildIdDir).noBuildId(noBuildId).noBuildIdCache(noBuildIdCache).noInherit(noInherit)
-                .allUser(allUser).allKernel(allKernel).switchEvents(switchEvents)
-                .namespaces(namespaces).noSamples(noSamples).delayMs(delayMs)
-                .timestampFilename(timestampFilename).userRegs(userRegs).offCpu(offCpu).data(data).physData(physData)
-                .weight(weight).rawSamples(rawSamples).runningTime(runningTime).noBpfEvent(noBpfEvent).maxSize(maxSize).noBuffering(noBuffering).build();
+                .allUser(allUser).allKernel(allKernel).userRegs(userRegs).build();
         if (dryRun) {
             // perf's --dry-run: the options and events parsed, nothing opened or written
-            for (String e : events) {
+            for (String e : target.events) {
                 for (String one : e.split(",")) {
                     if (!one.isBlank()) {
                         EventSpec.parse(one);
@@ -347,17 +381,5 @@ final class RecordCommand implements Subcommand {
     /** perf writes pipe mode when no -o is given and stdout is a pipe (perf_data__open's check_pipe). */
     private static boolean stdoutIsPipe() {
         return Input.isPipe(1);
-    }
-
-    private static int toInt(String option, long v) {
-        if (v != (int) v) {
-            throw new UsageException("option '" + option + "': " + v + " is out of range");
-        }
-        return (int) v;
-    }
-
-    private static List<Integer> ids(String option, String list) {
-        List<Integer> ids = CommaList.ints(option, list);
-        return ids == null ? new ArrayList<>() : ids;
     }
 }

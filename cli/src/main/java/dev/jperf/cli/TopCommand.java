@@ -3,7 +3,6 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
-import dev.jperf.format.header.CpuList;
 import dev.jperf.nativeshim.Poll;
 import dev.jperf.nativeshim.Terminal;
 import dev.jperf.recorder.CallGraph;
@@ -24,7 +23,6 @@ import java.io.PrintStream;
 import java.nio.channels.Channels;
 import java.nio.channels.Pipe;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -34,13 +32,8 @@ import java.util.List;
  */
 final class TopCommand implements Subcommand, StopSignals.Stoppable {
     private Path buildIdDir;
-    private boolean allCpus;
-    private String cpus;
-    private String pids;
-    private String tids;
-    private final List<String> events = new ArrayList<>();
-    private int freq;
-    private long period;
+    /** -a -C -p -t -e -F -c -m -i, shared with record */
+    private final TargetOptions target = new TargetOptions();
     private boolean callGraph;
     private boolean hideKernel;
     private boolean hideUser;
@@ -51,8 +44,6 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
     private double percentLimit;
     private Boolean stdio;
     private boolean noBpfEvent;
-    private int mmapPages = RecordOptions.DEFAULT_MMAP_PAGES;
-    private boolean noInherit;
     private Boolean children;
     private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
     private Path kallsyms;
@@ -71,14 +62,7 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
 
     @Override
     public Options options() {
-        return new Options("jperf top [<options>]")
-                .flag('a', "all-cpus", "system-wide collection from all CPUs")
-                .value('C', "cpu", "cpu", "list of cpus to monitor")
-                .value('p', "pid", "pid", "profile events on existing process id")
-                .value('t', "tid", "tid", "profile events on existing thread id")
-                .value('e', "event", "event", "event selector. use 'perf list' to list available events")
-                .value('F', "freq", "freq", "profile at this frequency")
-                .value('c', "count", "n", "event period to sample")
+        return TargetOptions.declare(new Options("jperf top [<options>]"), "profile")
                 .flag('g', null, "enables call-graph recording and display")
                 .flag('K', "hide_kernel_symbols", "hide kernel symbols")
                 .flag('U', "hide_user_symbols", "hide user symbols")
@@ -90,8 +74,6 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
                 .flag('\0', "stdio", "Use the stdio interface")
                 .flag('\0', "tui", "Use the TUI interface")
                 .flag('\0', "no-bpf-event", "do not record bpf events")
-                .value('m', "mmap-pages", "pages", "number of mmap data pages")
-                .flag('i', "no-inherit", "child tasks do not inherit counters")
                 .flag('\0', "children", "Accumulate callchains of children and show total overhead as well")
                 .value('\0', "max-stack", "n", "Set the maximum stack depth when parsing the callchain. Default:"
                         + " kernel.perf_event_max_stack or 127")
@@ -105,29 +87,23 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
 
     @Override
     public void set(String name, OptionValue v) {
+        if (target.set(name, v)) {
+            return;
+        }
         switch (name) {
-            case "all-cpus" -> allCpus = v.on();
-            case "cpu" -> cpus = v.text();
-            case "pid" -> pids = v.text();
-            case "tid" -> tids = v.text();
-            case "event" -> events.add(v.text());
-            case "freq" -> freq = toInt("-F", v.integer());
-            case "count" -> period = v.integer();
             case "g" -> callGraph = v.on();
             case "hide_kernel_symbols" -> hideKernel = v.on();
             case "hide_user_symbols" -> hideUser = v.on();
-            case "delay" -> delaySecs = toInt("-d", v.integer());
-            case "entries" -> entries = toInt("-E", v.integer());
+            case "delay" -> delaySecs = TargetOptions.toInt("-d", v.integer());
+            case "entries" -> entries = TargetOptions.toInt("-E", v.integer());
             case "sort" -> sort = v.text();
             case "zero" -> zero = v.on();
             case "percent-limit" -> percentLimit = v.decimal();
             case "stdio" -> stdio = v.on();
             case "tui" -> stdio = !v.on();
             case "no-bpf-event" -> noBpfEvent = v.on();
-            case "mmap-pages" -> mmapPages = toInt("-m", v.integer());
-            case "no-inherit" -> noInherit = v.on();
             case "children" -> children = v.on();
-            case "max-stack" -> maxStack = toInt("--max-stack", v.integer());
+            case "max-stack" -> maxStack = TargetOptions.toInt("--max-stack", v.integer());
             case "kallsyms" -> kallsyms = Path.of(v.text());
             default -> throw new IllegalStateException("option not handled: " + name);
         }
@@ -153,12 +129,11 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        List<Integer> cpuList = cpus == null ? List.of() : CpuList.parse(cpus);
-        boolean task = pids != null || tids != null;
-        RecordOptions o = RecordOptions.builder().allCpus(allCpus || (!task && cpus == null)).cpus(cpuList)
-                .pids(ids("-p", pids)).tids(ids("-t", tids)).events(events).freq(freq).period(period)
-                .callGraph(callGraph ? CallGraph.FP : CallGraph.NONE).mmapPages(mmapPages).output(Path.of("-"))
-                .quiet(true).cmdline(List.of("jperf", "top")).noBuildId(true).noBuildIdCache(true).noInherit(noInherit)
+        List<Integer> cpuList = target.cpuList();
+        // perf top: system-wide unless -p, -t or -C narrow it
+        RecordOptions o = target.fill(RecordOptions.builder()).allCpus(target.allCpus || !target.narrowed())
+                .callGraph(callGraph ? CallGraph.FP : CallGraph.NONE).output(Path.of("-"))
+                .quiet(true).cmdline(List.of("jperf", "top")).noBuildId(true).noBuildIdCache(true)
                 .noBpfEvent(noBpfEvent).build();
         // perf top: children with call graphs unless --no-children; caller order then, as report
         boolean cumulate = callGraph && (children == null || children);
@@ -227,7 +202,7 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
 
     private TopStdio.Target target(List<Integer> cpuList) {
         int cpuCount = cpuList.isEmpty() ? Cpus.online().size() : cpuList.size();
-        return new TopStdio.Target(pids, pids == null ? tids : null, cpus, cpuCount);
+        return new TopStdio.Target(target.pids, target.pids == null ? target.tids : null, target.cpus, cpuCount);
     }
 
     /**
@@ -308,17 +283,4 @@ final class TopCommand implements Subcommand, StopSignals.Stoppable {
         }
         return (int) (neg ? -v : v);
     }
-
-    private static int toInt(String option, long v) {
-        if (v != (int) v) {
-            throw new UsageException("option '" + option + "': " + v + " is out of range");
-        }
-        return (int) v;
-    }
-
-    private static List<Integer> ids(String option, String list) {
-        List<Integer> ids = CommaList.ints(option, list);
-        return ids == null ? new ArrayList<>() : ids;
-    }
-
 }

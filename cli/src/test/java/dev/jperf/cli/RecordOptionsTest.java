@@ -14,9 +14,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,7 +108,8 @@ class RecordOptionsTest {
     /**
      * -i, --all-user, --all-kernel, --switch-events, --namespaces, -T, -n, -g, --call-graph,
      * --user-regs, -d, --phys-data, -W, -R, --running-time, --no-bpf-event, --sample-cpu,
-     * --sample-identifier, --no-buffering: every
+     * --sample-identifier, --no-buffering, -P, -F, -c, --kernel-callchains, --user-callchains,
+     * --code-page-size, --data-page-size, -I, -k, --group, -s, --synth: every
      * event's attr as perf sets it (the tracking dummy's callchain settings included), the events
      * named as perf names them.
      */
@@ -120,7 +123,15 @@ class RecordOptionsTest {
             "-d", "--data --call-graph dwarf", "--phys-data", "-W", "--weight -e task-clock", "-R",
             "--raw-samples -e task-clock,cpu-clock", "--running-time", "--running-time -e task-clock -n",
             "--no-bpf-event", "--sample-cpu", "--sample-identifier", "-d -R -W --phys-data --running-time",
-            "--no-buffering", "--no-buffering -e task-clock -n"})
+            "--no-buffering", "--no-buffering -e task-clock -n", "-P", "--period -c 100000", "-c 100000",
+            "-F 1000", "-F 1000 -n", "-c 50000 -P -e task-clock,cpu-clock", "-F 999 -g", "-c 20000 --call-graph dwarf",
+            "-P --call-graph lbr -e cpu-clock:k", "--kernel-callchains -g", "--user-callchains",
+            "--user-callchains --kernel-callchains --call-graph dwarf", "--code-page-size", "--data-page-size -e task-clock",
+            "--code-page-size --data-page-size -c 100000", "--intr-regs", "-I", "--intr-regs=ax,sp",
+            "-Isi,R8 -e task-clock,cpu-clock", "--clockid mono", "-k CLOCK_MONOTONIC_RAW", "-k 4 -e task-clock,cpu-clock",
+            "-k boot -c 100000", "--clockid=real", "-k Tai", "--group", "--group -e task-clock,cpu-clock",
+            "--group -e cpu-clock,task-clock,page-faults -c 10000", "--stat", "-s --running-time -e task-clock",
+            "--synth=task", "--synth no"})
     void attrsAsPerfSetsThem(String options) throws Exception {
         String[] opts = options.split(" ");
         Path bid = dir.resolve("bid");
@@ -133,6 +144,194 @@ class RecordOptionsTest {
         Run j = Run.of("evlist", "-v", "-i", dir.resolve("jperf.data").toString());
         assertEquals(0, j.rc(), j.err());
         assertEquals(theirs, j.out(), options);
+    }
+
+    /**
+     * -P with -c: every sample carries its period and, the events' sample_types alike, perf's ID
+     * in place of IDENTIFIER; perf reads jperf's file as its own: the header's events (ids aside)
+     * and each sample's event and period.
+     */
+    @Test
+    void periodIsSampledAsPerfSamplesIt() throws Exception {
+        Path bid = dir.resolve("bid");
+        String[] opts = {"-P", "-c", "100000", "-e", "task-clock,cpu-clock"};
+        recordOk(false, dir.resolve("perf.data"), bid, opts);
+        recordOk(true, dir.resolve("jperf.data"), bid, opts);
+        List<String> headers = new ArrayList<>();
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String header = perf(bid, "report", "--header-only", "-i", dir.resolve(f).toString());
+            headers.add(header.lines().filter(l -> l.startsWith("# event : "))
+                    .map(l -> l.replaceAll("id = \\{[^}]*\\}", "id")).toList().toString());
+            String out = perf(bid, "script", "-i", dir.resolve(f).toString(), "-F", "event,period");
+            Set<String> lines = out.lines().map(l -> l.strip().replaceAll("\\s+", " ")).collect(Collectors.toSet());
+            assertEquals(Set.of("100000 task-clock:", "100000 cpu-clock:"), lines, f);
+        }
+        assertTrue(headers.get(0).contains("sample_type = IP|TID|TIME|ID|CPU|PERIOD,"), headers.get(0));
+        assertEquals(headers.get(0), headers.get(1));
+        // jperf reads its file as perf does
+        Run j = Run.of("script", "-i", dir.resolve("jperf.data").toString(), "-F", "event,period");
+        assertEquals(0, j.rc(), j.err());
+        assertEquals(perf(bid, "script", "-i", dir.resolve("jperf.data").toString(), "-F", "event,period"), j.out());
+    }
+
+    /**
+     * -I and --code-page-size: perf script prints every sample's interrupt registers and code page
+     * size from jperf's file as from its own.
+     */
+    @Test
+    void intrRegsAndPageSizesAreReadByPerf() throws Exception {
+        Path bid = dir.resolve("bid");
+        String[] opts = {"-I", "--code-page-size", "--data-page-size"};
+        recordOk(false, dir.resolve("perf.data"), bid, opts);
+        recordOk(true, dir.resolve("jperf.data"), bid, opts);
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String out = perf(bid, "script", "-i", dir.resolve(f).toString(), "-F", "iregs,code_page_size");
+            assertTrue(out.lines().count() > 0, f);
+            assertTrue(out.lines().allMatch(l -> l.matches("\\s*ABI:[12](\\s+[A-Z0-9]+:0x[0-9a-f]+){20}(\\s+\\S+)?\\s*")),
+                    f + ":\n" + out.lines().limit(3).toList());
+        }
+    }
+
+    /**
+     * -k: the header's clock sections as perf writes them (the clock's name and resolution, a
+     * reference time in its layout), the samples' times on that clock; the clocks perf refuses,
+     * refused with its exit code.
+     */
+    @Test
+    void clockidWritesTheClockSections() throws Exception {
+        Path bid = dir.resolve("bid");
+        for (String clock : List.of("mono", "CLOCK_BOOTTIME", "tai")) {
+            recordOk(false, dir.resolve("perf.data"), bid, "-k", clock);
+            recordOk(true, dir.resolve("jperf.data"), bid, "-k", clock);
+            List<String> headers = new ArrayList<>();
+            for (String f : List.of("perf.data", "jperf.data")) {
+                String header = perf(bid, "report", "--header-only", "-i", dir.resolve(f).toString());
+                headers.add(header.lines().filter(l -> l.startsWith("# clockid") || l.startsWith("# missing features"))
+                        .toList().toString()
+                        + header.lines().filter(l -> l.startsWith("# reference time: "))
+                                .map(l -> l.replaceAll("[0-9]", "0")).toList());
+            }
+            assertTrue(headers.get(0).contains("# clockid: "), headers.get(0));
+            assertEquals(headers.get(0), headers.get(1), clock);
+        }
+        // the samples are on the clock asked: CLOCK_REALTIME's seconds since 1970
+        recordOk(true, dir.resolve("jperf.data"), bid, "-k", "realtime");
+        long now = System.currentTimeMillis() / 1000;
+        String times = perf(bid, "script", "-i", dir.resolve("jperf.data").toString(), "-F", "time");
+        assertTrue(times.lines().count() > 0);
+        assertTrue(times.lines().allMatch(l -> Math.abs(Double.parseDouble(l.strip().replace(":", "")) - now) < 60), times);
+        for (String bad : List.of("foo", "99")) {
+            Done theirs = record(false, dir.resolve("perf.data"), bid, "-k", bad);
+            Done ours = record(true, dir.resolve("jperf.data"), bid, "-k", bad);
+            assertTrue(theirs.rc() != 0, bad);
+            assertEquals(theirs.rc(), ours.rc(), bad + ": " + ours.err());
+        }
+        Done twice = record(true, dir.resolve("jperf.data"), bid, "-k", "1", "--clockid", "4");
+        assertEquals(record(false, dir.resolve("perf.data"), bid, "-k", "1", "--clockid", "4").rc(), twice.rc());
+    }
+
+    /**
+     * --group: perf's group (the tracking dummy in it, as perf 6.1 puts it) in the header and in
+     * perf evlist -g; perf report shows it in its group view, a column per member.
+     */
+    @Test
+    void groupIsWrittenAsPerfWritesIt() throws Exception {
+        Path bid = dir.resolve("bid");
+        String[] opts = {"--group", "-e", "task-clock,cpu-clock"};
+        recordOk(false, dir.resolve("perf.data"), bid, opts);
+        recordOk(true, dir.resolve("jperf.data"), bid, opts);
+        List<String> seen = new ArrayList<>();
+        for (String f : List.of("perf.data", "jperf.data")) {
+            String file = dir.resolve(f).toString();
+            seen.add(perf(bid, "evlist", "-g", "-i", file) + perf(bid, "report", "--header-only", "-i", file).lines()
+                    .filter(l -> l.startsWith("# group:") || l.startsWith("# missing features")).toList());
+            String report = perf(bid, "report", "-i", file, "--stdio", "--sort", "comm");
+            assertTrue(report.contains("of events 'anon group { task-clock, cpu-clock, dummy:HG }'"), f + ":\n" + report);
+        }
+        assertTrue(seen.get(0).startsWith("{task-clock,cpu-clock,dummy:HG}\n"), seen.get(0));
+        assertEquals(seen.get(0), seen.get(1));
+    }
+
+    /**
+     * --synth: the records synthesized at start (time 0) of each kind, present or not, as in
+     * perf's recording: no tasks but the workload's COMM with no/none, the tasks without their maps
+     * with task, both with mmap and all; a name perf does not know refused as perf refuses it.
+     */
+    @Test
+    void synthChoosesWhatIsSynthesized() throws Exception {
+        Path bid = dir.resolve("bid");
+        for (String synth : List.of("no", "task", "mmap", "all", "none,mmap", "cgroup", "task,cgroup")) {
+            List<String> kinds = new ArrayList<>();
+            for (boolean jperf : new boolean[] {false, true}) {
+                Path file = dir.resolve(jperf ? "jperf.data" : "perf.data");
+                recordOk(jperf, file, bid, "--synth=" + synth);
+                String out = perf(bid, "script", "-i", file.toString(), "--show-task-events", "--show-mmap-events");
+                Set<String> seen = new java.util.TreeSet<>();
+                Matcher m = Pattern.compile(" 0\\.000000: (PERF_RECORD_(COMM|MMAP2|MMAP))").matcher(out);
+                while (m.find()) {
+                    seen.add(m.group(1));
+                }
+                kinds.add(seen.toString());
+            }
+            assertEquals(kinds.get(0), kinds.get(1), "--synth=" + synth);
+        }
+        Done theirs = record(false, dir.resolve("perf.data"), bid, "--synth=foo");
+        Done ours = record(true, dir.resolve("jperf.data"), bid, "--synth=foo");
+        assertEquals(129, theirs.rc());
+        assertEquals(theirs.rc(), ours.rc(), ours.err());
+        assertTrue(ours.err().contains("Invalid synth option: foo"), ours.err());
+    }
+
+    /**
+     * -s: each child task's counts written by the kernel as it exits (PERF_RECORD_READ), as many
+     * as in perf's recording of the same workload; jperf's report counts them as perf's does.
+     */
+    @Test
+    void statRecordsEachChildsCounts() throws Exception {
+        Path bid = dir.resolve("bid");
+        List<String> reads = new ArrayList<>();
+        for (boolean jperf : new boolean[] {false, true}) {
+            Path file = dir.resolve(jperf ? "jperf.data" : "perf.data");
+            List<String> cmd = tool(jperf);
+            cmd.addAll(List.of("record", "-q", "-s", "-e", "task-clock", "-o", file.toString(), "--", "sh", "-c",
+                    "ls / >/dev/null; ls / >/dev/null"));
+            Done d = run(cmd, bid);
+            assertEquals(0, d.rc(), d.err());
+            String stats = perf(bid, "report", "--stats", "-i", file.toString());
+            Matcher m = Pattern.compile("READ events:\\s+(\\d+)").matcher(stats);
+            assertTrue(m.find(), stats);
+            reads.add(m.group(1));
+            Run ours = Run.of("report", "--stats", "-i", file.toString());
+            assertEquals(0, ours.rc(), ours.err());
+            assertTrue(ours.out().contains("READ events: " + " ".repeat(Math.max(0, 10 - m.group(1).length())) + m.group(1)),
+                    ours.out());
+        }
+        assertTrue(Integer.parseInt(reads.get(0)) >= 2, reads.toString());
+        assertEquals(reads.get(0), reads.get(1));
+    }
+
+    /**
+     * -b, -j: perf's answer, exit code and message (a machine without branch stack sampling
+     * refuses the event; one with it records the attrs perf sets), and its usage errors.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-b", "--branch-any", "-j any", "--branch-filter any_call,u", "-j u", "-j k,cond -e task-clock",
+            "-j foo", "-j any -b", "-b -b", "-j hw_index"})
+    void branchStackAsPerfAnswers(String options) throws Exception {
+        String[] opts = options.split(" ");
+        Path bid = dir.resolve("bid");
+        Done theirs = record(false, dir.resolve("perf.data"), bid, opts);
+        Done ours = record(true, dir.resolve("jperf.data"), bid, opts);
+        assertEquals(theirs.rc(), ours.rc(), options + ": perf " + theirs.err() + "jperf " + ours.err());
+        if (theirs.rc() == 0) {
+            assertEquals(perf(bid, "evlist", "-v", "-i", dir.resolve("perf.data").toString()),
+                    perf(bid, "evlist", "-v", "-i", dir.resolve("jperf.data").toString()), options);
+        } else {
+            // perf's error, its message as perf words it (perf adds the usage after a usage error)
+            String why = theirs.err().lines().filter(l -> !l.isBlank() && !l.equals("Error:")).findFirst().orElseThrow()
+                    .replaceFirst("^Error: ", "");
+            assertTrue(ours.err().contains(why.strip()), options + ": perf " + theirs.err() + "jperf " + ours.err());
+        }
     }
 
     /** -n: no samples, as in perf's recording; the tasks' records still there. */

@@ -12,6 +12,8 @@ public final class Clocks {
 
     private static final Function CLOCK_GETTIME =
             NativeLibrary.getInstance(Platform.C_LIBRARY_NAME).getFunction("clock_gettime");
+    private static final Function CLOCK_GETRES =
+            NativeLibrary.getInstance(Platform.C_LIBRARY_NAME).getFunction("clock_getres");
 
     private Clocks() {}
 
@@ -22,5 +24,14 @@ public final class Clocks {
             throw new NativeException("clock_gettime(" + clock + ")", Errno.last());
         }
         return new long[] {ts.getLong(0), ts.getLong(8)};
+    }
+
+    /** clock_getres(2) in ns; -1 when the clock has none (an id the kernel does not know). */
+    public static long resolutionNs(int clock) {
+        Memory ts = new Memory(16);
+        if (CLOCK_GETRES.invokeInt(new Object[] {clock, ts}) != 0) {
+            return -1;
+        }
+        return ts.getLong(0) * 1_000_000_000L + ts.getLong(8);
     }
 }

@@ -69,6 +69,8 @@ final class PerfEvents implements AutoCloseable {
     private String sideBandFailure;
     private final List<Integer> cpus;
     private final long sampleType;
+    /** The tracking dummy's sample_type: its records' sample_id trailer. */
+    private final long trackingType;
 
     private final CallGraph callGraph;
     /** Events whose LBR call stack fell back to frame pointers (user space excluded). */
@@ -83,9 +85,45 @@ final class PerfEvents implements AutoCloseable {
     /** {@code --no-buffering}: every event wakes the reader on each record (perf's wakeup_events 1). */
     private final boolean noBuffering;
 
-    private PerfEvents(List<Integer> cpus, long sampleType, CallGraph callGraph, long userRegs, long readFormat,
-            boolean noBuffering) {
+    /** {@code --stat}'s inherit_stat, {@code --kernel-callchains}, {@code --user-callchains}: on every event. */
+    private final long optionFlags;
+
+    /** What the event being opened is in a {@code --group}. */
+    private static final int NO_GROUP = 0;
+    private static final int GROUP_LEADER = 1;
+    private static final int GROUP_MEMBER = 2;
+    private int groupRole = NO_GROUP;
+    /** {@code --group}: the leader's fd per CPU and thread, which the members join. */
+    private final Map<Long, Integer> groupLeaderFds = new LinkedHashMap<>();
+
+    /** {@code --group}: how many events the group has, the first its leader (0: no group). */
+    private int groupSize;
+
+    int groupSize() {
+        return groupSize;
+    }
+
+    private static long groupKey(int cpuIndex, int tid) {
+        return ((long) cpuIndex << 32) | (tid & 0xffffffffL);
+    }
+
+    /** {@code -k/--clockid}: every event's clock (null: the kernel's perf clock). */
+    private final Integer clockid;
+
+    /** {@code -I/--intr-regs}: the sampling events' sample_regs_intr. */
+    private final long intrRegs;
+
+    /** {@code -b/-j}: the sampling events' branch_sample_type (perf's evsel__config, not the dummy's). */
+    private final long branchStack;
+
+    private PerfEvents(List<Integer> cpus, long sampleType, long trackingType, CallGraph callGraph, long userRegs,
+            long readFormat, boolean noBuffering, long optionFlags, long intrRegs, long branchStack, Integer clockid) {
+        this.clockid = clockid;
         this.cpus = cpus;
+        this.optionFlags = optionFlags;
+        this.intrRegs = intrRegs;
+        this.branchStack = branchStack;
+        this.trackingType = trackingType;
         this.noBuffering = noBuffering;
         this.readFormat = readFormat;
         this.sampleType = sampleType;
@@ -112,26 +150,44 @@ final class PerfEvents implements AutoCloseable {
             }
         }
         long sampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU
-                | (o.period() > 0 ? 0 : PERF_SAMPLE_PERIOD) | o.callGraph().sampleType()
-                | (o.userRegs() != 0 ? PERF_SAMPLE_REGS_USER : 0) | o.optionSampleType();
-        PerfEvents ev = new PerfEvents(cpus, sampleType, o.callGraph(), o.userRegs(), o.optionReadFormat(),
-                o.noBuffering());
+                | (o.period() > 0 && !o.samplePeriod() ? 0 : PERF_SAMPLE_PERIOD) | o.callGraph().sampleType()
+                | (o.userRegs() != 0 ? PERF_SAMPLE_REGS_USER : 0) | (o.intrRegs() != 0 ? PERF_SAMPLE_REGS_INTR : 0)
+                | (o.branchStack() != 0 ? PERF_SAMPLE_BRANCH_STACK : 0) | o.optionSampleType();
+        // perf's evsel__config gives the dummy -F or -c when the user gave one (user_freq,
+        // user_interval), else leaves evlist__add_dummy's sample_period 1, no freq
+        boolean userFreq = o.userRate() && o.period() == 0;
+        // ... and the callchain settings, all but the branch stack bit (a dummy never samples branches)
+        long trackingType = TRACKING_SAMPLE_TYPE | (o.callGraph().sampleType() & ~PERF_SAMPLE_BRANCH_STACK)
+                | o.optionSampleType() | (userFreq || o.samplePeriod() ? PERF_SAMPLE_PERIOD : 0);
+        if (!o.offCpu() && sameSampleType(specs, o.callGraph(), sampleType, trackingType)) {
+            // perf's evlist__config: IDENTIFIER only where the events' sample_types differ; all
+            // alike, ID (evsel__set_sample_id), which perf then finds by its place
+            sampleType = sampleType & ~PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID;
+            trackingType = trackingType & ~PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID;
+        }
+        PerfEvents ev = new PerfEvents(cpus, sampleType, trackingType, o.callGraph(), o.userRegs(),
+                o.optionReadFormat(), o.noBuffering(), o.optionFlags(), o.intrRegs(), o.branchStack(),
+                o.useClockid() ? o.clockid() : null);
         try {
             Map<Integer, Integer> samplingRingFd = new LinkedHashMap<>();
-            for (EventSpec spec : specs) {
-                ev.openSampling(o, spec, cpus, threads, enableOnExec, samplingRingFd);
+            for (int i = 0; i < specs.size(); i++) {
+                // --group: perf's evlist__set_leader, the first event leading the others
+                ev.groupRole = !o.group() ? NO_GROUP : i == 0 ? GROUP_LEADER : GROUP_MEMBER;
+                ev.openSampling(o, specs.get(i), cpus, threads, enableOnExec, samplingRingFd);
             }
+            ev.groupRole = NO_GROUP;
             if (o.offCpu()) {
                 ev.openOffCpu(o, cpus, threads, enableOnExec, samplingRingFd);
             }
-            // perf's tracking dummy (its flags, none added; evlist__add_dummy's sample_period 1, no
-            // freq): its records go into the sampling rings
+            // perf's tracking dummy: its records go into the sampling rings
             long inherit = o.noInherit() ? 0 : FLAG_INHERIT;
-            long trackingFlags = inherit | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
+            long trackingFlags = inherit | (userFreq ? FLAG_FREQ : 0) | FLAG_MMAP | FLAG_COMM | FLAG_TASK | FLAG_SAMPLE_ID_ALL
                     | FLAG_MMAP2 | FLAG_COMM_EXEC | FLAG_KSYMBOL | (o.noBpfEvent() ? 0 : FLAG_BPF_EVENT)
                     | (o.sampleAddress() ? FLAG_MMAP_DATA : 0)
                     | (o.switchEvents() ? FLAG_CONTEXT_SWITCH : 0) | (o.namespaces() ? FLAG_NAMESPACES : 0)
-                    | (enableOnExec ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
+                    | (enableOnExec && !o.group() ? FLAG_DISABLED | FLAG_ENABLE_ON_EXEC : 0);
+            // perf 6.1 adds the dummy before it sets the leader: --group takes it in too
+            ev.groupRole = o.group() ? GROUP_MEMBER : NO_GROUP;
             EventSpec dummy = new EventSpec("dummy:HG", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, 0, 0, false)
                     .withContexts(o.allUser(), o.allKernel());
             if (dummy.excludeFlags() != 0) {
@@ -141,12 +197,16 @@ final class PerfEvents implements AutoCloseable {
             }
             while (true) {
                 // -n: perf's evsel__config zeroes sample_freq on every event, the dummy's period too
-                // perf's evsel__config gives the dummy the callchain settings too, all but the
-                // branch stack bit (a dummy never samples branches)
-                byte[] tracking = attr(dummy.type(), dummy.config(), o.noSamples() ? 0 : 1,
-                        TRACKING_SAMPLE_TYPE | (o.callGraph().sampleType() & ~PERF_SAMPLE_BRANCH_STACK)
-                                | o.optionSampleType(), trackingFlags | dummy.excludeFlags(), 0);
+                long trackingPeriod = o.noSamples() ? 0 : o.period() > 0 ? o.period() : userFreq ? o.freq() : 1;
+                byte[] tracking = attr(dummy.type(), dummy.config(), trackingPeriod, trackingType,
+                        trackingFlags | dummy.excludeFlags(), 0);
                 ev.addOptionBits(tracking);
+                if (!o.systemWide()) {
+                    // perf opens no dummy for a task target (its first event tracks): on jperf's, --stat's
+                    // inherit_stat would double the kernel's PERF_RECORD_READs of exiting children
+                    ByteBuffer t = ByteBuffer.wrap(tracking).order(ByteOrder.LITTLE_ENDIAN);
+                    t.putLong(FLAGS, t.getLong(FLAGS) & ~FLAG_INHERIT_STAT);
+                }
                 o.callGraph().configure(ByteBuffer.wrap(tracking).order(ByteOrder.LITTLE_ENDIAN), o.userRegs());
                 try {
                     List<Long> ids = ev.openAll(tracking, dummy.name(), cpus, threads, samplingRingFd,
@@ -161,6 +221,8 @@ final class PerfEvents implements AutoCloseable {
                     dummy = next;
                 }
             }
+            ev.groupRole = NO_GROUP;
+            ev.groupSize = o.group() ? specs.size() + 1 : 0;
             if (sideBand) {
                 ev.openSideBand(cpus, threads, enableOnExec);
             }
@@ -220,10 +282,12 @@ final class PerfEvents implements AutoCloseable {
     private void openSampling(RecordOptions o, EventSpec spec, List<Integer> cpus, List<Integer> threads,
             boolean enableOnExec, Map<Integer, Integer> ringFd) {
         boolean freq = o.period() == 0;
-        long period = o.noSamples() ? 0 : freq ? (o.freq() > 0 ? o.freq() : RecordOptions.DEFAULT_FREQ) : o.period();
+        long period = o.noSamples() ? 0 : freq ? o.sampleFreq() : o.period();
         // -D: perf's evsel__config leaves enable_on_exec off; the sampling is enabled after the delay
-        long flags = FLAG_DISABLED | (o.noInherit() ? 0 : FLAG_INHERIT) | (freq ? FLAG_FREQ : 0) | FLAG_SAMPLE_ID_ALL
-                | (enableOnExec && o.delayMs() == 0 ? FLAG_ENABLE_ON_EXEC : 0);
+        // a group member is enabled with its leader (perf's evsel__config: disabled, enable_on_exec on leaders alone)
+        boolean leads = groupRole != GROUP_MEMBER;
+        long flags = (leads ? FLAG_DISABLED : 0) | (o.noInherit() ? 0 : FLAG_INHERIT) | (freq ? FLAG_FREQ : 0)
+                | FLAG_SAMPLE_ID_ALL | (leads && enableOnExec && o.delayMs() == 0 ? FLAG_ENABLE_ON_EXEC : 0);
         // perf's record__open: each failure's evsel__fallback tried until none is left
         for (EventSpec current = spec; ; ) {
             NativeException failure = openSamplingPrecise(current, flags, period, cpus, threads, ringFd,
@@ -316,6 +380,10 @@ final class PerfEvents implements AutoCloseable {
         ByteBuffer b = ByteBuffer.wrap(a).order(ByteOrder.LITTLE_ENDIAN);
         (lbrFallsBack(spec) ? CallGraph.FP : callGraph).configure(b, userRegs);
         b.putLong(SAMPLE_REGS_USER, b.getLong(SAMPLE_REGS_USER) | userRegs);
+        b.putLong(SAMPLE_REGS_INTR, intrRegs);
+        if (branchStack != 0) {
+            b.putLong(BRANCH_SAMPLE_TYPE, branchStack);
+        }
         List<Long> ids = openAll(a, spec.name(), cpus, threads, ringFd, samplingRings, pages, true);
         evsels.add(new Evsel(spec.name(), a, ids));
     }
@@ -325,6 +393,10 @@ final class PerfEvents implements AutoCloseable {
      * excludes user space falls back to frame pointers.
      */
     private boolean lbrFallsBack(EventSpec spec) {
+        return lbrFallsBack(callGraph, spec);
+    }
+
+    private static boolean lbrFallsBack(CallGraph callGraph, EventSpec spec) {
         return callGraph.mode() == CallGraph.Mode.LBR && (spec.excludeFlags() & FLAG_EXCLUDE_USER) != 0;
     }
 
@@ -368,7 +440,8 @@ final class PerfEvents implements AutoCloseable {
             for (int tid : threads) {
                 int fd;
                 try {
-                    fd = openOne(attr, tid, cpu, name);
+                    Integer leader = groupRole == GROUP_MEMBER ? groupLeaderFds.get(groupKey(ci, tid)) : null;
+                    fd = openOne(attr, tid, cpu, leader == null ? -1 : leader, name);
                 } catch (NativeException e) {
                     if (e.errno() == Errno.ESRCH && tid != -1) {
                         continue; // the thread exited meanwhile
@@ -376,6 +449,9 @@ final class PerfEvents implements AutoCloseable {
                     throw e;
                 }
                 allFds.add(fd);
+                if (groupRole == GROUP_LEADER) {
+                    groupLeaderFds.put(groupKey(ci, tid), fd);
+                }
                 if (sampling) {
                     samplingFds.add(fd);
                 }
@@ -403,17 +479,17 @@ final class PerfEvents implements AutoCloseable {
      * then, as perf does (evsel__detect_missing_features), the bit is dropped from {@code attr}
      * itself (so the file's attr says what was opened) and the open retried.
      */
-    private static int openOne(byte[] attr, int tid, int cpu, String name) {
+    private static int openOne(byte[] attr, int tid, int cpu, int groupFd, String name) {
         ByteBuffer a = ByteBuffer.wrap(attr).order(ByteOrder.LITTLE_ENDIAN);
         try {
-            return PerfEventOpen.open(a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC, name);
+            return PerfEventOpen.open(a, tid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC, name);
         } catch (NativeException e) {
             long readFormat = a.getLong(READ_FORMAT);
             if (e.errno() != Errno.EINVAL || (readFormat & PERF_FORMAT_LOST) == 0) {
                 throw e;
             }
             a.putLong(READ_FORMAT, readFormat & ~PERF_FORMAT_LOST);
-            return PerfEventOpen.open(a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC, name);
+            return PerfEventOpen.open(a, tid, cpu, groupFd, PERF_FLAG_FD_CLOEXEC, name);
         }
     }
 
@@ -421,6 +497,10 @@ final class PerfEvents implements AutoCloseable {
     private void addOptionBits(byte[] attr) {
         ByteBuffer b = ByteBuffer.wrap(attr).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(READ_FORMAT, b.getLong(READ_FORMAT) | readFormat);
+        b.putLong(FLAGS, b.getLong(FLAGS) | optionFlags | (clockid != null ? FLAG_USE_CLOCKID : 0));
+        if (clockid != null) {
+            b.putInt(CLOCKID, clockid);
+        }
         if (noBuffering) {
             b.putInt(WAKEUP_EVENTS, 1);
         }
@@ -514,6 +594,22 @@ final class PerfEvents implements AutoCloseable {
 
     long sampleType() {
         return sampleType;
+    }
+
+    /** The tracking dummy's sample_type, whose sample_id trailer the side-band records in the file carry. */
+    long trackingType() {
+        return trackingType;
+    }
+
+    /** Whether every sampling event (after its LBR fallback) samples what the tracking dummy samples. */
+    private static boolean sameSampleType(List<EventSpec> specs, CallGraph callGraph, long sampleType,
+            long trackingType) {
+        for (EventSpec spec : specs) {
+            if ((lbrFallsBack(callGraph, spec) ? sampleType & ~PERF_SAMPLE_BRANCH_STACK : sampleType) != trackingType) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

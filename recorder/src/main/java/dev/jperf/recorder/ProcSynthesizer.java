@@ -84,8 +84,8 @@ final class ProcSynthesizer {
         return !n.isEmpty();
     }
 
-    /** Every process in /proc. */
-    void allProcesses() throws IOException {
+    /** Every process in /proc; their maps when {@code mmaps}. */
+    void allProcesses(boolean mmaps) throws IOException {
         List<Integer> pids = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(proc)) {
             for (Path p : ds) {
@@ -98,15 +98,15 @@ final class ProcSynthesizer {
         pids.sort(null);
         for (int pid : pids) {
             try {
-                process(pid);
+                process(pid, mmaps);
             } catch (IOException | RuntimeException e) {
                 // exited, or hidden from us (some /proc files of init are not readable in containers)
             }
         }
     }
 
-    /** One process: all its threads, and the main thread's executable mappings. */
-    void process(int pid) throws IOException {
+    /** One process: all its threads, and the main thread's executable mappings when {@code mmaps}. */
+    void process(int pid, boolean mmaps) throws IOException {
         List<Integer> tids = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(proc.resolve(pid + "/task"))) {
             for (Path p : ds) {
@@ -117,7 +117,7 @@ final class ProcSynthesizer {
         }
         tids.sort(null);
         for (int tid : tids) {
-            thread(pid, tid, true);
+            thread(pid, tid, mmaps);
         }
     }
 

@@ -56,6 +56,24 @@ import java.util.List;
  *     no program synthesized or captured (HEADER_BPF_PROG_INFO empty)
  * @param noBuffering {@code --no-buffering}: every event wakes the reader on each record (wakeup_events 1)
  * @param maxSize    {@code --max-size}: the recording stops once this many bytes are written (0: no limit)
+ * @param samplePeriod {@code -P/--period}: PERIOD sampled on every event, the tracking dummy too, also with {@code -c}
+ * @param defaultFreq the frequency without {@code -F}: {@link #DEFAULT_FREQ}, or the kernel's maximum when that is
+ *     lower (perf's throttling); unlike {@code -F}, the tracking dummy keeps its sample_period 1
+ * @param codePageSize {@code --code-page-size}: CODE_PAGE_SIZE on every event
+ * @param dataPageSize {@code --data-page-size}: DATA_PAGE_SIZE on every event
+ * @param kernelCallchains {@code --kernel-callchains}: exclude_callchain_user on every event with callchains
+ * @param userCallchains {@code --user-callchains}: exclude_callchain_kernel on every event with callchains
+ * @param intrRegs   {@code -I/--intr-regs}: the registers at the interrupt every sample carries
+ *     (sample_regs_intr of the sampling events; 0: none asked)
+ * @param branchStack {@code -b/-j}: the sampling events' branch_sample_type (0: no branch stack)
+ * @param useClockid {@code -k/--clockid}: every event timed by {@code clockid} (use_clockid), the header's
+ *     CLOCKID and CLOCK_DATA written
+ * @param clockid    the clock {@code -k} named
+ * @param synth      {@code --synth}: what is synthesized at start ({@link #SYNTH_TASK}, {@link #SYNTH_MMAP},
+ *     {@link #SYNTH_CGROUP}; perf's PERF_SYNTH_* bits; default {@link #SYNTH_ALL})
+ * @param inheritStat {@code -s/--stat}: inherit_stat and read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING on
+ *     every event (the kernel then writes a PERF_RECORD_READ of each child task's counts when it exits)
+ * @param group      {@code --group}: the events in one group led by the first, the tracking dummy too (as perf 6.1)
  */
 public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> pids, List<Integer> tids,
         List<String> command, List<String> events, int freq, long period, CallGraph callGraph, int mmapPages,
@@ -63,12 +81,20 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         boolean noBuildId, boolean noBuildIdCache, boolean noInherit, boolean allUser, boolean allKernel,
         boolean switchEvents, boolean namespaces, boolean noSamples, int delayMs,
         boolean timestampFilename, long userRegs, boolean offCpu, boolean data, boolean physData, boolean weight,
-        boolean rawSamples, boolean runningTime, boolean noBpfEvent, boolean noBuffering, long maxSize) {
+        boolean rawSamples, boolean runningTime, boolean noBpfEvent, boolean noBuffering, long maxSize,
+        boolean samplePeriod, int defaultFreq, boolean codePageSize, boolean dataPageSize, boolean kernelCallchains,
+        boolean userCallchains, long intrRegs, long branchStack, boolean useClockid, int clockid,
+        boolean group, int synth, boolean inheritStat) {
 
     /** perf's default sampling frequency. */
     public static final int DEFAULT_FREQ = 4000;
     /** perf's default ring: 128 data pages (512 KiB) per CPU. */
     public static final int DEFAULT_MMAP_PAGES = 128;
+    /** perf's PERF_SYNTH_* bits ({@code --synth}): the tasks, their maps, the cgroups. */
+    public static final int SYNTH_TASK = 1;
+    public static final int SYNTH_MMAP = 2;
+    public static final int SYNTH_CGROUP = 4;
+    public static final int SYNTH_ALL = 7;
     /** perf's comp_level_max. */
     public static final int MAX_COMPRESSION_LEVEL = 22;
 
@@ -119,6 +145,19 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         private boolean noBpfEvent;
         private long maxSize;
         private boolean noBuffering;
+        private boolean samplePeriod;
+        private int defaultFreq = DEFAULT_FREQ;
+        private boolean codePageSize;
+        private boolean dataPageSize;
+        private boolean kernelCallchains;
+        private boolean userCallchains;
+        private long intrRegs;
+        private long branchStack;
+        private boolean useClockid;
+        private int clockid;
+        private boolean group;
+        private int synth = SYNTH_ALL;
+        private boolean inheritStat;
 
         private Builder() {
         }
@@ -303,13 +342,77 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
             return this;
         }
 
+        public Builder samplePeriod(boolean v) {
+            samplePeriod = v;
+            return this;
+        }
+
+        public Builder defaultFreq(int v) {
+            defaultFreq = v;
+            return this;
+        }
+
+        public Builder codePageSize(boolean v) {
+            codePageSize = v;
+            return this;
+        }
+
+        public Builder dataPageSize(boolean v) {
+            dataPageSize = v;
+            return this;
+        }
+
+        public Builder kernelCallchains(boolean v) {
+            kernelCallchains = v;
+            return this;
+        }
+
+        public Builder userCallchains(boolean v) {
+            userCallchains = v;
+            return this;
+        }
+
+        public Builder intrRegs(long v) {
+            intrRegs = v;
+            return this;
+        }
+
+        public Builder branchStack(long v) {
+            branchStack = v;
+            return this;
+        }
+
+        /** {@code -k}: every event timed by this clock. */
+        public Builder clockid(int v) {
+            useClockid = true;
+            clockid = v;
+            return this;
+        }
+
+        public Builder group(boolean v) {
+            group = v;
+            return this;
+        }
+
+        public Builder synth(int v) {
+            synth = v;
+            return this;
+        }
+
+        public Builder inheritStat(boolean v) {
+            inheritStat = v;
+            return this;
+        }
+
         /** The options; IllegalArgumentException names the first that is wrong. */
         public RecordOptions build() {
             return new RecordOptions(allCpus, cpus, pids, tids, command, events, freq, period, callGraph, mmapPages,
                     output, duration, quiet, cmdline, compressionLevel, buildIdDir, noBuildId, noBuildIdCache, noInherit,
                     allUser, allKernel, switchEvents, namespaces, noSamples, delayMs,
                     timestampFilename, userRegs, offCpu, data, physData, weight, rawSamples, runningTime, noBpfEvent,
-                    noBuffering, maxSize);
+                    noBuffering, maxSize, samplePeriod, defaultFreq, codePageSize, dataPageSize, kernelCallchains,
+                    userCallchains, intrRegs, branchStack, useClockid, clockid,
+                    group, synth, inheritStat);
         }
     }
 
@@ -325,6 +428,9 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         cmdline = List.copyOf(cmdline);
         if (freq < 0 || period < 0) {
             throw new IllegalArgumentException("sample frequency and period must be positive");
+        }
+        if (defaultFreq <= 0) {
+            throw new IllegalArgumentException("the default frequency must be positive");
         }
         if (freq > 0 && period > 0) {
             throw new IllegalArgumentException("-F and -c are mutually exclusive");
@@ -369,12 +475,75 @@ public record RecordOptions(boolean allCpus, List<Integer> cpus, List<Integer> p
         return (data ? PerfEventAttr.PERF_SAMPLE_ADDR | PerfEventAttr.PERF_SAMPLE_DATA_SRC : 0)
                 | (physData ? PerfEventAttr.PERF_SAMPLE_PHYS_ADDR : 0)
                 | (weight ? PerfEventAttr.PERF_SAMPLE_WEIGHT_STRUCT : 0)
-                | (rawSamples ? PerfEventAttr.PERF_SAMPLE_RAW : 0);
+                | (rawSamples ? PerfEventAttr.PERF_SAMPLE_RAW : 0)
+                | (codePageSize ? PerfEventAttr.PERF_SAMPLE_CODE_PAGE_SIZE : 0)
+                | (dataPageSize ? PerfEventAttr.PERF_SAMPLE_DATA_PAGE_SIZE : 0);
     }
 
-    /** The read_format bits {@code --running-time} adds to every event. */
+    /**
+     * The attr flags every event with callchains gets from {@code --kernel-callchains} and
+     * {@code --user-callchains} (perf's __evsel__config_callchain), the tracking dummy too.
+     */
+    long callchainFlags() {
+        if (!callGraph.enabled()) {
+            return 0;
+        }
+        return (kernelCallchains ? PerfEventAttr.FLAG_EXCLUDE_CALLCHAIN_USER : 0)
+                | (userCallchains ? PerfEventAttr.FLAG_EXCLUDE_CALLCHAIN_KERNEL : 0);
+    }
+
+    /** The read_format bits {@code --running-time} and {@code --stat} add to every event. */
     long optionReadFormat() {
-        return runningTime ? PerfEventAttr.PERF_FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.PERF_FORMAT_TOTAL_TIME_RUNNING : 0;
+        return runningTime || inheritStat
+                ? PerfEventAttr.PERF_FORMAT_TOTAL_TIME_ENABLED | PerfEventAttr.PERF_FORMAT_TOTAL_TIME_RUNNING : 0;
+    }
+
+    /**
+     * The attr flags the options add to every event: {@code --stat}'s inherit_stat, and with
+     * callchains {@link #callchainFlags()}.
+     */
+    long optionFlags() {
+        return (inheritStat ? PerfEventAttr.FLAG_INHERIT_STAT : 0) | callchainFlags();
+    }
+
+    /** The sampling frequency: {@code -F}'s, else the default (0 with {@code -c}). */
+    public int sampleFreq() {
+        return period > 0 ? 0 : freq > 0 ? freq : defaultFreq;
+    }
+
+    /**
+     * Whether {@code -F} or {@code -c} was given: perf's evsel__config then sets them on every
+     * event, the tracking dummy too (its user_freq/user_interval).
+     */
+    public boolean userRate() {
+        return freq > 0 || period > 0;
+    }
+
+    /**
+     * perf's parse_synth_opt: comma-separated {@code no}/{@code none} (nothing, at once),
+     * {@code all} (everything, at once), {@code task}, {@code mmap} (tasks and their maps),
+     * {@code cgroup}; -1 for anything else.
+     */
+    public static int parseSynth(String list) {
+        int ret = 0;
+        for (String p : list.split(",", -1)) {
+            if (p.equalsIgnoreCase("no") || p.equalsIgnoreCase("none")) {
+                return 0;
+            }
+            if (p.equalsIgnoreCase("all")) {
+                return SYNTH_ALL;
+            }
+            if (p.equalsIgnoreCase("task")) {
+                ret |= SYNTH_TASK;
+            } else if (p.equalsIgnoreCase("mmap")) {
+                ret |= SYNTH_TASK | SYNTH_MMAP;
+            } else if (p.equalsIgnoreCase("cgroup")) {
+                ret |= SYNTH_CGROUP;
+            } else {
+                return -1;
+            }
+        }
+        return ret;
     }
 
     /** Whether events are per CPU for every task (no task target). */

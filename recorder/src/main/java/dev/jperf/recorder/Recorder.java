@@ -7,10 +7,14 @@ import static dev.jperf.format.header.PerfEventAttr.PERF_SAMPLE_TIME;
 
 import dev.jperf.format.BuildIdDir;
 import dev.jperf.format.feature.BuildIds;
+import dev.jperf.format.feature.ClockData;
+import dev.jperf.format.feature.ClockResolution;
 import dev.jperf.format.feature.Feature;
+import dev.jperf.format.feature.GroupDescs;
 import dev.jperf.format.record.SampleLayout;
 import dev.jperf.format.writer.PerfDataOutput;
 import dev.jperf.format.writer.RecordCompressor;
+import dev.jperf.nativeshim.Clocks;
 import dev.jperf.nativeshim.Fd;
 import dev.jperf.nativeshim.Mman;
 import dev.jperf.nativeshim.NativeException;
@@ -159,7 +163,15 @@ public final class Recorder implements StopSignals.Stoppable {
             Workload workload, boolean enableOnExec, boolean captureBpf) throws IOException, InterruptedException {
         PerfDataOutput writer = pipeTo != null ? RecordOutput.pipe(pipeTo, events) : RecordOutput.open(options, events);
         HeaderFeatures.setStatic(writer, events.evsels(), options.cmdline());
-        int trailer = SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize();
+        if (options.useClockid()) {
+            clockFeatures(writer);
+        }
+        if (events.groupSize() > 1) {
+            // perf's write_group_desc: an unnamed group, led by the first event
+            writer.setFeature(Feature.GROUP_DESC.bit(),
+                    new GroupDescs(List.of(new GroupDescs.Group(GroupDescs.ANON_GROUP, 0, events.groupSize()))).encode());
+        }
+        int trailer = SampleLayout.of(events.trackingType()).sampleIdSize();
         SampleLayout samples = SampleLayout.of(events.sampleType());
         DsoHits hits = new DsoHits(samples.offset(PERF_SAMPLE_IP), samples.offset(PERF_SAMPLE_TID));
         // perf's comp_mmap_len: the ring with its header page; its reader decompresses that much at a time
@@ -185,7 +197,8 @@ public final class Recorder implements StopSignals.Stoppable {
             for (SideBand sb : sideBands) {
                 sb.start();
             }
-            StartupRecords.write(options, events, cpus, threads, copier, capture, images, trailer, captureBpf);
+            StartupRecords.write(options, events, cpus, threads, copier, capture, images, trailer, captureBpf,
+                    workload == null ? 0 : workload.pid());
             int delay = options.delayMs();
             if (!enableOnExec && delay == 0) {
                 events.enableSampling();
@@ -270,6 +283,24 @@ public final class Recorder implements StopSignals.Stoppable {
         return r;
     }
 
+    /**
+     * -k: perf's record__init_clock, the clock's resolution (0 where it has none) and the wall
+     * clock (to the microsecond, gettimeofday's) read just before the recording clock.
+     */
+    private void clockFeatures(PerfDataOutput writer) {
+        long res = Clocks.resolutionNs(options.clockid());
+        long[] tod = Clocks.get(Clocks.CLOCK_REALTIME);
+        long[] clock;
+        try {
+            clock = Clocks.get(options.clockid());
+        } catch (NativeException e) {
+            throw new RecordException("clock_gettime failed: " + e.getMessage(), e);
+        }
+        writer.setFeature(Feature.CLOCKID.bit(), new ClockResolution(Math.max(0, res)).encode());
+        writer.setFeature(Feature.CLOCK_DATA.bit(), new ClockData(1, options.clockid(),
+                tod[0] * 1_000_000_000L + tod[1] / 1000 * 1000, clock[0] * 1_000_000_000L + clock[1]).encode());
+    }
+
     /** perf's fetch_current_timestamp: local time as YYYYmmddHHMMSS and two digits of centiseconds. */
     private static String timestamp() {
         java.time.LocalDateTime t = java.time.LocalDateTime.now();
@@ -331,9 +362,10 @@ public final class Recorder implements StopSignals.Stoppable {
             return 0;
         }
         long sum = 0;
-        SyntheticRecords s = new SyntheticRecords(SampleLayout.of(PerfEvents.TRACKING_SAMPLE_TYPE).sampleIdSize());
+        SampleLayout trailer = SampleLayout.of(events.trackingType());
+        SyntheticRecords s = new SyntheticRecords(trailer.sampleIdSize());
         for (PerfEvents.Lost l : lost) {
-            s.lostSamples(l.lost(), l.id());
+            s.lostSamples(l.lost(), l.id(), trailer.isPos());
             sum += l.lost();
         }
         copier.appendOwn(s.records());

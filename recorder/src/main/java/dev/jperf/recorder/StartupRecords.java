@@ -16,10 +16,11 @@ final class StartupRecords {
 
     /**
      * Appends them through {@code copier}; {@code images} reads kallsyms and writes the BPF images;
-     * the loaded programs only when {@code captureBpf} (they can be read by id).
+     * the loaded programs only when {@code captureBpf} (they can be read by id); {@code workloadPid}:
+     * the command's process (0: none).
      */
     static void write(RecordOptions options, PerfEvents events, List<Integer> cpus, List<Integer> threads,
-            RecordCopier copier, BpfCapture capture, BpfImages images, int trailer, boolean captureBpf)
+            RecordCopier copier, BpfCapture capture, BpfImages images, int trailer, boolean captureBpf, int workloadPid)
             throws IOException {
         SyntheticRecords s = new SyntheticRecords(trailer);
         s.idIndex(events.idIndex());
@@ -44,15 +45,21 @@ final class StartupRecords {
             bpf.loadedPrograms();
         }
         images.atStart(bpf);
-        if (options.systemWide()) {
-            proc.allProcesses();
-        } else {
+        // --synth: perf's record__synthesize, the tasks only with task, their maps only with mmap
+        boolean tasks = (options.synth() & RecordOptions.SYNTH_TASK) != 0;
+        boolean mmaps = (options.synth() & RecordOptions.SYNTH_MMAP) != 0;
+        if (tasks && options.systemWide()) {
+            proc.allProcesses(mmaps);
+        } else if (tasks) {
             for (int tid : tids) {
                 int tgid = Targets.tgid(tid);
                 if (tgid > 0) {
-                    proc.thread(tgid, tid, tgid == tid);
+                    proc.thread(tgid, tid, mmaps && tgid == tid);
                 }
             }
+        } else if (workloadPid > 0) {
+            // perf's __cmd_record names its workload whatever --synth says (perf_event__synthesize_comm)
+            proc.thread(workloadPid, workloadPid, false);
         }
         s.empty(RecordType.PERF_RECORD_FINISHED_INIT);
         copier.appendOwn(s.records());

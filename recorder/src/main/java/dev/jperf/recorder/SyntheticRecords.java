@@ -165,19 +165,18 @@ final class SyntheticRecords {
 
     /**
      * PERF_RECORD_LOST_SAMPLES as perf writes it at the end of a recording: the count read from
-     * one fd, its trailer zero but for the fd's id. Every event here samples IDENTIFIER, the
-     * trailer's last u64 (and none samples ID or STREAM_ID), so that is where the id goes.
+     * one fd, its trailer zero but for the fd's id, {@code isPos} u64s from the trailer's end
+     * (perf's is_pos: 1 for IDENTIFIER, ID's place otherwise).
      */
-    void lostSamples(long lost, long id) {
-        if (trailerSize < 8) {
-            throw new IllegalStateException("LOST_SAMPLES needs a sample_id trailer with IDENTIFIER");
+    void lostSamples(long lost, long id, int isPos) {
+        if (isPos < 1 || 8 * isPos > trailerSize) {
+            throw new IllegalStateException("LOST_SAMPLES needs a sample_id trailer with an id");
         }
         begin(PERF_RECORD_LOST_SAMPLES, 0, 16 + trailerSize);
         buf.putLong(lost);
-        for (int i = 8; i < trailerSize; i++) {
-            buf.put((byte) 0);
+        for (int i = 8; i <= trailerSize; i += 8) {
+            buf.putLong(i == trailerSize - 8 * (isPos - 1) ? id : 0);
         }
-        buf.putLong(id);
     }
 
     /**

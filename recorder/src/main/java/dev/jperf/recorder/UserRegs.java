@@ -46,9 +46,17 @@ public final class UserRegs {
      * A bad list throws IllegalArgumentException with perf's message.
      */
     public static long parse(String list) {
+        return parse(list, "--user-regs", "--user-regs=?");
+    }
+
+    /**
+     * As {@link #parse(String)}, for {@code option} ({@code --user-regs}, {@code --intr-regs}), whose
+     * listing perf's message names as {@code listing} ({@code --user-regs=?}, {@code -I?}).
+     */
+    public static long parse(String list, String option, String listing) {
         long mask = mask();
         if (!x86()) {
-            throw new IllegalArgumentException("--user-regs: jperf knows the register names of x86-64 only");
+            throw new IllegalArgumentException(option + ": jperf knows the register names of x86-64 only");
         }
         if (list == null) {
             return mask;
@@ -75,7 +83,7 @@ public final class UserRegs {
             }
             if (bit < 0) {
                 throw new IllegalArgumentException("Unknown register \"" + name
-                        + "\", check man page or run \"jperf record --user-regs=?\"");
+                        + "\", check man page or run \"jperf record " + listing + "\"");
             }
             selected |= 1L << bit;
             if (comma < 0) {

@@ -8,6 +8,7 @@ import dev.jperf.format.feature.BpfBtfs;
 import dev.jperf.format.feature.BpfProgInfos;
 import dev.jperf.format.feature.CacheTopology;
 import dev.jperf.format.feature.ClockData;
+import dev.jperf.format.feature.ClockIds;
 import dev.jperf.format.feature.Compression;
 import dev.jperf.format.feature.CpuTopology;
 import dev.jperf.format.feature.EventDescs;
@@ -368,14 +369,7 @@ public final class HeaderReport {
 
     /** perf's clockid_name (util/clockid.c): the first name of its table for the id. */
     static String clockidName(int clockid) {
-        return switch (clockid) {
-            case 1 -> "monotonic";
-            case 4 -> "monotonic_raw";
-            case 0 -> "realtime";
-            case 7 -> "boottime";
-            case 11 -> "tai";
-            default -> "(not found)";
-        };
+        return ClockIds.name(clockid);
     }
 
     /** timestamp__scnprintf_usec: seconds.microseconds. */
