@@ -82,6 +82,9 @@ final class ReportCommand implements Subcommand {
     /** --samples: kept per entry for the TUI's browser (perf's res_sample), which the stdio report does not show. */
     private int samples;
     private String symbolFilter;
+    private boolean branchHistory;
+    private boolean stitchLbr;
+    private boolean totalCycles;
 
     @Override
     public String name() {
@@ -163,7 +166,15 @@ final class ReportCommand implements Subcommand {
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)")
                 .flag('\0', "group", "show event group information together (default when the file has groups)")
                 .flag('b', "branch-stack", "use branch records for per branch histogram filling (default when the file"
-                        + " has branch stacks; sort keys dso_from, dso_to, symbol_from, symbol_to, cycles)");
+                        + " has branch stacks; sort keys dso_from, dso_to, symbol_from, symbol_to, cycles)")
+                .flag('\0', "branch-history", "add last branch records to call history (a file without callchains is"
+                        + " an error, as in perf; one with them: not computed by jperf yet)")
+                .flag('\0', "stitch-lbr", "Enable LBR callgraph stitching approach (switched off, saying so, on a"
+                        + " file without LBR call stacks, as in perf; not computed by jperf on one with them)")
+                .flag('\0', "total-cycles", "Sort all blocks by 'Sampled Cycles%' (branch mode only, as in perf;"
+                        + " not computed by jperf yet)")
+                .value('\0', "pretty", "key", "pretty printing style key: normal raw (the style of perf's --threads"
+                        + " table, which jperf does not print: no other output changes, as in perf)");
     }
 
     @Override
@@ -226,6 +237,10 @@ final class ReportCommand implements Subcommand {
             case "flamegraph" -> flamegraph = v.text();
             case "group" -> group = v.on();
             case "branch-stack" -> branchStack = v.on();
+            case "branch-history" -> branchHistory = v.on();
+            case "stitch-lbr" -> stitchLbr = v.on();
+            case "total-cycles" -> totalCycles = v.on();
+            case "pretty" -> { } // perf reads it for --threads' table only, which jperf has not
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -284,7 +299,8 @@ final class ReportCommand implements Subcommand {
                 .symbols(kallsyms, symfs).json(json).demangle(demangle).inline(inline).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
                 .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty).symbolFilter(symbolFilter).fullSourcePath(fullSourcePath)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
-                .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
+                .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE)
+                .branchOptions(branchHistory, stitchLbr, totalCycles);
         if (sort != null) {
             b.sort(sort);
         }

@@ -67,6 +67,9 @@ public final class Report {
         private final String sortFields;
         /** -F/--fields as given, or null. */
         private final String fields;
+        private final boolean branchHistory;
+        private final boolean stitchLbr;
+        private final boolean totalCycles;
 
         private Options(Builder b) {
             input = b.input;
@@ -97,6 +100,9 @@ public final class Report {
             skipEmpty = b.skipEmpty;
             symbolFilter = b.symbolFilter;
             fullSourcePath = b.fullSourcePath;
+            branchHistory = b.branchHistory;
+            stitchLbr = b.stitchLbr;
+            totalCycles = b.totalCycles;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -138,6 +144,9 @@ public final class Report {
             b.symbolFilter = symbolFilter;
             b.fullSourcePath = fullSourcePath;
             b.sortFields = sortFields;
+            b.branchHistory = branchHistory;
+            b.stitchLbr = stitchLbr;
+            b.totalCycles = totalCycles;
             b.fields = fields;
             return b;
         }
@@ -164,6 +173,9 @@ public final class Report {
             private boolean quiet;
             private String separator;
             private boolean callchainsAsked;
+            private boolean branchHistory;
+            private boolean stitchLbr;
+            private boolean totalCycles;
             private Boolean group;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
@@ -292,6 +304,17 @@ public final class Report {
              */
             public Builder callchainsAsked(boolean callchainsAsked) {
                 this.callchainsAsked = callchainsAsked;
+                return this;
+            }
+
+            /**
+             * --branch-history, --stitch-lbr, --total-cycles: perf's answers on files without the
+             * data they work on; on a file with it, jperf says it does not compute them.
+             */
+            public Builder branchOptions(boolean branchHistory, boolean stitchLbr, boolean totalCycles) {
+                this.branchHistory = branchHistory;
+                this.stitchLbr = stitchLbr;
+                this.totalCycles = totalCycles;
                 return this;
             }
 
@@ -474,6 +497,18 @@ public final class Report {
             return callchainsAsked;
         }
 
+        public boolean branchHistory() {
+            return branchHistory;
+        }
+
+        public boolean stitchLbr() {
+            return stitchLbr;
+        }
+
+        public boolean totalCycles() {
+            return totalCycles;
+        }
+
         public Boolean group() {
             return group;
         }
@@ -532,12 +567,21 @@ public final class Report {
         for (EventDesc e : file.events()) {
             hasCallchains |= (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
         }
-        if (o.callchainsAsked() && !hasCallchains && !file.isPipe()) {
+        if (o.branchHistory() && (hasCallchains || file.isPipe())) {
+            // perf then adds each sample's branch stack to its callchain, sorted by srcline,symbol,dso
+            throw new IllegalArgumentException("--branch-history: branch records added to call chains are not computed"
+                    + " by jperf yet");
+        }
+        if ((o.callchainsAsked() || o.branchHistory()) && !hasCallchains && !file.isPipe()) {
             // perf: "Selected -g or --branch-history. But no callchain or branch data."
-            throw new IllegalArgumentException(file.name() + ": -g asks for call graphs but the samples have no callchains"
-                    + " (recorded without -g?)");
+            throw new IllegalArgumentException(file.name() + ": " + (o.callchainsAsked() ? "-g" : "--branch-history")
+                    + " asks for call graphs but the samples have no callchains (recorded without -g?)");
         }
         boolean branch = branchMode(file, o);
+        if (o.totalCycles() && branch) {
+            // perf's total_cycles_mode, which it keeps in branch mode only (ignored elsewhere, as here)
+            throw new IllegalArgumentException("--total-cycles: the blocks' sampled cycles are not computed by jperf yet");
+        }
         // branch mode entries are branches: no cumulated callchains, no graphs (perf adds none to them)
         boolean children = o.children() && hasCallchains && !branch;
         FieldOrder order = o.fieldOrder(children);
@@ -650,6 +694,24 @@ public final class Report {
         TasksReport.print(file, resolver, mmaps, out);
     }
 
+    /** What perf says of --stitch-lbr on a file without LBR call stacks (report prefixes "Warning:"). */
+    public static final String LBR_WARNING = "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+            + "Please apply --call-graph lbr when recording.\n";
+
+    /**
+     * perf's callchain_param_setup choosing CALLCHAIN_LBR: samples with callchains and branch
+     * stacks, without the user stack and registers of DWARF unwinding.
+     */
+    public static boolean lbrCallchains(PerfDataFile file) {
+        long type = 0;
+        for (EventDesc e : file.events()) {
+            type |= e.attr().sampleType();
+        }
+        boolean dwarf = (type & PerfEventAttr.PERF_SAMPLE_REGS_USER) != 0 && (type & PerfEventAttr.PERF_SAMPLE_STACK_USER) != 0;
+        return (type & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0 && (type & PerfEventAttr.PERF_SAMPLE_BRANCH_STACK) != 0
+                && !dwarf;
+    }
+
     /** The report of {@code o.input()} on {@code out}, without its notices. */
     public static void run(Options o, PrintStream out) {
         run(o, out, new PrintStream(OutputStream.nullOutputStream()));
@@ -660,6 +722,13 @@ public final class Report {
      * {@code err}; {@code o.input()} is not read.
      */
     public static void run(PerfDataFile file, Options o, PrintStream out, PrintStream err) {
+        if (o.stitchLbr()) {
+            if (lbrCallchains(file)) {
+                throw new IllegalArgumentException("--stitch-lbr: LBR call stacks are not stitched by jperf yet");
+            }
+            // perf's report__setup_sample_type: the option is switched off, saying so
+            err.print("Warning:\n" + LBR_WARNING);
+        }
         Result r = aggregate(file, o);
         String aux = auxtraceNotice(file, r);
         if (aux != null) {
