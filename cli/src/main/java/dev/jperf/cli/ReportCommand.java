@@ -85,6 +85,7 @@ final class ReportCommand implements Subcommand {
     private boolean branchHistory;
     private boolean stitchLbr;
     private boolean totalCycles;
+    private boolean cpuUtilization;
 
     @Override
     public String name() {
@@ -173,6 +174,8 @@ final class ReportCommand implements Subcommand {
                         + " file without LBR call stacks, as in perf; not computed by jperf on one with them)")
                 .flag('\0', "total-cycles", "Sort all blocks by 'Sampled Cycles%' (branch mode only, as in perf;"
                         + " not computed by jperf yet)")
+                .flag('\0', "show-cpu-utilization", "show sample percentage for different cpu modes (sys and usr"
+                        + " columns after Overhead)")
                 .value('\0', "pretty", "key", "pretty printing style key: normal raw (the style of perf's --threads"
                         + " table, which jperf does not print: no other output changes, as in perf)");
     }
@@ -240,6 +243,7 @@ final class ReportCommand implements Subcommand {
             case "branch-history" -> branchHistory = v.on();
             case "stitch-lbr" -> stitchLbr = v.on();
             case "total-cycles" -> totalCycles = v.on();
+            case "show-cpu-utilization" -> cpuUtilization = v.on();
             case "pretty" -> { } // perf reads it for --threads' table only, which jperf has not
             default -> throw new IllegalStateException("option not handled: " + name);
         }
@@ -300,7 +304,7 @@ final class ReportCommand implements Subcommand {
                 .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty).symbolFilter(symbolFilter).fullSourcePath(fullSourcePath)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
                 .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE)
-                .branchOptions(branchHistory, stitchLbr, totalCycles);
+                .branchOptions(branchHistory, stitchLbr, totalCycles).cpuUtilization(cpuUtilization);
         if (sort != null) {
             b.sort(sort);
         }

@@ -70,6 +70,7 @@ public final class Report {
         private final boolean branchHistory;
         private final boolean stitchLbr;
         private final boolean totalCycles;
+        private final boolean cpuUtilization;
 
         private Options(Builder b) {
             input = b.input;
@@ -103,6 +104,7 @@ public final class Report {
             branchHistory = b.branchHistory;
             stitchLbr = b.stitchLbr;
             totalCycles = b.totalCycles;
+            cpuUtilization = b.cpuUtilization;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -147,6 +149,7 @@ public final class Report {
             b.branchHistory = branchHistory;
             b.stitchLbr = stitchLbr;
             b.totalCycles = totalCycles;
+            b.cpuUtilization = cpuUtilization;
             b.fields = fields;
             return b;
         }
@@ -176,6 +179,7 @@ public final class Report {
             private boolean branchHistory;
             private boolean stitchLbr;
             private boolean totalCycles;
+            private boolean cpuUtilization;
             private Boolean group;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
@@ -311,6 +315,12 @@ public final class Report {
              * --branch-history, --stitch-lbr, --total-cycles: perf's answers on files without the
              * data they work on; on a file with it, jperf says it does not compute them.
              */
+            /** --show-cpu-utilization: perf's sys and usr columns after Overhead. */
+            public Builder cpuUtilization(boolean cpuUtilization) {
+                this.cpuUtilization = cpuUtilization;
+                return this;
+            }
+
             public Builder branchOptions(boolean branchHistory, boolean stitchLbr, boolean totalCycles) {
                 this.branchHistory = branchHistory;
                 this.stitchLbr = stitchLbr;
@@ -407,7 +417,7 @@ public final class Report {
          * @param children perf's cumulate_callchain (children on a file with callchains)
          */
         public FieldOrder fieldOrder(boolean children) {
-            if (fields == null && sortFields == null) {
+            if (fields == null && sortFields == null && !cpuUtilization) {
                 return null;
             }
             String sortText = sortFields;
@@ -418,7 +428,7 @@ public final class Report {
                 }
                 sortText = t.toString();
             }
-            return FieldOrder.of(sortText, DEFAULT_SORT, fields, children, showSamples, showPeriod);
+            return FieldOrder.of(sortText, DEFAULT_SORT, fields, children, showSamples, showPeriod, cpuUtilization);
         }
 
         public boolean children() {
@@ -740,12 +750,12 @@ public final class Report {
         }
         FieldOrder order = o.fieldOrder(children);
         if (o.json() && order != null) {
-            throw new IllegalArgumentException("--json prints perf's default columns: -F/--fields, or output fields in --sort,"
-                    + " not with it");
+            throw new IllegalArgumentException("--json prints perf's default columns: -F/--fields, output fields in --sort"
+                    + " or --show-cpu-utilization, not with it");
         }
         // callchain__fprintf_graph's test: no -F, and a --sort starting with "sym"
-        boolean symFirst = order != null ? o.fields == null && o.sortFields.startsWith("sym")
-                : o.sort().get(0) == SortKey.SYM;
+        boolean symFirst = o.fields != null || o.sortFields != null
+                ? o.fields == null && o.sortFields.startsWith("sym") : o.sort().get(0) == SortKey.SYM;
         if (o.json()) {
             new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), symFirst)
                     .print(r.hists(), r.session().totalLostSamples());

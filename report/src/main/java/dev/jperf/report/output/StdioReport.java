@@ -525,11 +525,17 @@ public final class StdioReport {
                             Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.periodAcc(), totals[i])).append('%');
                         }
                     }
-                    case OVERHEAD -> {
+                    case OVERHEAD, OVERHEAD_SYS, OVERHEAD_US, OVERHEAD_GUEST_SYS, OVERHEAD_GUEST_US -> {
+                        long period = p == null ? 0 : p.period(f.hpp());
                         if (separator == null) {
-                            Percent.appendColumn(b, percent(p == null ? 0 : p.period(), totals[i]));
+                            // " %*.2f%%" in the column's width
+                            int at0 = b.length();
+                            Percent.appendColumn(b, percent(period, totals[i]));
+                            for (int pad = f.hpp().width() - (b.length() - at0); pad > 0; pad--) {
+                                b.insert(at0, ' ');
+                            }
                         } else {
-                            Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.period(), totals[i])).append('%');
+                            Percent.appendF2(b.append(' '), percent(period, totals[i])).append('%');
                         }
                     }
                     case SAMPLE, PERIOD -> {
