@@ -174,6 +174,8 @@ final class ReportCommand implements Subcommand {
                         + " file without LBR call stacks, as in perf; not computed by jperf on one with them)")
                 .flag('\0', "total-cycles", "Sort all blocks by 'Sampled Cycles%' (branch mode only, as in perf;"
                         + " not computed by jperf yet)")
+                .flag('\0', "ignore-vmlinux", "don't load vmlinux even if found (jperf never loads one: kernel symbols"
+                        + " come from kallsyms, as perf's do with this option)")
                 .flag('\0', "show-cpu-utilization", "show sample percentage for different cpu modes (sys and usr"
                         + " columns after Overhead)")
                 .value('\0', "pretty", "key", "pretty printing style key: normal raw (the style of perf's --threads"
@@ -244,6 +246,7 @@ final class ReportCommand implements Subcommand {
             case "stitch-lbr" -> stitchLbr = v.on();
             case "total-cycles" -> totalCycles = v.on();
             case "show-cpu-utilization" -> cpuUtilization = v.on();
+            case "ignore-vmlinux" -> { } // what jperf always does
             case "pretty" -> { } // perf reads it for --threads' table only, which jperf has not
             default -> throw new IllegalStateException("option not handled: " + name);
         }

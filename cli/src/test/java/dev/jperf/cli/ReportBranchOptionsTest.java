@@ -11,10 +11,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * report's options for data the corpus files have not (LBR call stacks, branch stacks) and
+ * report's (and script's --stitch-lbr) options for data the corpus files have not (LBR call stacks, branch stacks) and
  * --pretty, against perf 6.1 on the same files: --stitch-lbr switched off with perf's warning,
  * --total-cycles ignored outside branch mode, --pretty changing nothing without --threads; stdout
- * line for line and stderr byte for byte.
+ * line for line and stderr byte for byte; --ignore-vmlinux: perf then takes kernel symbols from
+ * kallsyms alone, as jperf always does.
  */
 class ReportBranchOptionsTest {
     @ParameterizedTest(name = "{0}: {1}")
@@ -28,6 +29,8 @@ class ReportBranchOptionsTest {
         "c-process | --pretty raw",
         "g-two-events | --pretty=normal",
         "b-callchains-bpf | --pretty anything",
+        "b-callchains-bpf | --ignore-vmlinux",
+        "g-two-events | --ignore-vmlinux --sort dso,sym",
     })
     void asPerf(String kase, String options) throws Exception {
         PerfOracle.assumeInstalled();
@@ -42,6 +45,22 @@ class ReportBranchOptionsTest {
         assertEquals(0, ours.rc(), ours.err());
         assertEquals(PerfOracle.withoutTip(theirs.out()), PerfOracle.withoutTip(ours.out()));
         assertEquals(theirs.err(), ours.err());
+    }
+
+    @ParameterizedTest(name = "script {0}")
+    @CsvSource({"c-process", "b-callchains-bpf", "g-two-events"})
+    void scriptStitchLbrAsPerf(String kase) throws Exception {
+        PerfOracle.assumeInstalled();
+        String[] args = {"script", "-i", CorpusFixture.data(kase).toString(), "--kallsyms",
+            CorpusFixture.kallsyms().toString(), "--stitch-lbr"};
+        dev.jperf.format.PerfOracle.Result theirs = dev.jperf.format.PerfOracle.perf(args);
+        assertEquals(0, theirs.rc(), theirs.err());
+        List<String> ours = new ArrayList<>(List.of(args));
+        ours.addAll(List.of("--buildid-dir", CorpusFixture.buildIdDir().toString()));
+        Run r = Run.of(ours.toArray(String[]::new));
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(theirs.out(), r.out());
+        assertEquals(theirs.err(), r.err());
     }
 
     @Test
