@@ -13,6 +13,7 @@ import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
 import dev.jperf.report.output.TasksReport;
+import dev.jperf.report.session.EvSwitch;
 import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.PipelinedSink;
 import dev.jperf.report.session.SampleFilter;
@@ -71,6 +72,9 @@ public final class Report {
         private final boolean stitchLbr;
         private final boolean totalCycles;
         private final boolean cpuUtilization;
+        private final String switchOn;
+        private final String switchOff;
+        private final boolean showOnOffEvents;
 
         private Options(Builder b) {
             input = b.input;
@@ -105,6 +109,9 @@ public final class Report {
             stitchLbr = b.stitchLbr;
             totalCycles = b.totalCycles;
             cpuUtilization = b.cpuUtilization;
+            switchOn = b.switchOn;
+            switchOff = b.switchOff;
+            showOnOffEvents = b.showOnOffEvents;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -150,6 +157,9 @@ public final class Report {
             b.stitchLbr = stitchLbr;
             b.totalCycles = totalCycles;
             b.cpuUtilization = cpuUtilization;
+            b.switchOn = switchOn;
+            b.switchOff = switchOff;
+            b.showOnOffEvents = showOnOffEvents;
             b.fields = fields;
             return b;
         }
@@ -180,6 +190,9 @@ public final class Report {
             private boolean stitchLbr;
             private boolean totalCycles;
             private boolean cpuUtilization;
+            private String switchOn;
+            private String switchOff;
+            private boolean showOnOffEvents;
             private Boolean group;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
@@ -315,6 +328,17 @@ public final class Report {
              * --branch-history, --stitch-lbr, --total-cycles: perf's answers on files without the
              * data they work on; on a file with it, jperf says it does not compute them.
              */
+            /**
+             * --switch-on, --switch-off (event names, or null) and --show-on-off-events: the
+             * samples perf's evswitch keeps ({@link EvSwitch}).
+             */
+            public Builder evswitch(String on, String off, boolean showOnOff) {
+                this.switchOn = on;
+                this.switchOff = off;
+                this.showOnOffEvents = showOnOff;
+                return this;
+            }
+
             /** --show-cpu-utilization: perf's sys and usr columns after Overhead. */
             public Builder cpuUtilization(boolean cpuUtilization) {
                 this.cpuUtilization = cpuUtilization;
@@ -613,7 +637,8 @@ public final class Report {
                         .withFullSourcePath(o.fullSourcePath()));
         Session session = new Session(file, resolver,
                 new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack())
-                        .withHideUnresolved(o.hideUnresolved()));
+                        .withHideUnresolved(o.hideUnresolved())
+                        .withEvSwitch(EvSwitch.of(file.events(), o.switchOn, o.switchOff, o.showOnOffEvents)));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
@@ -740,6 +765,18 @@ public final class Report {
             err.print("Warning:\n" + LBR_WARNING);
         }
         Result r = aggregate(file, o);
+        long samples = 0;
+        for (Hists h : r.hists()) {
+            samples += h.samples();
+        }
+        if (samples == 0 && !o.json()) {
+            // perf's __cmd_report when no sample made an entry (--time, the switches left none): its
+            // header hint, then the error instead of the report
+            new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), false).elide(o.filter()).quiet(o.quiet())
+                    .printPreamble(r.hists().isEmpty() ? List.of() : r.hists().get(0).keys());
+            err.print("Error:\nThe " + file.name() + " data has no samples!\n");
+            return;
+        }
         String aux = auxtraceNotice(file, r);
         if (aux != null) {
             err.println(aux);
