@@ -9,6 +9,7 @@ import dev.jperf.format.header.CpuList;
 import dev.jperf.format.header.PerfEventAttr;
 import dev.jperf.report.Report;
 import dev.jperf.report.aggregate.CallchainParams;
+import dev.jperf.report.session.EvSwitch;
 import dev.jperf.report.session.Machine;
 import dev.jperf.report.dump.RawDump;
 import dev.jperf.report.export.Exports;
@@ -82,6 +83,13 @@ final class ReportCommand implements Subcommand {
     /** --samples: kept per entry for the TUI's browser (perf's res_sample), which the stdio report does not show. */
     private int samples;
     private String symbolFilter;
+    private boolean branchHistory;
+    private boolean stitchLbr;
+    private boolean totalCycles;
+    private boolean cpuUtilization;
+    private String switchOn;
+    private String switchOff;
+    private boolean showOnOffEvents;
 
     @Override
     public String name() {
@@ -163,7 +171,22 @@ final class ReportCommand implements Subcommand {
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)")
                 .flag('\0', "group", "show event group information together (default when the file has groups)")
                 .flag('b', "branch-stack", "use branch records for per branch histogram filling (default when the file"
-                        + " has branch stacks; sort keys dso_from, dso_to, symbol_from, symbol_to, cycles)");
+                        + " has branch stacks; sort keys dso_from, dso_to, symbol_from, symbol_to, cycles)")
+                .flag('\0', "branch-history", "add last branch records to call history (a file without callchains is"
+                        + " an error, as in perf; one with them: not computed by jperf yet)")
+                .flag('\0', "stitch-lbr", "Enable LBR callgraph stitching approach (switched off, saying so, on a"
+                        + " file without LBR call stacks, as in perf; not computed by jperf on one with them)")
+                .flag('\0', "total-cycles", "Sort all blocks by 'Sampled Cycles%' (branch mode only, as in perf;"
+                        + " not computed by jperf yet)")
+                .value('\0', "switch-on", "event", "Consider events after the ocurrence of this event")
+                .value('\0', "switch-off", "event", "Stop considering events after the ocurrence of this event")
+                .flag('\0', "show-on-off-events", "Show the on/off switch events, used with --switch-on and --switch-off")
+                .flag('\0', "ignore-vmlinux", "don't load vmlinux even if found (jperf never loads one: kernel symbols"
+                        + " come from kallsyms, as perf's do with this option)")
+                .flag('\0', "show-cpu-utilization", "show sample percentage for different cpu modes (sys and usr"
+                        + " columns after Overhead)")
+                .value('\0', "pretty", "key", "pretty printing style key: normal raw (the style of perf's --threads"
+                        + " table, which jperf does not print: no other output changes, as in perf)");
     }
 
     @Override
@@ -226,6 +249,15 @@ final class ReportCommand implements Subcommand {
             case "flamegraph" -> flamegraph = v.text();
             case "group" -> group = v.on();
             case "branch-stack" -> branchStack = v.on();
+            case "branch-history" -> branchHistory = v.on();
+            case "stitch-lbr" -> stitchLbr = v.on();
+            case "total-cycles" -> totalCycles = v.on();
+            case "show-cpu-utilization" -> cpuUtilization = v.on();
+            case "ignore-vmlinux" -> { } // what jperf always does
+            case "switch-on" -> switchOn = v.text();
+            case "switch-off" -> switchOff = v.text();
+            case "show-on-off-events" -> showOnOffEvents = v.on();
+            case "pretty" -> { } // perf reads it for --threads' table only, which jperf has not
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -284,7 +316,9 @@ final class ReportCommand implements Subcommand {
                 .symbols(kallsyms, symfs).json(json).demangle(demangle).inline(inline).showSamples(showSamples).showPeriod(showPeriod).quiet(quiet).separator(separator)
                 .group(group).branchStack(branchStack).maxStack(maxStack).hideUnresolved(hideUnresolved).skipEmpty(skipEmpty).symbolFilter(symbolFilter).fullSourcePath(fullSourcePath)
                 // perf errs on -g with a mode (not on -G alone, nor on -g none) for a file without callchains
-                .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE);
+                .callchainsAsked(callGraph != null && graph.mode() != CallchainParams.Mode.NONE)
+                .branchOptions(branchHistory, stitchLbr, totalCycles).cpuUtilization(cpuUtilization)
+                .evswitch(switchOn, switchOff, showOnOffEvents);
         if (sort != null) {
             b.sort(sort);
         }
@@ -340,7 +374,13 @@ final class ReportCommand implements Subcommand {
                 System.err.print("Error:\nfailed to set cpu bitmap\n");
                 return 0;
             }
-            Report.run(f, o, System.out, warnings);
+            try {
+                Report.run(f, o, System.out, warnings);
+            } catch (EvSwitch.NotFound e) {
+                // perf's evswitch__init: its line, and -ENOENT as the exit status
+                System.err.print("ERROR: " + e.getMessage() + "\nHINT:  use 'jperf evlist' to see the available event names\n");
+                return 254;
+            }
             // damage is said after the report, once the records were read (where reading stopped)
             Input.printWarnings(f, warnings);
         }

@@ -5,6 +5,7 @@ import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.report.Report;
 import dev.jperf.report.export.Exports;
 import dev.jperf.report.header.HeaderReport;
 import dev.jperf.report.script.Script;
@@ -30,6 +31,7 @@ final class ScriptCommand implements Subcommand {
     private boolean hideCallGraph;
     private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
     private boolean showBpfEvents;
+    private boolean stitchLbr;
     private boolean showMmapEvents;
     private boolean showTaskEvents;
     private boolean showLostEvents;
@@ -126,7 +128,9 @@ final class ScriptCommand implements Subcommand {
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)")
                 .flag('\0', "header", "Show data header.")
                 .flag('\0', "header-only", "Show only data header.")
-                .flag('I', "show-info", "display extended information from perf.data file");
+                .flag('I', "show-info", "display extended information from perf.data file")
+                .flag('\0', "stitch-lbr", "Enable LBR callgraph stitching approach (switched off, saying so, on a"
+                        + " file without LBR call stacks, as in perf; not done by jperf on one with them)");
     }
 
     @Override
@@ -152,6 +156,7 @@ final class ScriptCommand implements Subcommand {
             case "show-lost-events" -> showLostEvents = v.on();
             case "show-round-events" -> showRoundEvents = v.on();
             case "show-bpf-events" -> showBpfEvents = v.on();
+            case "stitch-lbr" -> stitchLbr = v.on();
             case "show-cgroup-events" -> showCgroupEvents = v.on();
             case "demangle" -> demangle = v.on();
             case "full-source-path" -> fullSourcePath = v.on();
@@ -291,6 +296,12 @@ final class ScriptCommand implements Subcommand {
             }
             if (cpus != null && ReportCommand.lacksCpus(file)) {
                 return 255;
+            }
+            if (stitchLbr) {
+                if (Report.lbrCallchains(file)) {
+                    throw new IllegalArgumentException("--stitch-lbr: LBR call stacks are not stitched by jperf yet");
+                }
+                System.err.print(Report.LBR_WARNING);
             }
             if (reltime && time != null && file.features().sampleTime().map(t -> t.first() == 0 && t.last() == 0).orElse(true)) {
                 // perf_time__parse_for_ranges_reltime needs HEADER_SAMPLE_TIME (-EINVAL without)

@@ -13,6 +13,7 @@ import dev.jperf.report.aggregate.SortKey;
 import dev.jperf.report.output.JsonReport;
 import dev.jperf.report.output.StdioReport;
 import dev.jperf.report.output.TasksReport;
+import dev.jperf.report.session.EvSwitch;
 import dev.jperf.report.session.Machine;
 import dev.jperf.report.session.PipelinedSink;
 import dev.jperf.report.session.SampleFilter;
@@ -67,6 +68,13 @@ public final class Report {
         private final String sortFields;
         /** -F/--fields as given, or null. */
         private final String fields;
+        private final boolean branchHistory;
+        private final boolean stitchLbr;
+        private final boolean totalCycles;
+        private final boolean cpuUtilization;
+        private final String switchOn;
+        private final String switchOff;
+        private final boolean showOnOffEvents;
 
         private Options(Builder b) {
             input = b.input;
@@ -97,6 +105,13 @@ public final class Report {
             skipEmpty = b.skipEmpty;
             symbolFilter = b.symbolFilter;
             fullSourcePath = b.fullSourcePath;
+            branchHistory = b.branchHistory;
+            stitchLbr = b.stitchLbr;
+            totalCycles = b.totalCycles;
+            cpuUtilization = b.cpuUtilization;
+            switchOn = b.switchOn;
+            switchOff = b.switchOff;
+            showOnOffEvents = b.showOnOffEvents;
         }
 
         /** perf report on {@code input} without options: comm,dso,sym, children, the default graph. */
@@ -138,6 +153,13 @@ public final class Report {
             b.symbolFilter = symbolFilter;
             b.fullSourcePath = fullSourcePath;
             b.sortFields = sortFields;
+            b.branchHistory = branchHistory;
+            b.stitchLbr = stitchLbr;
+            b.totalCycles = totalCycles;
+            b.cpuUtilization = cpuUtilization;
+            b.switchOn = switchOn;
+            b.switchOff = switchOff;
+            b.showOnOffEvents = showOnOffEvents;
             b.fields = fields;
             return b;
         }
@@ -164,6 +186,13 @@ public final class Report {
             private boolean quiet;
             private String separator;
             private boolean callchainsAsked;
+            private boolean branchHistory;
+            private boolean stitchLbr;
+            private boolean totalCycles;
+            private boolean cpuUtilization;
+            private String switchOn;
+            private String switchOff;
+            private boolean showOnOffEvents;
             private Boolean group;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
@@ -295,6 +324,34 @@ public final class Report {
                 return this;
             }
 
+            /**
+             * --branch-history, --stitch-lbr, --total-cycles: perf's answers on files without the
+             * data they work on; on a file with it, jperf says it does not compute them.
+             */
+            /**
+             * --switch-on, --switch-off (event names, or null) and --show-on-off-events: the
+             * samples perf's evswitch keeps ({@link EvSwitch}).
+             */
+            public Builder evswitch(String on, String off, boolean showOnOff) {
+                this.switchOn = on;
+                this.switchOff = off;
+                this.showOnOffEvents = showOnOff;
+                return this;
+            }
+
+            /** --show-cpu-utilization: perf's sys and usr columns after Overhead. */
+            public Builder cpuUtilization(boolean cpuUtilization) {
+                this.cpuUtilization = cpuUtilization;
+                return this;
+            }
+
+            public Builder branchOptions(boolean branchHistory, boolean stitchLbr, boolean totalCycles) {
+                this.branchHistory = branchHistory;
+                this.stitchLbr = stitchLbr;
+                this.totalCycles = totalCycles;
+                return this;
+            }
+
             /** --group/--no-group; null: perf's default (group view when the file has event groups). */
             public Builder group(Boolean group) {
                 this.group = group;
@@ -384,7 +441,7 @@ public final class Report {
          * @param children perf's cumulate_callchain (children on a file with callchains)
          */
         public FieldOrder fieldOrder(boolean children) {
-            if (fields == null && sortFields == null) {
+            if (fields == null && sortFields == null && !cpuUtilization) {
                 return null;
             }
             String sortText = sortFields;
@@ -395,7 +452,7 @@ public final class Report {
                 }
                 sortText = t.toString();
             }
-            return FieldOrder.of(sortText, DEFAULT_SORT, fields, children, showSamples, showPeriod);
+            return FieldOrder.of(sortText, DEFAULT_SORT, fields, children, showSamples, showPeriod, cpuUtilization);
         }
 
         public boolean children() {
@@ -474,6 +531,18 @@ public final class Report {
             return callchainsAsked;
         }
 
+        public boolean branchHistory() {
+            return branchHistory;
+        }
+
+        public boolean stitchLbr() {
+            return stitchLbr;
+        }
+
+        public boolean totalCycles() {
+            return totalCycles;
+        }
+
         public Boolean group() {
             return group;
         }
@@ -532,12 +601,21 @@ public final class Report {
         for (EventDesc e : file.events()) {
             hasCallchains |= (e.attr().sampleType() & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0;
         }
-        if (o.callchainsAsked() && !hasCallchains && !file.isPipe()) {
+        if (o.branchHistory() && (hasCallchains || file.isPipe())) {
+            // perf then adds each sample's branch stack to its callchain, sorted by srcline,symbol,dso
+            throw new IllegalArgumentException("--branch-history: branch records added to call chains are not computed"
+                    + " by jperf yet");
+        }
+        if ((o.callchainsAsked() || o.branchHistory()) && !hasCallchains && !file.isPipe()) {
             // perf: "Selected -g or --branch-history. But no callchain or branch data."
-            throw new IllegalArgumentException(file.name() + ": -g asks for call graphs but the samples have no callchains"
-                    + " (recorded without -g?)");
+            throw new IllegalArgumentException(file.name() + ": " + (o.callchainsAsked() ? "-g" : "--branch-history")
+                    + " asks for call graphs but the samples have no callchains (recorded without -g?)");
         }
         boolean branch = branchMode(file, o);
+        if (o.totalCycles() && branch) {
+            // perf's total_cycles_mode, which it keeps in branch mode only (ignored elsewhere, as here)
+            throw new IllegalArgumentException("--total-cycles: the blocks' sampled cycles are not computed by jperf yet");
+        }
         // branch mode entries are branches: no cumulated callchains, no graphs (perf adds none to them)
         boolean children = o.children() && hasCallchains && !branch;
         FieldOrder order = o.fieldOrder(children);
@@ -559,7 +637,8 @@ public final class Report {
                         .withFullSourcePath(o.fullSourcePath()));
         Session session = new Session(file, resolver,
                 new Session.Options(children || graph != null, o.filter(), branch).withMaxStack(o.maxStack())
-                        .withHideUnresolved(o.hideUnresolved()));
+                        .withHideUnresolved(o.hideUnresolved())
+                        .withEvSwitch(EvSwitch.of(file.events(), o.switchOn, o.switchOff, o.showOnOffEvents)));
         Map<EventDesc, Hists> byEvent = new IdentityHashMap<>();
         List<Hists> ordered = new ArrayList<>();
         for (EventDesc e : file.events()) {
@@ -650,6 +729,24 @@ public final class Report {
         TasksReport.print(file, resolver, mmaps, out);
     }
 
+    /** What perf says of --stitch-lbr on a file without LBR call stacks (report prefixes "Warning:"). */
+    public static final String LBR_WARNING = "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+            + "Please apply --call-graph lbr when recording.\n";
+
+    /**
+     * perf's callchain_param_setup choosing CALLCHAIN_LBR: samples with callchains and branch
+     * stacks, without the user stack and registers of DWARF unwinding.
+     */
+    public static boolean lbrCallchains(PerfDataFile file) {
+        long type = 0;
+        for (EventDesc e : file.events()) {
+            type |= e.attr().sampleType();
+        }
+        boolean dwarf = (type & PerfEventAttr.PERF_SAMPLE_REGS_USER) != 0 && (type & PerfEventAttr.PERF_SAMPLE_STACK_USER) != 0;
+        return (type & PerfEventAttr.PERF_SAMPLE_CALLCHAIN) != 0 && (type & PerfEventAttr.PERF_SAMPLE_BRANCH_STACK) != 0
+                && !dwarf;
+    }
+
     /** The report of {@code o.input()} on {@code out}, without its notices. */
     public static void run(Options o, PrintStream out) {
         run(o, out, new PrintStream(OutputStream.nullOutputStream()));
@@ -660,7 +757,26 @@ public final class Report {
      * {@code err}; {@code o.input()} is not read.
      */
     public static void run(PerfDataFile file, Options o, PrintStream out, PrintStream err) {
+        if (o.stitchLbr()) {
+            if (lbrCallchains(file)) {
+                throw new IllegalArgumentException("--stitch-lbr: LBR call stacks are not stitched by jperf yet");
+            }
+            // perf's report__setup_sample_type: the option is switched off, saying so
+            err.print("Warning:\n" + LBR_WARNING);
+        }
         Result r = aggregate(file, o);
+        long samples = 0;
+        for (Hists h : r.hists()) {
+            samples += h.samples();
+        }
+        if (samples == 0 && !o.json()) {
+            // perf's __cmd_report when no sample made an entry (--time, the switches left none): its
+            // header hint, then the error instead of the report
+            new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), false).elide(o.filter()).quiet(o.quiet())
+                    .printPreamble(r.hists().isEmpty() ? List.of() : r.hists().get(0).keys());
+            err.print("Error:\nThe " + file.name() + " data has no samples!\n");
+            return;
+        }
         String aux = auxtraceNotice(file, r);
         if (aux != null) {
             err.println(aux);
@@ -671,12 +787,12 @@ public final class Report {
         }
         FieldOrder order = o.fieldOrder(children);
         if (o.json() && order != null) {
-            throw new IllegalArgumentException("--json prints perf's default columns: -F/--fields, or output fields in --sort,"
-                    + " not with it");
+            throw new IllegalArgumentException("--json prints perf's default columns: -F/--fields, output fields in --sort"
+                    + " or --show-cpu-utilization, not with it");
         }
         // callchain__fprintf_graph's test: no -F, and a --sort starting with "sym"
-        boolean symFirst = order != null ? o.fields == null && o.sortFields.startsWith("sym")
-                : o.sort().get(0) == SortKey.SYM;
+        boolean symFirst = o.fields != null || o.sortFields != null
+                ? o.fields == null && o.sortFields.startsWith("sym") : o.sort().get(0) == SortKey.SYM;
         if (o.json()) {
             new JsonReport(out, o.percentLimit(), o.relative(), o.callGraph(), symFirst)
                     .print(r.hists(), r.session().totalLostSamples());

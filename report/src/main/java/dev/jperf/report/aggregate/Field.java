@@ -15,6 +15,12 @@ public record Field(Hpp hpp, SortKey key) {
     /** perf's hpp_sort_dimensions jperf computes, with perf's headers and widths. */
     public enum Hpp {
         OVERHEAD("Overhead", 8),
+        /** The self period of kernel-mode samples (perf's period_sys), as a share of the total. */
+        OVERHEAD_SYS("sys", 8),
+        /** The self period of user-mode samples (period_us). */
+        OVERHEAD_US("usr", 8),
+        OVERHEAD_GUEST_SYS("guest sys", 9),
+        OVERHEAD_GUEST_US("guest usr", 9),
         OVERHEAD_CHILDREN("Children", 8),
         SAMPLE("Samples", 12),
         PERIOD("Period", 12);
@@ -37,7 +43,12 @@ public record Field(Hpp hpp, SortKey key) {
 
         /** Whether the column is a percentage (" %6.2f%%"), not a count. */
         public boolean percent() {
-            return this == OVERHEAD || this == OVERHEAD_CHILDREN;
+            return this != SAMPLE && this != PERIOD;
+        }
+
+        /** A share of one CPU mode's period (perf's he_stat__add_cpumode_period). */
+        public boolean cpumode() {
+            return this == OVERHEAD_SYS || this == OVERHEAD_US || this == OVERHEAD_GUEST_SYS || this == OVERHEAD_GUEST_US;
         }
     }
 

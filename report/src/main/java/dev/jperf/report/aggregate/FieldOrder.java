@@ -33,9 +33,10 @@ public record FieldOrder(List<Field> columns, List<Field> sortList, boolean self
      * @param children perf's cumulate_callchain (--children on a file with callchains)
      * @param showSamples -n (a default column)
      * @param showPeriod --show-total-period (a default column)
+     * @param cpuUtilization --show-cpu-utilization: sys and usr default columns
      */
     public static FieldOrder of(String sort, String defaultSort, String fields, boolean children, boolean showSamples,
-            boolean showPeriod) {
+            boolean showPeriod, boolean cpuUtilization) {
         boolean strict = fields != null && !fields.startsWith("+");
         if (fields != null && !strict && fields.length() == 1) {
             throw new IllegalArgumentException("Invalid --fields key: `+'");
@@ -67,6 +68,11 @@ public record FieldOrder(List<Field> columns, List<Field> sortList, boolean self
                 columns.add(Field.of(Field.Hpp.OVERHEAD_CHILDREN));
             }
             columns.add(Field.of(Field.Hpp.OVERHEAD));
+            if (cpuUtilization) {
+                // perf_guest is false in report: the guest columns are -F's alone
+                columns.add(Field.of(Field.Hpp.OVERHEAD_SYS));
+                columns.add(Field.of(Field.Hpp.OVERHEAD_US));
+            }
             if (showSamples) {
                 columns.add(Field.of(Field.Hpp.SAMPLE));
             }

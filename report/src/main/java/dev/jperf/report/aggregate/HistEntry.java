@@ -1,5 +1,6 @@
 package dev.jperf.report.aggregate;
 
+import dev.jperf.format.record.PerfRecord;
 import dev.jperf.report.session.Frame;
 import dev.jperf.report.session.PerfThread;
 import dev.jperf.report.symbol.Dso;
@@ -40,6 +41,11 @@ public final class HistEntry {
     long period;
     long periodAcc;
     long samples;
+    /** The self period by CPU mode, kept when a column shows it: kernel, user, guest kernel, guest user. */
+    long periodSys;
+    long periodUs;
+    long periodGuestSys;
+    long periodGuestUs;
     /** Created by a sample --comm/--pid/--tid exclude: not printed (perf's he->filtered). */
     boolean filtered;
     /** The entry's call graph when one is printed (perf's he->callchain), else null. */
@@ -197,6 +203,28 @@ public final class HistEntry {
     /** Self period. */
     public long period() {
         return period;
+    }
+
+    /** The self period of samples of one CPU mode ({@code hpp} one of the cpumode fields). */
+    public long period(Field.Hpp hpp) {
+        return switch (hpp) {
+            case OVERHEAD_SYS -> periodSys;
+            case OVERHEAD_US -> periodUs;
+            case OVERHEAD_GUEST_SYS -> periodGuestSys;
+            case OVERHEAD_GUEST_US -> periodGuestUs;
+            default -> period;
+        };
+    }
+
+    /** perf's he_stat__add_cpumode_period: other modes (hypervisor, unknown) add to none. */
+    void addCpumode(int cpumode, long p) {
+        switch (cpumode) {
+            case PerfRecord.PERF_RECORD_MISC_KERNEL -> periodSys += p;
+            case PerfRecord.PERF_RECORD_MISC_USER -> periodUs += p;
+            case PerfRecord.PERF_RECORD_MISC_GUEST_KERNEL -> periodGuestSys += p;
+            case PerfRecord.PERF_RECORD_MISC_GUEST_USER -> periodGuestUs += p;
+            default -> { }
+        }
     }
 
     /** Children (accumulated) period; equals {@link #period()} without children mode. */

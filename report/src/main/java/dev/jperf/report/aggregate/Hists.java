@@ -44,6 +44,8 @@ public final class Hists {
     private final boolean hasCpu;
     /** A srcline or srcfile key: entries per address, compared by perf's text (search mode). */
     private final boolean hasSrc;
+    /** A column of one CPU mode's share (sys, usr...): the entries keep their period by mode. */
+    private final boolean cpumodes;
     /** perf's branch mode: an entry per branch of the samples' branch stacks, period 1 each. */
     private final boolean branchMode;
     /** The order chains are walked and stored in, or null when no call graph is kept (-g none). */
@@ -169,7 +171,13 @@ public final class Hists {
                     return c < 0 ? -1 : c == 0 ? 0 : 1;
                 }, true)
                 : null;
-        this.shapes = children || graphOrder != null ? new SampleShapes(graphOrder != null) : null;
+        boolean modes = false;
+        for (int i = 0; this.sortList != null && i < this.sortList.length; i++) {
+            modes |= this.sortList[i].hpp() != null && this.sortList[i].hpp().cpumode();
+        }
+        this.cpumodes = modes;
+        // a batch of samples of one shape would mix their CPU modes
+        this.shapes = (children || graphOrder != null) && !modes ? new SampleShapes(graphOrder != null) : null;
     }
 
     public EventDesc event() {
@@ -356,6 +364,9 @@ public final class Hists {
             return;
         }
         add(chain, n, reached, reachedAt, m, period, 1);
+        if (cpumodes) {
+            reached[0].addCpumode(s.cpumode(), period);
+        }
     }
 
     /**
@@ -879,6 +890,10 @@ public final class Hists {
             iter.period += e.period;
             iter.periodAcc += e.periodAcc;
             iter.samples += e.samples;
+            iter.periodSys += e.periodSys;
+            iter.periodUs += e.periodUs;
+            iter.periodGuestSys += e.periodGuestSys;
+            iter.periodGuestUs += e.periodGuestUs;
             if (e.callchain != null) {
                 graph(iter).merge(e.callchain);
             }
@@ -887,6 +902,10 @@ public final class Hists {
                 e.period = 0;
                 e.periodAcc = 0;
                 e.samples = 0;
+                e.periodSys = 0;
+                e.periodUs = 0;
+                e.periodGuestSys = 0;
+                e.periodGuestUs = 0;
                 e.callchain = null;
             }
             // perf sums the non-filtered period over the entries output_resort keeps
@@ -1151,6 +1170,8 @@ public final class Hists {
                         }
                     }
                     case SAMPLE -> c = Long.compare(y.samples, x.samples);
+                    // __hpp__sort of the mode's period (jperf compares no group members' here)
+                    default -> c = Long.compare(y.period(f.hpp()), x.period(f.hpp()));
                 }
             }
             if (c != 0) {

@@ -123,19 +123,26 @@ public final class StdioReport {
         printSections(GroupHists.ungrouped(hists), totalLostSamples);
     }
 
-    /** The report of these sections (events, or groups of events in perf's group view). */
-    public void printSections(List<GroupHists> sections, long totalLostSamples) {
+    /**
+     * What perf prints before the report, also when it finds no samples: the header hint and the
+     * value of each one-value filter of these keys.
+     */
+    public void printPreamble(List<SortKey> keys) {
         comment("# To display the perf.data header info, please use --header/--header-only options.");
         comment("#");
-        if (!sections.isEmpty()) {
-            for (SortKey k : sections.get(0).leader().keys()) {
-                String v = elided(k);
-                if (v != null) {
-                    // perf prints it with -q too
-                    out.println("# " + (k == SortKey.SYM ? "symbol" : k == SortKey.DSO ? "dso" : "comm") + ": " + v);
-                }
+        for (SortKey k : keys) {
+            String v = elided(k);
+            if (v != null) {
+                // perf prints it with -q too
+                out.println("# " + (k == SortKey.SYM ? "symbol" : k == SortKey.DSO ? "dso" : "comm") + ": " + v);
             }
         }
+        out.flush();
+    }
+
+    /** The report of these sections (events, or groups of events in perf's group view). */
+    public void printSections(List<GroupHists> sections, long totalLostSamples) {
+        printPreamble(sections.isEmpty() ? List.of() : sections.get(0).leader().keys());
         comment("#");
         comment("# Total Lost Samples: " + totalLostSamples);
         comment("#");
@@ -525,11 +532,17 @@ public final class StdioReport {
                             Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.periodAcc(), totals[i])).append('%');
                         }
                     }
-                    case OVERHEAD -> {
+                    case OVERHEAD, OVERHEAD_SYS, OVERHEAD_US, OVERHEAD_GUEST_SYS, OVERHEAD_GUEST_US -> {
+                        long period = p == null ? 0 : p.period(f.hpp());
                         if (separator == null) {
-                            Percent.appendColumn(b, percent(p == null ? 0 : p.period(), totals[i]));
+                            // " %*.2f%%" in the column's width
+                            int at0 = b.length();
+                            Percent.appendColumn(b, percent(period, totals[i]));
+                            for (int pad = f.hpp().width() - (b.length() - at0); pad > 0; pad--) {
+                                b.insert(at0, ' ');
+                            }
                         } else {
-                            Percent.appendF2(b.append(' '), percent(p == null ? 0 : p.period(), totals[i])).append('%');
+                            Percent.appendF2(b.append(' '), percent(period, totals[i])).append('%');
                         }
                     }
                     case SAMPLE, PERIOD -> {

@@ -145,6 +145,11 @@ public record SampleFilter(Set<String> comms, Set<Integer> pids, Set<Integer> ti
         return sec * 1_000_000_000L + ns;
     }
 
+    /** Whether a sample at this time is dropped by --time. */
+    boolean dropsTime(long time) {
+        return (timeStart != 0 && time < timeStart) || (timeStop != 0 && time > timeStop);
+    }
+
     /** Whether a sample of this CPU at this time is dropped (--cpu, --time). */
     boolean drops(int cpu, long time) {
         return (cpus != null && !cpus.contains(cpu)) || (timeStart != 0 && time < timeStart)

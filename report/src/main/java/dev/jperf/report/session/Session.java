@@ -47,9 +47,11 @@ public final class Session {
      *
      * @param callchains resolve callchains (off for -g none --no-children: faster)
      * @param branchStacks resolve each sample's branch stack (perf's branch mode)
+     * @param evswitch --switch-on/--switch-off, applied where perf report applies them (after
+     *     --time, before the other filters), or null
      */
     public record Options(boolean callchains, SampleFilter filter, boolean branchStacks, int maxStack,
-            boolean hideUnresolved) {
+            boolean hideUnresolved, EvSwitch evswitch) {
         /** Without branch stacks. */
         public Options(boolean callchains, SampleFilter filter) {
             this(callchains, filter, false);
@@ -57,12 +59,17 @@ public final class Session {
 
         /** perf's default --max-stack (PERF_MAX_STACK_DEPTH). */
         public Options(boolean callchains, SampleFilter filter, boolean branchStacks) {
-            this(callchains, filter, branchStacks, MAX_STACK, false);
+            this(callchains, filter, branchStacks, MAX_STACK, false, null);
         }
 
         /** perf's --max-stack: the callchain entries a walk keeps (perf's loop stops at it). */
         public Options withMaxStack(int maxStack) {
-            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved);
+            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved, evswitch);
+        }
+
+        /** perf report's evswitch, for {@link #scan}. */
+        public Options withEvSwitch(EvSwitch evswitch) {
+            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved, evswitch);
         }
 
         /**
@@ -71,7 +78,7 @@ public final class Session {
          * counts toward --max-stack, as in perf's walk).
          */
         public Options withHideUnresolved(boolean hideUnresolved) {
-            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved);
+            return new Options(callchains, filter, branchStacks, maxStack, hideUnresolved, evswitch);
         }
     }
 
@@ -404,6 +411,9 @@ public final class Session {
         long[] d = b.d;
         int at = i * Batch.L;
         int cpu = (int) (d[at + Batch.CPU_MISC] >> 32);
+        if (options.evswitch() != null && switchedOff(d[at + Batch.TIME], Batch.event(b.o, i))) {
+            return;
+        }
         if (options.filter().drops(cpu, d[at + Batch.TIME])) {
             return;
         }
@@ -587,8 +597,16 @@ public final class Session {
         return k + u;
     }
 
+    /** perf report's order: a sample --time drops never reaches the switch, which then decides. */
+    private boolean switchedOff(long time, dev.jperf.format.header.EventDesc event) {
+        return !options.filter().dropsTime(time) && options.evswitch().discard(event);
+    }
+
     /** A sample decoded in full; its callchain's entries are u64s at {@code chainAt} in {@code src}. */
     private void sample(SampleRecord s, ByteSource src, long position, long chainAt, SampleConsumer consumer) {
+        if (options.evswitch() != null && switchedOff(s.time(), s.event())) {
+            return;
+        }
         if (options.filter().drops(s.cpu(), s.time())) {
             return;
         }
