@@ -240,7 +240,7 @@ final class ProgramStat {
                 @Override
                 public void at(long now) {
                     Reading cur = read(fds, profilers);
-                    printer.intervalHeader();
+                    printer.intervalHeader(options.intervalClear());
                     String prefix = printer.intervalPrefix(now - t0);
                     for (Row r : rows(programs, profilers, last[0], cur, options.intervalMs() * 1_000_000L)) {
                         printer.row(prefix, r);
@@ -255,7 +255,7 @@ final class ProgramStat {
                 if (session.intervalsDone()) {
                     return exit;
                 }
-                printer.intervalHeader();
+                printer.intervalHeader(options.intervalClear());
                 String prefix = printer.intervalPrefix(t1 - t0);
                 for (Row r : rows(programs, profilers, last[0], end, options.intervalMs() * 1_000_000L)) {
                     printer.row(prefix, r);

@@ -389,7 +389,7 @@ public final class StatSession implements StopSignals.Stoppable {
 
     /** Every interval's rows: the deltas since the last, over the interval's nominal length (as perf). */
     void printInterval(StatPrinter printer, long ns, List<StatEvent> events, CounterValues[] delta) {
-        printer.intervalHeader();
+        printer.intervalHeader(options.intervalClear());
         String prefix = printer.intervalPrefix(ns);
         ShadowStats shadow = new ShadowStats(options.intervalMs() * 1e6);
         CounterValues[] scaled = new CounterValues[delta.length];
@@ -410,7 +410,7 @@ public final class StatSession implements StopSignals.Stoppable {
     }
 
     private void printAggregatedInterval(StatPrinter printer, long ns, List<StatEvent> events, Aggregation.Readings delta) {
-        printer.intervalHeader();
+        printer.intervalHeader(options.intervalClear());
         printAggregated(printer, printer.intervalPrefix(ns), events, delta, options.intervalMs() * 1e6, Double.NaN);
     }
 
