@@ -51,6 +51,8 @@ final class StatCommand implements Subcommand {
     private long tdLevel;
     private boolean smiCost;
     private boolean intervalClear;
+    private boolean scale = true;
+    private boolean sync;
     /** -B given (not its default, nor --no-big-num): perf refuses it with -x */
     private boolean bigNumAsked;
     private List<String> command = List.of();
@@ -84,6 +86,8 @@ final class StatCommand implements Subcommand {
                 .value('I', "interval-print", "n", "print counts at regular interval in ms (>= 10)")
                 .value('\0', "interval-count", "n", "print counts for fixed number of times")
                 .flag('\0', "interval-clear", "clear screen in between new interval")
+                .flag('\0', "scale", "Use --no-scale to disable counter scaling for multiplexing")
+                .flag('S', "sync", "call sync() before starting a run")
                 .value('r', "repeat", "n", "repeat command and print average + stddev")
                 .value('x', "field-separator", "separator", "print counts with custom separator")
                 .flag('j', "json-output", "print counts in JSON format")
@@ -134,6 +138,8 @@ final class StatCommand implements Subcommand {
             case "interval-print" -> intervalMs = v.integer();
             case "interval-count" -> intervalCount = v.integer();
             case "interval-clear" -> intervalClear = v.on();
+            case "scale" -> scale = v.on();
+            case "sync" -> sync = v.on();
             case "repeat" -> repeat = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "field-separator" -> separator = v.text();
             case "json-output" -> json = v.on();
@@ -247,7 +253,7 @@ final class StatCommand implements Subcommand {
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
                     output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr, delayMs, pre, post, append, (int) logFd, summary,
-                    csvSummary, detailed, allUser, allKernel, noInherit, table, group, intervalClear);
+                    csvSummary, detailed, allUser, allKernel, noInherit, table, group, intervalClear, scale, sync);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

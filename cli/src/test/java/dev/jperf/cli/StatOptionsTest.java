@@ -341,6 +341,46 @@ class StatOptionsTest {
         }
     }
 
+    /**
+     * -S/--sync: sync(2) before the run, as strace(1) sees perf call it; --scale/--no-scale: the
+     * counts as perf prints them (software events never multiplex: StatPrinterTest has the rule).
+     */
+    @Test
+    void syncAndScaleAsPerf() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/strace")), "strace is not installed");
+        // a process of the test's own, counted for 200 ms (a workload of jperf's does not start under strace -f)
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try {
+            for (List<String> extra : List.<List<String>>of(List.of("-S"), List.of("--sync"), List.of())) {
+                List<String> args = new ArrayList<>(List.of("stat", "-x,"));
+                args.addAll(extra);
+                args.addAll(List.of("--timeout", "200", "-e", "task-clock", "-p", Long.toString(sleeper.pid())));
+                long perf = syncs(concat(List.of("perf"), args));
+                long ours = syncs(StatTest.jperf(List.of(), args.toArray(String[]::new)));
+                assertEquals(extra.isEmpty() ? 0 : 1, perf, extra.toString());
+                assertEquals(perf, ours, extra.toString());
+            }
+        } finally {
+            sleeper.destroy();
+        }
+        for (String option : List.of("--no-scale", "--scale")) {
+            StatTest.Result perf = exec("perf", "stat", option, "-x,", "-e", "task-clock,page-faults", "--", "true");
+            Run ours = Run.of("stat", option, "-x,", "-e", "task-clock,page-faults", "--", "true");
+            assertEquals(perf.rc(), ours.rc(), option);
+            assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","), option);
+        }
+    }
+
+    /** How many times {@code cmd} (or a child) called sync(2), as strace(1) counts them. */
+    private long syncs(List<String> cmd) throws Exception {
+        Path log = Files.createTempFile(tmp, "strace", ".log");
+        StatTest.Result r = exec(concat(List.of("strace", "-f", "-qq", "-e", "trace=sync", "-e", "signal=none", "-o",
+                log.toString()), cmd));
+        assumeTrue(r.rc() == 0 || !Files.readString(log).contains("sync"), "strace: " + r.err());
+        assertEquals(0, r.rc(), r.err());
+        return Files.readAllLines(log).stream().filter(l -> l.matches("\\d+ +sync\\(\\) .*")).count();
+    }
+
     /** {@code cmd} on script(1)'s terminal: its lines as kinds (clear, interval) or as they are. */
     private static List<String> onTerminal(List<String> cmd) throws Exception {
         StringBuilder line = new StringBuilder();

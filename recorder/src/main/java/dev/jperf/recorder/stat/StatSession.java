@@ -9,6 +9,7 @@ import dev.jperf.format.header.SystemCpus;
 import dev.jperf.format.writer.ReplacingFile;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Mount;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
@@ -308,6 +309,9 @@ public final class StatSession implements StopSignals.Stoppable {
                 exit = 0;
                 continue;
             }
+            if (options.sync()) {
+                Mount.sync();
+            }
             RunResult r = runOnce(specs, cpus, printer);
             events = r.events();
             usage = r.usage();
@@ -320,7 +324,7 @@ public final class StatSession implements StopSignals.Stoppable {
             runSeconds[run] = r.wallNs() / 1e9;
             for (int i = 0; i < specs.size(); i++) {
                 CounterValues raw = r.totals()[i] == null ? CounterValues.ZERO : r.totals()[i];
-                CounterValues v = raw.scaled();
+                CounterValues v = raw.scaled(options.scale());
                 v = v == null ? new CounterValues(0, raw.ena(), raw.run()) : v;
                 values[i][0].update(v.val());
                 values[i][1].update(v.ena());
@@ -397,7 +401,7 @@ public final class StatSession implements StopSignals.Stoppable {
             if (delta[i] == null) {
                 continue;
             }
-            CounterValues s = delta[i].scaled();
+            CounterValues s = delta[i].scaled(options.scale());
             scaled[i] = s == null ? delta[i] : s;
             if (s != null) {
                 shadow.update(events.get(i), s.val());
@@ -428,13 +432,13 @@ public final class StatSession implements StopSignals.Stoppable {
                 shadow = new ShadowStats(wallNs);
                 shadows.put(c.id().label(), shadow);
             }
-            CounterValues s = c.values().scaled();
+            CounterValues s = c.values().scaled(options.scale());
             if (s != null && events.get(c.event()).supported()) {
                 shadow.update(events.get(c.event()), s.val());
             }
         }
         for (Aggregation.Cell c : cells) {
-            CounterValues s = c.values().scaled();
+            CounterValues s = c.values().scaled(options.scale());
             CounterValues v = s == null ? c.values() : s;
             printer.row(prefix, c.id(), row(events.get(c.event()), v, v.val(), noise, shadows.get(c.id().label())));
         }
