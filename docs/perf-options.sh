@@ -1,7 +1,8 @@
 #!/bin/sh
-# Writes docs/perf-options.md: every option of perf 6.1's record, report, script, stat, annotate and
-# inject (from `perf CMD -h`) and whether `jperf CMD -h` accepts it, or docs/perf-options-pending.txt
-# lists it as not done yet. Run from the project root with Linux perf installed:
+# Writes docs/perf-options.md: every option of perf 6.1's record, report, script, stat, annotate,
+# inject, top and diff (from `perf CMD -h`) and whether `jperf CMD -h` accepts it, or
+# docs/perf-options-pending.txt lists it as not done yet. Run from the project root with Linux perf
+# installed:
 #   sh docs/perf-options.sh
 # `sh docs/perf-options.sh options < LISTING` prints the options of a -h listing, one per line, as the
 # table and cli's PerfOptionsTest take them (the test runs this same rule).
@@ -28,14 +29,14 @@ unlisted=0
 	echo
 	echo "| command | perf options | jperf accepts |"
 	echo "| --- | --- | --- |"
-	for cmd in record report script stat annotate inject; do
+	for cmd in record report script stat annotate inject top diff; do
 		perf "$cmd" -h 2>&1 | options > "/tmp/perf-options.$$.perf" || true
 		./jperf "$cmd" -h 2>&1 | options > "/tmp/perf-options.$$.jperf" || true
 		total=$(wc -l < "/tmp/perf-options.$$.perf")
 		have=$(comm -12 "/tmp/perf-options.$$.perf" "/tmp/perf-options.$$.jperf" | wc -l)
 		echo "| $cmd | $total | $have |"
 	done
-	for cmd in record report script stat annotate inject; do
+	for cmd in record report script stat annotate inject top diff; do
 		echo
 		echo "## $cmd"
 		echo

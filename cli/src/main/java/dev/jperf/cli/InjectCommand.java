@@ -26,6 +26,8 @@ final class InjectCommand implements Subcommand {
     private boolean buildIds;
     private boolean buildIdAll;
     private boolean strip;
+    /** -f/--force: a file of another user read all the same. */
+    private boolean force;
 
     @Override
     public String name() {
@@ -44,6 +46,7 @@ final class InjectCommand implements Subcommand {
                 .value('o', "output", "file", "output file name; an existing one is renamed <file>.old (default: a pipe-mode stream on stdout)")
                 .flag('b', "build-ids", "Inject build-ids into the output stream")
                 .flag('\0', "buildid-all", "Inject build-ids of all DSOs into the output stream")
+                .flag('f', "force", "don't complain, do it")
                 .flag('\0', "strip", "strip non-synthesized events (use with --itrace; jperf has no --itrace,"
                         + " so it is refused as perf refuses it alone)");
     }
@@ -56,6 +59,7 @@ final class InjectCommand implements Subcommand {
             case "build-ids" -> buildIds = v.on();
             case "buildid-all" -> buildIdAll = v.on();
             case "strip" -> strip = v.on();
+            case "force" -> force = v.on();
             default -> throw new IllegalStateException("option not handled: " + name);
         }
     }
@@ -68,7 +72,7 @@ final class InjectCommand implements Subcommand {
             return 255;
         }
         PerfDataCopier.Result r;
-        try (PerfDataFile in = Input.open(input)) {
+        try (PerfDataFile in = Input.open(input, force)) {
             // perf: --buildid-all implies -b
             BuildIdInjector inject = buildIds || buildIdAll ? new BuildIdInjector(buildIdAll,
                     in.features().get(Feature.BUILD_ID.bit()).map(f -> (BuildIds) f).orElse(null)) : null;

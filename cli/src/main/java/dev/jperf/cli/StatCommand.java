@@ -3,6 +3,7 @@ package dev.jperf.cli;
 import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
+import dev.jperf.nativeshim.Terminal;
 import dev.jperf.recorder.stat.Aggr;
 import dev.jperf.recorder.stat.StatOptions;
 import dev.jperf.recorder.stat.StatSession;
@@ -49,6 +50,9 @@ final class StatCommand implements Subcommand {
     private boolean topdown;
     private long tdLevel;
     private boolean smiCost;
+    private boolean intervalClear;
+    private boolean scale = true;
+    private boolean sync;
     /** -B given (not its default, nor --no-big-num): perf refuses it with -x */
     private boolean bigNumAsked;
     private List<String> command = List.of();
@@ -81,6 +85,9 @@ final class StatCommand implements Subcommand {
                         + " /sys/fs/bpf/perf_attr_map)")
                 .value('I', "interval-print", "n", "print counts at regular interval in ms (>= 10)")
                 .value('\0', "interval-count", "n", "print counts for fixed number of times")
+                .flag('\0', "interval-clear", "clear screen in between new interval")
+                .flag('\0', "scale", "Use --no-scale to disable counter scaling for multiplexing")
+                .flag('S', "sync", "call sync() before starting a run")
                 .value('r', "repeat", "n", "repeat command and print average + stddev")
                 .value('x', "field-separator", "separator", "print counts with custom separator")
                 .flag('j', "json-output", "print counts in JSON format")
@@ -130,6 +137,9 @@ final class StatCommand implements Subcommand {
             case "bpf-prog" -> bpfIds = v.text();
             case "interval-print" -> intervalMs = v.integer();
             case "interval-count" -> intervalCount = v.integer();
+            case "interval-clear" -> intervalClear = v.on();
+            case "scale" -> scale = v.on();
+            case "sync" -> sync = v.on();
             case "repeat" -> repeat = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v.integer()));
             case "field-separator" -> separator = v.text();
             case "json-output" -> json = v.on();
@@ -219,6 +229,12 @@ final class StatCommand implements Subcommand {
             System.err.println("Failed opening logfd: " + badFd);
             return 234;
         }
+        if (intervalClear && !(output != null ? terminalDevice(output) : Terminal.isTerminal(logFd > 0 ? (int) logFd : 2))) {
+            // perf's words, usage lines and exit code: the counts' stream must be a terminal
+            System.err.println("--interval-clear does not work with output");
+            options().usage(System.err, "output", "log-fd", "interval-clear");
+            return 255;
+        }
         if (aggr != Aggr.GLOBAL && aggr != Aggr.THREAD && !allCpus && cpus == null) {
             System.err.println("both cgroup and no-aggregation modes only available in system-wide mode");
             return 234;
@@ -237,7 +253,7 @@ final class StatCommand implements Subcommand {
             checkIds("-t", tids);
             o = new StatOptions(events, allCpus, cpus, pids, tids, bpfIds, command, intervalMs, intervalCount, repeat, separator, json,
                     output, timeoutMs, bpfCounters, bpfAttrMap, nullRun, quiet, aggr, delayMs, pre, post, append, (int) logFd, summary,
-                    csvSummary, detailed, allUser, allKernel, noInherit, table, group);
+                    csvSummary, detailed, allUser, allKernel, noInherit, table, group, intervalClear, scale, sync);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -296,6 +312,16 @@ final class StatCommand implements Subcommand {
             return "--topdown: jperf does not compute the top-down metrics yet";
         }
         return null;
+    }
+
+    /** Whether an {@code -o} path names a terminal (perf asks isatty of the file it opened). */
+    private static boolean terminalDevice(Path p) {
+        try {
+            String real = p.toRealPath().toString();
+            return real.startsWith("/dev/pts/") || real.startsWith("/dev/tty") || real.equals("/dev/console");
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private static void checkIds(String option, String list) {

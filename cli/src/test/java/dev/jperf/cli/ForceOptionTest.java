@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A perf.data of another user (not root) is refused as perf refuses it, and read with -f/--force,
- * by report and script: status and lines against perf 6.1's.
+ * by report, script and inject: status and lines against perf 6.1's.
  */
 class ForceOptionTest {
     @TempDir
@@ -47,6 +47,40 @@ class ForceOptionTest {
             assertEquals("jperf " + args[0] + ": " + perf[2].lines().findFirst().orElseThrow(), ours.err().strip());
         } else {
             assertEquals(PerfOracle.withoutTip(perf[1]), PerfOracle.withoutTip(ours.out()));
+        }
+    }
+
+    /**
+     * inject: another user's file refused as perf refuses it (perf's line, exit 255), copied with
+     * -f/--force; perf script reads jperf's copy as it reads perf's.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "-f", "--force"})
+    void injectAnotherUsersFileAsPerf(String force) throws Exception {
+        PerfOracle.assumeInstalled();
+        CorpusFixture.installBinaries();
+        Path data = dir.resolve("perf.data");
+        Files.copy(CorpusFixture.data("c-process"), data, StandardCopyOption.REPLACE_EXISTING);
+        try {
+            Files.setAttribute(data, "unix:uid", 65534); // nobody
+        } catch (java.io.IOException e) {
+            Assumptions.abort("giving the file to another user needs root: " + e);
+        }
+        String[] perf = ScriptFiltersTest.perf((force + " -i " + data + " -o " + dir.resolve("perf.out")).strip()
+                .replaceFirst("^", "inject ").split(" "));
+        Run ours = Run.of(("inject " + force + " -i " + data + " -o " + dir.resolve("jperf.out")).replace("  ", " ").split(" "));
+        assertEquals(Integer.parseInt(perf[0]), ours.rc(), ours.err());
+        if (force.isEmpty()) {
+            assertEquals(255, ours.rc());
+            assertEquals("jperf inject: " + perf[2].lines().findFirst().orElseThrow(), ours.err().strip());
+        } else {
+            assertEquals(0, ours.rc(), ours.err());
+            String kallsyms = CorpusFixture.kallsyms().toString();
+            String[] theirs = ScriptFiltersTest.perf("script", "-i", dir.resolve("perf.out").toString(), "--kallsyms", kallsyms);
+            String[] mine = ScriptFiltersTest.perf("script", "-i", dir.resolve("jperf.out").toString(), "--kallsyms", kallsyms);
+            assertEquals("0", mine[0], mine[2]);
+            assertTrue(theirs[1].lines().count() > 10, theirs[1]);
+            assertEquals(theirs[1], mine[1]);
         }
     }
 }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * so the generated table and this test agree.
  */
 class PerfOptionsTest {
-    static final List<String> COMMANDS = List.of("record", "report", "script", "stat", "annotate", "inject");
+    static final List<String> COMMANDS = List.of("record", "report", "script", "stat", "annotate", "inject", "top", "diff");
     private static final Path DOCS = Corpus.TESTDATA.resolveSibling("docs");
 
     @Test

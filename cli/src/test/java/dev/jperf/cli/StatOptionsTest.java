@@ -7,6 +7,7 @@ import static dev.jperf.cli.StatTest.shapes;
 import static dev.jperf.cli.StatTest.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.jperf.format.PerfOracle;
 import java.nio.file.Files;
@@ -306,6 +307,94 @@ class StatOptionsTest {
             }
             assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","), events.toString());
         }
+    }
+
+    /**
+     * --interval-clear: refused as perf refuses it where the counts do not go to a terminal (its
+     * words, usage lines and exit code); on one (script(1)'s), the screen cleared on stdout and the
+     * header before every interval, in the table and in JSON.
+     */
+    @Test
+    void intervalClearAsPerf() throws Exception {
+        for (List<String> extra : List.<List<String>>of(List.of("-I", "100"), List.of("-x,", "-I", "100"), List.of("-o",
+                tmp.resolve("out").toString()), List.of())) {
+            List<String> args = new ArrayList<>(List.of("stat", "--interval-clear"));
+            args.addAll(extra);
+            args.addAll(List.of("-e", "task-clock", "--", "true"));
+            StatTest.Result perf = exec(concat(List.of("perf"), args));
+            Run ours = Run.of(args.toArray(String[]::new));
+            assertEquals(255, perf.rc(), perf.err());
+            assertEquals(perf.rc(), ours.rc(), extra.toString());
+            // jperf's usage line names jperf
+            assertEquals(perf.err().replace(" Usage: perf ", " Usage: jperf "), ours.err(), extra.toString());
+        }
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "script(1) (util-linux) is not installed");
+        for (List<String> extra : List.<List<String>>of(List.of(), List.of("-j"))) {
+            List<String> args = new ArrayList<>(List.of("stat", "-I", "100", "--interval-count", "2", "--interval-clear"));
+            args.addAll(extra);
+            args.addAll(List.of("-e", "task-clock", "--", "sleep", "0.4"));
+            List<String> perf = onTerminal(concat(List.of("perf"), args));
+            List<String> ours = onTerminal(StatTest.jperf(List.of(), args.toArray(String[]::new)));
+            assertEquals(List.of("clear", "#           time             counts unit events", "interval", "clear",
+                    "#           time             counts unit events", "interval"), perf, extra.toString());
+            assertEquals(perf, ours, extra.toString());
+        }
+    }
+
+    /**
+     * -S/--sync: sync(2) before the run, as strace(1) sees perf call it; --scale/--no-scale: the
+     * counts as perf prints them (software events never multiplex: StatPrinterTest has the rule).
+     */
+    @Test
+    void syncAndScaleAsPerf() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/strace")), "strace is not installed");
+        // a process of the test's own, counted for 200 ms (a workload of jperf's does not start under strace -f)
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try {
+            for (List<String> extra : List.<List<String>>of(List.of("-S"), List.of("--sync"), List.of())) {
+                List<String> args = new ArrayList<>(List.of("stat", "-x,"));
+                args.addAll(extra);
+                args.addAll(List.of("--timeout", "200", "-e", "task-clock", "-p", Long.toString(sleeper.pid())));
+                long perf = syncs(concat(List.of("perf"), args));
+                long ours = syncs(StatTest.jperf(List.of(), args.toArray(String[]::new)));
+                assertEquals(extra.isEmpty() ? 0 : 1, perf, extra.toString());
+                assertEquals(perf, ours, extra.toString());
+            }
+        } finally {
+            sleeper.destroy();
+        }
+        for (String option : List.of("--no-scale", "--scale")) {
+            StatTest.Result perf = exec("perf", "stat", option, "-x,", "-e", "task-clock,page-faults", "--", "true");
+            Run ours = Run.of("stat", option, "-x,", "-e", "task-clock,page-faults", "--", "true");
+            assertEquals(perf.rc(), ours.rc(), option);
+            assertEquals(csvShape(perf.err(), ","), csvShape(ours.err(), ","), option);
+        }
+    }
+
+    /** How many times {@code cmd} (or a child) called sync(2), as strace(1) counts them. */
+    private long syncs(List<String> cmd) throws Exception {
+        Path log = Files.createTempFile(tmp, "strace", ".log");
+        StatTest.Result r = exec(concat(List.of("strace", "-f", "-qq", "-e", "trace=sync", "-e", "signal=none", "-o",
+                log.toString()), cmd));
+        assumeTrue(r.rc() == 0 || !Files.readString(log).contains("sync"), "strace: " + r.err());
+        assertEquals(0, r.rc(), r.err());
+        return Files.readAllLines(log).stream().filter(l -> l.matches("\\d+ +sync\\(\\) .*")).count();
+    }
+
+    /** {@code cmd} on script(1)'s terminal: its lines as kinds (clear, interval) or as they are. */
+    private static List<String> onTerminal(List<String> cmd) throws Exception {
+        StringBuilder line = new StringBuilder();
+        for (String w : cmd) {
+            line.append(" '").append(w.replace("'", "'\\''")).append('\'');
+        }
+        StatTest.Result r = exec("script", "-qec", line.toString(), "/dev/null");
+        assertEquals(0, r.rc(), r.out() + r.err());
+        List<String> kinds = new ArrayList<>();
+        for (String l : r.out().replace("\r", "").lines().toList()) {
+            kinds.add(l.equals("\033[H\033[2J") ? "clear"
+                    : l.matches(" *\\d+\\.\\d{9} .*|\\{\"interval\" : \\d+\\.\\d{9}, .*") ? "interval" : l);
+        }
+        return kinds;
     }
 
     /** A run's bar of #s and its sign (they depend on the timing) masked, the spread's figure left out. */

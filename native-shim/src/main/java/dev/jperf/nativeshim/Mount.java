@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * mount(2), for the file systems jperf mounts itself: tracefs when a tracepoint needs it (as libbpf
- * does), bpffs at /sys/fs/bpf when an object is to be pinned there (as bpftool does).
+ * does), bpffs at /sys/fs/bpf when an object is to be pinned there (as bpftool does); sync(2).
  */
 public final class Mount {
     /** __NR_mount on x86-64. */
@@ -34,6 +34,14 @@ public final class Mount {
         Memory d = data == null ? null : cString(data);
         return LibC.syscall(SYS_MOUNT, Pointer.nativeValue(src), Pointer.nativeValue(dir), Pointer.nativeValue(type), flags,
                 d == null ? 0 : Pointer.nativeValue(d)) < 0 ? Errno.last() : 0;
+    }
+
+    /** __NR_sync on x86-64. */
+    static final long SYS_SYNC = 162;
+
+    /** sync(2): every file system's dirty data written back (perf stat -S before each run). */
+    public static void sync() {
+        LibC.syscall(SYS_SYNC, 0, 0, 0, 0, 0);
     }
 
     /** __NR_statfs on x86-64. */

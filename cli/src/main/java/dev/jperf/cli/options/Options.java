@@ -225,44 +225,69 @@ public final class Options {
     /** perf's usage_with_options layout, options in its order (option__cmp). */
     public void usage(PrintStream out) {
         List<Option> sorted = sorted();
+        StringBuilder b = usageLines();
+        for (Option o : sorted) {
+            if (o.help() != null) {
+                appendHelp(b, o);
+            }
+        }
+        b.append('\n');
+        out.print(b);
+        out.flush();
+    }
+
+    /**
+     * perf's parse_options_usage after an error about some options: the usage lines, then the
+     * help line of each option named (by its long name), in that order.
+     */
+    public void usage(PrintStream out, String... longNames) {
+        StringBuilder b = usageLines();
+        for (String name : longNames) {
+            for (Option o : options) {
+                if (name.equals(o.longName())) {
+                    appendHelp(b, o);
+                }
+            }
+        }
+        out.print(b);
+        out.flush();
+    }
+
+    private StringBuilder usageLines() {
         StringBuilder b = new StringBuilder();
         b.append("\n Usage: ").append(usage[0]).append('\n');
         for (int i = 1; i < usage.length; i++) {
             b.append("    ").append(usage[i]).append('\n');
         }
-        b.append('\n');
-        for (Option o : sorted) {
-            if (o.help() == null) {
-                continue;
-            }
-            int start = b.length();
-            b.append("    ");
-            b.append(o.shortName() != 0 ? "-" + o.shortName() : "    ");
-            if (o.shortName() != 0 && o.longName() != null) {
-                b.append(", ");
-            }
-            if (o.longName() != null) {
-                b.append("--").append(o.longName());
-            }
-            if (o.argHelp() != null) {
-                // perf brackets only PARSE_OPT_OPTARG's value: the others' is taken from the next argument
-                if (o.arg() == Option.Arg.ATTACHED_OR_DEFAULT) {
-                    b.append(o.longName() != null ? "[=<" : "[<").append(o.argHelp()).append(">]");
-                } else {
-                    b.append(" <").append(o.argHelp()).append('>');
-                }
-            }
-            int pos = b.length() - start;
-            int pad = OPTS_WIDTH - pos;
-            if (pos > OPTS_WIDTH) {
-                b.append('\n');
-                pad = OPTS_WIDTH;
-            }
-            b.append(" ".repeat(pad + GAP)).append(o.help()).append('\n');
+        return b.append('\n');
+    }
+
+    /** One option's line of perf's usage_with_options (print_option_help). */
+    private static void appendHelp(StringBuilder b, Option o) {
+        int start = b.length();
+        b.append("    ");
+        b.append(o.shortName() != 0 ? "-" + o.shortName() : "    ");
+        if (o.shortName() != 0 && o.longName() != null) {
+            b.append(", ");
         }
-        b.append('\n');
-        out.print(b);
-        out.flush();
+        if (o.longName() != null) {
+            b.append("--").append(o.longName());
+        }
+        if (o.argHelp() != null) {
+            // perf brackets only PARSE_OPT_OPTARG's value: the others' is taken from the next argument
+            if (o.arg() == Option.Arg.ATTACHED_OR_DEFAULT) {
+                b.append(o.longName() != null ? "[=<" : "[<").append(o.argHelp()).append(">]");
+            } else {
+                b.append(" <").append(o.argHelp()).append('>');
+            }
+        }
+        int pos = b.length() - start;
+        int pad = OPTS_WIDTH - pos;
+        if (pos > OPTS_WIDTH) {
+            b.append('\n');
+            pad = OPTS_WIDTH;
+        }
+        b.append(" ".repeat(pad + GAP)).append(o.help()).append('\n');
     }
 
     /** The options in perf's usage order: by letter ignoring case, those without one last, then by long name. */

@@ -34,13 +34,14 @@ public record CounterValues(long val, long ena, long run) {
 
     /**
      * perf_counts_values__scale: never on the PMU is not counted (null); on it part of the time
-     * (multiplexed), the count is extrapolated to the whole enabled time.
+     * (multiplexed), the count is extrapolated to the whole enabled time unless {@code scale} is
+     * off (perf stat --no-scale: the count as read).
      */
-    CounterValues scaled() {
+    CounterValues scaled(boolean scale) {
         if (run == 0 || ena == 0) {
             return null;
         }
-        if (run < ena) {
+        if (scale && run < ena) {
             return new CounterValues((long) ((double) val * ena / run), ena, run);
         }
         return this;

@@ -5,6 +5,7 @@ import dev.jperf.nativeshim.Bpf;
 import dev.jperf.format.bpf.BpfProgInfo;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Mount;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.Workload;
@@ -182,7 +183,8 @@ final class ProgramStat {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < programs.size(); i++) {
             if (profilers != null) {
-                rows.addAll(eventRows(programs.get(i), profilers.events.events(), from.accum()[i], to.accum()[i], wallNs));
+                rows.addAll(eventRows(programs.get(i), profilers.events.events(), from.accum()[i], to.accum()[i], wallNs,
+                        options.scale()));
             }
             rows.addAll(rows(List.of(programs.get(i)), new long[][] {from.stats()[i]}, new long[][] {to.stats()[i]},
                     wallNs));
@@ -192,7 +194,7 @@ final class ProgramStat {
 
     /** A program's -e rows: what each event counted during its runs, named id:name/event. */
     static List<Row> eventRows(BpfProgram p, List<StatEvent> events, CounterValues[] from, CounterValues[] to,
-            long wallNs) {
+            long wallNs, boolean scale) {
         ShadowStats shadow = new ShadowStats(wallNs);
         List<StatEvent> named = new ArrayList<>();
         CounterValues[] delta = new CounterValues[events.size()];
@@ -202,7 +204,7 @@ final class ProgramStat {
                     ev.clock(), ev.supported(), ev.context()));
             if (to[e] != null) {
                 CounterValues d = to[e].minus(from[e]);
-                CounterValues s = d.scaled();
+                CounterValues s = d.scaled(scale);
                 delta[e] = s == null ? d : s;
                 if (s != null) {
                     shadow.update(named.get(e), s.val());
@@ -225,6 +227,9 @@ final class ProgramStat {
             }
         }
         StatPrinter printer = new StatPrinter(out, options.json(), options.csvSeparator(), unitWidth, 1);
+        if (options.sync()) {
+            Mount.sync();
+        }
         Workload workload = options.command().isEmpty() ? null : Workload.startStopped(options.command(), false);
         try {
             ResourceUsage before = ResourceUsage.children();
@@ -238,7 +243,7 @@ final class ProgramStat {
                 @Override
                 public void at(long now) {
                     Reading cur = read(fds, profilers);
-                    printer.intervalHeader();
+                    printer.intervalHeader(options.intervalClear());
                     String prefix = printer.intervalPrefix(now - t0);
                     for (Row r : rows(programs, profilers, last[0], cur, options.intervalMs() * 1_000_000L)) {
                         printer.row(prefix, r);
@@ -253,7 +258,7 @@ final class ProgramStat {
                 if (session.intervalsDone()) {
                     return exit;
                 }
-                printer.intervalHeader();
+                printer.intervalHeader(options.intervalClear());
                 String prefix = printer.intervalPrefix(t1 - t0);
                 for (Row r : rows(programs, profilers, last[0], end, options.intervalMs() * 1_000_000L)) {
                     printer.row(prefix, r);

@@ -38,12 +38,16 @@ import java.util.List;
  * @param noInherit  {@code -i}: the workload's children are not counted
  * @param table      {@code --table}: each run's elapsed time listed before the mean (with {@code -r})
  * @param group      {@code -g}: the {@code -e} events in one group
+ * @param intervalClear {@code --interval-clear}: the terminal cleared (on stdout) and the header printed before
+ *                   each {@code -I} interval
+ * @param scale      without {@code --no-scale}: a multiplexed count extrapolated to its enabled time
+ * @param sync       {@code -S}: sync(2) before each run (after {@code --pre})
  */
 public record StatOptions(List<String> events, boolean allCpus, String cpus, String pids, String tids, String bpfIds,
         List<String> command, long intervalMs, long intervalCount, int repeat, String csvSeparator, boolean json, Path output,
         long timeoutMs, boolean bpfCounters, Path bpfAttrMap, boolean nullRun, boolean quiet, Aggr aggr, int delayMs, String pre, String post, boolean append, int logFd,
         boolean summary, boolean csvSummary, int detailed, boolean allUser, boolean allKernel, boolean noInherit,
-        boolean table, boolean group) {
+        boolean table, boolean group, boolean intervalClear, boolean scale, boolean sync) {
 
     public StatOptions {
         events = List.copyOf(events);

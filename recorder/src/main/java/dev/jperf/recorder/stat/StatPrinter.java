@@ -74,9 +74,18 @@ final class StatPrinter {
         return String.format(Locale.ROOT, "%6d.%09d", ns / 1_000_000_000L, ns % 1_000_000_000L) + sep;
     }
 
-    /** The column header before the first interval and every 25th after it (the table only). */
-    void intervalHeader() {
-        if (mode == Mode.STD && intervalsPrinted == 0) {
+    /**
+     * The column header before the first interval and every 25th after it (the table only); with
+     * {@code --interval-clear} the terminal cleared first and the header before every interval, CSV
+     * and JSON too (perf's print_interval: CONSOLE_CLEAR by puts on stdout).
+     */
+    void intervalHeader(boolean clear) {
+        if (clear) {
+            out.flush();
+            System.out.print("\033[H\033[2J\n");
+            System.out.flush();
+        }
+        if ((mode == Mode.STD && intervalsPrinted == 0) || clear) {
             out.print("#           time" + aggr.intervalHeader + "             counts " + pad("unit", unitWidth, false)
                     + " events\n");
         }

@@ -9,6 +9,7 @@ import dev.jperf.format.header.SystemCpus;
 import dev.jperf.format.writer.ReplacingFile;
 import dev.jperf.nativeshim.Errno;
 import dev.jperf.nativeshim.Fd;
+import dev.jperf.nativeshim.Mount;
 import dev.jperf.nativeshim.NativeException;
 import dev.jperf.nativeshim.ResourceUsage;
 import dev.jperf.recorder.EventSpec;
@@ -308,6 +309,9 @@ public final class StatSession implements StopSignals.Stoppable {
                 exit = 0;
                 continue;
             }
+            if (options.sync()) {
+                Mount.sync();
+            }
             RunResult r = runOnce(specs, cpus, printer);
             events = r.events();
             usage = r.usage();
@@ -320,7 +324,7 @@ public final class StatSession implements StopSignals.Stoppable {
             runSeconds[run] = r.wallNs() / 1e9;
             for (int i = 0; i < specs.size(); i++) {
                 CounterValues raw = r.totals()[i] == null ? CounterValues.ZERO : r.totals()[i];
-                CounterValues v = raw.scaled();
+                CounterValues v = raw.scaled(options.scale());
                 v = v == null ? new CounterValues(0, raw.ena(), raw.run()) : v;
                 values[i][0].update(v.val());
                 values[i][1].update(v.ena());
@@ -389,7 +393,7 @@ public final class StatSession implements StopSignals.Stoppable {
 
     /** Every interval's rows: the deltas since the last, over the interval's nominal length (as perf). */
     void printInterval(StatPrinter printer, long ns, List<StatEvent> events, CounterValues[] delta) {
-        printer.intervalHeader();
+        printer.intervalHeader(options.intervalClear());
         String prefix = printer.intervalPrefix(ns);
         ShadowStats shadow = new ShadowStats(options.intervalMs() * 1e6);
         CounterValues[] scaled = new CounterValues[delta.length];
@@ -397,7 +401,7 @@ public final class StatSession implements StopSignals.Stoppable {
             if (delta[i] == null) {
                 continue;
             }
-            CounterValues s = delta[i].scaled();
+            CounterValues s = delta[i].scaled(options.scale());
             scaled[i] = s == null ? delta[i] : s;
             if (s != null) {
                 shadow.update(events.get(i), s.val());
@@ -410,7 +414,7 @@ public final class StatSession implements StopSignals.Stoppable {
     }
 
     private void printAggregatedInterval(StatPrinter printer, long ns, List<StatEvent> events, Aggregation.Readings delta) {
-        printer.intervalHeader();
+        printer.intervalHeader(options.intervalClear());
         printAggregated(printer, printer.intervalPrefix(ns), events, delta, options.intervalMs() * 1e6, Double.NaN);
     }
 
@@ -428,13 +432,13 @@ public final class StatSession implements StopSignals.Stoppable {
                 shadow = new ShadowStats(wallNs);
                 shadows.put(c.id().label(), shadow);
             }
-            CounterValues s = c.values().scaled();
+            CounterValues s = c.values().scaled(options.scale());
             if (s != null && events.get(c.event()).supported()) {
                 shadow.update(events.get(c.event()), s.val());
             }
         }
         for (Aggregation.Cell c : cells) {
-            CounterValues s = c.values().scaled();
+            CounterValues s = c.values().scaled(options.scale());
             CounterValues v = s == null ? c.values() : s;
             printer.row(prefix, c.id(), row(events.get(c.event()), v, v.val(), noise, shadows.get(c.id().label())));
         }

@@ -21,10 +21,12 @@ class StatPrinterTest {
     @Test
     void multiplexedCountsAreScaledToTheEnabledTime() {
         CounterValues half = new CounterValues(1000, 2_000_000, 1_000_000);
-        assertEquals(new CounterValues(2000, 2_000_000, 1_000_000), half.scaled());
-        assertNull(new CounterValues(5, 10, 0).scaled(), "never on the PMU: not counted");
+        assertEquals(new CounterValues(2000, 2_000_000, 1_000_000), half.scaled(true));
+        assertNull(new CounterValues(5, 10, 0).scaled(true), "never on the PMU: not counted");
         CounterValues whole = new CounterValues(7, 10, 10);
-        assertEquals(whole, whole.scaled());
+        assertEquals(whole, whole.scaled(true));
+        assertEquals(half, half.scaled(false), "--no-scale: the count as read");
+        assertNull(new CounterValues(5, 10, 0).scaled(false), "--no-scale, never on the PMU: not counted");
     }
 
     @Test
