@@ -428,7 +428,8 @@ final class NativeAnnotation {
         }
         String column = display.showTotalPeriod() ? "Period      " : display.showNrSamples() ? "Samples " : "Percent ";
         String blank = display.showTotalPeriod() ? "             :" : "         :";
-        String header = " " + column + "|\tSource code & Disassembly of " + e.dso.shortName() + " for " + e.event.name() + " ("
+        String header = " " + column + "|\tSource code & Disassembly of "
+                + (display.fullPaths() ? e.dso.longName() : e.dso.shortName()) + " for " + e.event.name() + " ("
                 + e.samples + " samples, percent: " + type.label + ")";
         out.println(header);
         out.println("-".repeat(header.length() + 5));
@@ -472,7 +473,7 @@ final class NativeAnnotation {
                 continue;
             }
             long addr = e.symbol.start() + l.offset;
-            pathOf[i] = sourceLines.srcline(e.dso, addr, null, false, true, addr, false);
+            pathOf[i] = sourceLines.srcline(e.dso, addr, null, false, true, addr, display.fullPaths());
             byPath.computeIfAbsent(pathOf[i], k -> new double[1])[0] += pctOf[i];
         }
         out.println();
