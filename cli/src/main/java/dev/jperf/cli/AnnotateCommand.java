@@ -4,7 +4,9 @@ import dev.jperf.cli.options.OptionValue;
 import dev.jperf.cli.options.Options;
 import dev.jperf.cli.options.UsageException;
 import dev.jperf.format.PerfDataFile;
+import dev.jperf.nativeshim.Terminal;
 import dev.jperf.report.annotate.Annotate;
+import dev.jperf.report.session.SampleFilter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -28,6 +30,11 @@ final class AnnotateCommand implements Subcommand {
     private double percentLimit;
     private Path symfs;
     private boolean printLine;
+    private boolean force;
+    private boolean quiet;
+    private boolean fullPaths;
+    private String cpus;
+    private boolean tui;
 
     @Override
     public String name() {
@@ -56,6 +63,16 @@ final class AnnotateCommand implements Subcommand {
                 .value('\0', "symfs", "directory", "Look for files with symbols relative to this directory")
                 .value('\0', "percent-type", "local-period", "Set percent type local/global-period/hits")
                 .flag('\0', "stdio", "use the stdio interface (the default)")
+                .flag('\0', "tui", "Use the TUI interface (perf's browser; not done: off a terminal perf prints"
+                        + " the stdio output, jperf too, on one jperf refuses)")
+                .flag('f', "force", "don't complain, do it")
+                .flag('q', "quiet", "do not show any warnings or messages")
+                .flag('P', "full-paths", "Don't shorten the displayed pathnames")
+                .value('C', "cpu", "cpu", "list of cpus to profile")
+                .flag('\0', "skip-missing", "Skip symbols that cannot be annotated (perf's TUI only: the stdio"
+                        + " output skips them anyway)")
+                .flag('\0', "demangle-kernel", "Enable kernel symbol demangling (perf demangles a vmlinux's or a"
+                        + " module's ELF symbols; the kallsyms names jperf reads stay as they are, as in perf)")
                 .flag('\0', "json", "print JSON instead")
                 .value('\0', "kallsyms", "file", "kallsyms pathname")
                 .value('\0', "buildid-dir", "dir", "the build-id cache (default: $PERF_BUILDID_DIR, else ~/.debug)");
@@ -82,6 +99,12 @@ final class AnnotateCommand implements Subcommand {
             case "print-line" -> printLine = v.on();
             case "percent-type" -> percentType = v.text();
             case "stdio" -> stdio = v.on();
+            case "tui" -> tui = v.on();
+            case "force" -> force = v.on();
+            case "quiet" -> quiet = v.on();
+            case "full-paths" -> fullPaths = v.on();
+            case "cpu" -> cpus = v.text();
+            case "skip-missing", "demangle-kernel" -> { } // see their help: perf's stdio output is the same either way
             case "json" -> json = v.on();
             case "kallsyms" -> kallsyms = Path.of(v.text());
             default -> throw new IllegalStateException("option not handled: " + name);
@@ -110,13 +133,24 @@ final class AnnotateCommand implements Subcommand {
         if (stdio && json) {
             throw new IllegalArgumentException("--stdio and --json exclude each other");
         }
-        try (PerfDataFile file = Input.open(input)) {
+        if (tui && !stdio && !json && Terminal.isTerminal(1)) {
+            // perf opens its annotate browser on a terminal (off one it prints the stdio output)
+            throw new UsageException("--tui: the terminal annotate browser is not done; use --stdio");
+        }
+        try (PerfDataFile file = Input.open(input, force)) {
+            if (cpus != null && ReportCommand.lacksCpus(file)) {
+                return 255;
+            }
             Set<String> dsoSet = dsos == null ? null : new HashSet<>(Arrays.asList(dsos.split(",")));
             Annotate.run(file, new Annotate.Options(symbol, json, kallsyms, buildIdDir, dsoSet, percentType, asmRaw,
                     new Annotate.Display(source, showNrSamples, showTotalPeriod, percentLimit, symfs,
-                            printLine)),
+                            printLine, fullPaths),
+                    SampleFilter.NONE.withCpus(ReportCommand.parseCpus(cpus))),
                     System.out, System.err);
-            Input.printWarnings(file, System.err);
+            // perf's -q: the file's warnings are not said (its errors still are)
+            if (!quiet) {
+                Input.printWarnings(file, System.err);
+            }
         }
         return 0;
     }

@@ -35,9 +35,15 @@ public final class Annotate {
      * @param json JSON instead of perf annotate's stdio layout
      * @param kallsyms --kallsyms (kernel symbols; they tell BPF programs from kernel functions), or null
      * @param buildIdDir --buildid-dir, or null for PERF_BUILDID_DIR or ~/.debug
+     * @param filter the samples counted at all (-C/--cpu: perf drops the others before its totals too)
      */
     public record Options(String symbol, boolean json, Path kallsyms, Path buildIdDir, java.util.Set<String> dsos,
-            String percentType, boolean asmRaw, Display display) {
+            String percentType, boolean asmRaw, Display display, SampleFilter filter) {
+        public Options(String symbol, boolean json, Path kallsyms, Path buildIdDir, java.util.Set<String> dsos,
+                String percentType, boolean asmRaw, Display display) {
+            this(symbol, json, kallsyms, buildIdDir, dsos, percentType, asmRaw, display, SampleFilter.NONE);
+        }
+
         public Options(String symbol, boolean json, Path kallsyms, Path buildIdDir) {
             this(symbol, json, kallsyms, buildIdDir, null, null, false, Display.DEFAULT);
         }
@@ -58,10 +64,16 @@ public final class Annotate {
      * @param symfs --symfs: the directory the files are looked up under, or null
      * @param printLine -l: each function's hot source lines summed and sorted above it, the
      *     srcline after each hot instruction
+     * @param fullPaths -P/--full-paths: the header names the DSO by its long name (perf's dso->long_name)
      */
     public record Display(boolean source, boolean showNrSamples, boolean showTotalPeriod, double percentLimit, Path symfs,
-            boolean printLine) {
+            boolean printLine, boolean fullPaths) {
         public static final Display DEFAULT = new Display(true);
+
+        public Display(boolean source, boolean showNrSamples, boolean showTotalPeriod, double percentLimit, Path symfs,
+                boolean printLine) {
+            this(source, showNrSamples, showTotalPeriod, percentLimit, symfs, printLine, false);
+        }
 
         public Display(boolean source) {
             this(source, false, false, 0, null, false);
@@ -89,7 +101,12 @@ public final class Annotate {
      * per sample), which applies the side-band (KSYMBOL included) in time order as {@code run} does.
      */
     static BpfAnnotation annotate(PerfDataFile file, SymbolResolver resolver, NativeAnnotation natives) {
-        Session session = new Session(file, resolver, new Session.Options(false, SampleFilter.NONE));
+        return annotate(file, resolver, natives, SampleFilter.NONE);
+    }
+
+    private static BpfAnnotation annotate(PerfDataFile file, SymbolResolver resolver, NativeAnnotation natives,
+            SampleFilter filter) {
+        Session session = new Session(file, resolver, new Session.Options(false, filter));
         if (!file.isPipe()) {
             BpfLineTable table = BpfLineTable.of(file);
             BpfAnnotation a = new BpfAnnotation(table);
@@ -155,7 +172,7 @@ public final class Annotate {
     public static void run(PerfDataFile file, Options o, OutputStream stdout, PrintStream err) {
         SymbolResolver resolver = new SymbolResolver(SymbolResolver.Options.defaults(o.kallsyms(), o.display().symfs(), o.buildIdDir()));
         NativeAnnotation natives = o.json() ? null : new NativeAnnotation(o.symbol(), o.dsos());
-        BpfAnnotation a = annotate(file, resolver, natives);
+        BpfAnnotation a = annotate(file, resolver, natives, o.filter());
         Selection sel = new Selection(o.symbol());
         PrintStream out = new PrintStream(new BufferedOutputStream(stdout, 1 << 16), false, StandardCharsets.UTF_8);
         boolean nativeShown = false;

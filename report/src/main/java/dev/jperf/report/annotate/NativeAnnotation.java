@@ -117,6 +117,8 @@ final class NativeAnnotation {
     private EventDesc lastEvent;
     private PerEvent lastPerEvent;
     private Entry lastEntry;
+    private Symbol lastNamed;
+    private boolean lastNamedMatches;
 
     /**
      * @param symbol only this symbol is counted (null: all)
@@ -127,7 +129,7 @@ final class NativeAnnotation {
         this.dsos = dsos;
     }
 
-    /** Counts a sample (every sample: the global percentages' totals) of event {@code ev} at {@code f}. */
+    /** Counts a sample (every sample, or with a symbol every one of it: the global percentages' totals) of event {@code ev} at {@code f}. */
     void add(EventDesc ev, long p, Frame f) {
         PerEvent pe = lastPerEvent;
         if (ev != lastEvent) {
@@ -140,8 +142,12 @@ final class NativeAnnotation {
             lastPerEvent = pe;
             lastEntry = null;
         }
-        pe.samples++;
-        pe.period += p;
+        // perf annotate SYMBOL drops every other sample before its hists count them: the
+        // global percentages are then of that symbol's samples alone
+        if (symbol == null || f != null && f.symbol() != null && named(f.symbol())) {
+            pe.samples++;
+            pe.period += p;
+        }
         if (f == null || f.symbol() == null || f.dso() == null) {
             return;
         }
@@ -168,6 +174,15 @@ final class NativeAnnotation {
         if (!e.skipped) {
             e.add(f.addr() - sym.start(), p);
         }
+    }
+
+    /** Whether {@code s} is the symbol asked for (the last answer kept: consecutive samples mostly share it). */
+    private boolean named(Symbol s) {
+        if (s != lastNamed) {
+            lastNamed = s;
+            lastNamedMatches = symbol.equals(s.name());
+        }
+        return lastNamedMatches;
     }
 
     /**
@@ -420,7 +435,8 @@ final class NativeAnnotation {
                 case LOCAL_PERIOD -> e.period == 0 ? 0 : 100.0 * period / e.period;
                 case LOCAL_HITS -> e.samples == 0 ? 0 : 100.0 * hits / e.samples;
                 case GLOBAL_PERIOD -> total.period == 0 ? 0 : 100.0 * period / total.period;
-                case GLOBAL_HITS -> total.samples == 0 ? 0 : 100.0 * hits / total.samples;
+                // perf 6.1's annotate never counts its hists' nr_samples, and a zero total gives 0.00
+                case GLOBAL_HITS -> 0;
             };
         }
         if (display.printLine()) {
@@ -428,7 +444,8 @@ final class NativeAnnotation {
         }
         String column = display.showTotalPeriod() ? "Period      " : display.showNrSamples() ? "Samples " : "Percent ";
         String blank = display.showTotalPeriod() ? "             :" : "         :";
-        String header = " " + column + "|\tSource code & Disassembly of " + e.dso.shortName() + " for " + e.event.name() + " ("
+        String header = " " + column + "|\tSource code & Disassembly of "
+                + (display.fullPaths() ? e.dso.longName() : e.dso.shortName()) + " for " + e.event.name() + " ("
                 + e.samples + " samples, percent: " + type.label + ")";
         out.println(header);
         out.println("-".repeat(header.length() + 5));
@@ -472,7 +489,7 @@ final class NativeAnnotation {
                 continue;
             }
             long addr = e.symbol.start() + l.offset;
-            pathOf[i] = sourceLines.srcline(e.dso, addr, null, false, true, addr, false);
+            pathOf[i] = sourceLines.srcline(e.dso, addr, null, false, true, addr, display.fullPaths());
             byPath.computeIfAbsent(pathOf[i], k -> new double[1])[0] += pctOf[i];
         }
         out.println();

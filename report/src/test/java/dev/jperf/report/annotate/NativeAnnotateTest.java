@@ -60,6 +60,7 @@ class NativeAnnotateTest {
         "c-process|--asm-raw|",
         "c-process|--percent-type|local-hits",
         "c-process|--percent-type|global-period",
+        "c-process|--percent-type|global-hits",
         "c-process-stripped||",
         "c-process|-s|crunch_primes",
         "c-process|-d|libc.so.6",

@@ -55,8 +55,7 @@ class SymbolTableSrclineTest {
         }
         addrs.removeIf(a -> Long.compareUnsigned(a - text.addr(), text.size()) >= 0);
         List<Long> list = new ArrayList<>(addrs);
-        List<String> want = addr2line(dir, dbg, list);
-        assertEquals(list.size(), want.size());
+        List<Addr2line> want = addr2line(dir, dbg, list);
 
         SymbolResolver r = new SymbolResolver(new SymbolResolver.Options(null, null, dir.resolve("no-cache"),
                 Path.of("/usr/lib/debug"), Path.of("/nonexistent"), Path.of("/nonexistent"), dir));
@@ -68,7 +67,7 @@ class SymbolTableSrclineTest {
         for (int i = 0; i < list.size(); i++) {
             long a = list.get(i);
             long offset = a - text.addr() + text.offset();
-            String w = want.get(i);
+            String w = want.get(i).srcline();
             String expect = w.equals("??:0") ? SourceLines.fallback(d, offset, null, true, true, offset)
                     : w.substring(w.lastIndexOf('/', w.lastIndexOf(':')) + 1).replaceFirst(":\\?$", ":0")
                             .replaceFirst(" \\(discriminator \\d+\\)$", "");
@@ -117,7 +116,10 @@ class SymbolTableSrclineTest {
         for (long a = text.addr(); a < text.addr() + text.size(); a++) {
             list.add(a);
         }
-        List<String> want = addr2lineFunctions(dir, bin, list);
+        List<String> want = new ArrayList<>();
+        for (Addr2line w : addr2line(dir, bin, list)) {
+            want.add(w.function());
+        }
         SymbolResolver r = new SymbolResolver(new SymbolResolver.Options(null, null, dir.resolve("no-cache"),
                 dir.resolve("no-debug"), Path.of("/nonexistent"), Path.of("/nonexistent"), dir));
         Dso d = r.dso(bin.toString(), Dso.Kind.USER);
@@ -132,24 +134,6 @@ class SymbolTableSrclineTest {
         assertEquals(want, got);
     }
 
-    private static List<String> addr2lineFunctions(Path dir, Path elf, List<Long> addrs) throws Exception {
-        Path in = dir.resolve("faddrs");
-        StringBuilder b = new StringBuilder();
-        for (long a : addrs) {
-            b.append("0x").append(Long.toHexString(a)).append('\n');
-        }
-        Files.writeString(in, b);
-        Process p = new ProcessBuilder("addr2line", "-f", "-e", elf.toString()).redirectInput(in.toFile())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i += 2) {
-            out.add(lines.get(i));
-        }
-        return out;
-    }
-
     private static boolean runs(String... cmd) {
         try {
             return new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor() == 0;
@@ -158,8 +142,12 @@ class SymbolTableSrclineTest {
         }
     }
 
-    /** addr2line's file:line per address (its second output line). */
-    private static List<String> addr2line(Path dir, Path elf, List<Long> addrs) throws Exception {
+    /** What addr2line -f answers for one address: the function and the file:line. */
+    private record Addr2line(String function, String srcline) {
+    }
+
+    /** addr2line -f run once on {@code elf} for every address, its two output lines per address. */
+    private static List<Addr2line> addr2line(Path dir, Path elf, List<Long> addrs) throws Exception {
         Path in = dir.resolve("addrs");
         StringBuilder b = new StringBuilder();
         for (long a : addrs) {
@@ -170,9 +158,10 @@ class SymbolTableSrclineTest {
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
-        List<String> out = new ArrayList<>();
-        for (int i = 1; i < lines.size(); i += 2) {
-            out.add(lines.get(i));
+        assertEquals(2 * addrs.size(), lines.size(), "addr2line's lines");
+        List<Addr2line> out = new ArrayList<>();
+        for (int i = 0; i + 1 < lines.size(); i += 2) {
+            out.add(new Addr2line(lines.get(i), lines.get(i + 1)));
         }
         return out;
     }
