@@ -15,6 +15,8 @@ public final class Main {
     static final int USAGE_ERROR = 129;
     /** perf's global option naming the build-id cache for the command after it. */
     private static final String BUILDID_DIR = "--buildid-dir";
+    /** perf's global --no-pager: no pager for the command's output. */
+    private static final String NO_PAGER = "--no-pager";
 
     /** The subcommands, in the order help lists them. */
     private static final List<String> COMMANDS = List.of("record", "stat", "report", "annotate", "script", "flamegraph", "dump", "inject",
@@ -53,13 +55,15 @@ public final class Main {
 
     /**
      * How many leading arguments are perf's options before the command: {@code --buildid-dir DIR}
-     * or {@code --buildid-dir=DIR}.
+     * or {@code --buildid-dir=DIR}, and --no-pager.
      */
     static int globalOptions(String[] args) {
         int i = 0;
         while (i < args.length) {
             if (args[i].equals(BUILDID_DIR) && i + 1 < args.length) {
                 i += 2;
+            } else if (args[i].equals(NO_PAGER)) {
+                i++;
             } else if (args[i].startsWith(BUILDID_DIR + "=")) {
                 i++;
             } else {
@@ -75,7 +79,12 @@ public final class Main {
         PrintStream err = System.err;
         int skip = globalOptions(args);
         Path buildIdDir = null;
+        Pager.disabled = false;
         for (int i = 0; i < skip; i++) {
+            if (args[i].equals(NO_PAGER)) {
+                Pager.disabled = true;
+                continue;
+            }
             buildIdDir = Path.of(args[i].equals(BUILDID_DIR) ? args[++i] : args[i].substring(BUILDID_DIR.length() + 1));
         }
         args = Arrays.copyOfRange(args, skip, args.length);
@@ -262,7 +271,7 @@ public final class Main {
     /** perf's main usage: the commands with a line each. */
     private static void usage(PrintStream out) {
         StringBuilder b = new StringBuilder();
-        b.append("\n usage: jperf [--version] [--help] [--buildid-dir DIR] COMMAND [ARGS]\n\n");
+        b.append("\n usage: jperf [--version] [--help] [--buildid-dir DIR] [--no-pager] COMMAND [ARGS]\n\n");
         b.append(" Records and reports perf.data files; understands BPF programs.\n\n");
         b.append(" The most commonly used jperf commands are:\n");
         for (String name : COMMANDS) {

@@ -7,7 +7,10 @@ import dev.jperf.format.PerfDataException;
 import dev.jperf.format.PerfDataFile;
 import dev.jperf.format.header.CpuList;
 import dev.jperf.format.header.PerfEventAttr;
+import dev.jperf.nativeshim.Terminal;
 import dev.jperf.report.Report;
+import dev.jperf.report.tui.Browser;
+import dev.jperf.report.tui.ReportBrowserModel;
 import dev.jperf.report.aggregate.CallchainParams;
 import dev.jperf.report.session.EvSwitch;
 import dev.jperf.report.session.Machine;
@@ -90,6 +93,8 @@ final class ReportCommand implements Subcommand {
     private String switchOn;
     private String switchOff;
     private boolean showOnOffEvents;
+    /** --stdio (true) or --tui (false); null: the browser when stdout is a terminal, as perf's setup_browser. */
+    private Boolean stdio;
 
     @Override
     public String name() {
@@ -115,7 +120,8 @@ final class ReportCommand implements Subcommand {
                 .flag('D', "dump-raw-trace", "dump raw trace in ASCII")
                 .flag('\0', "tasks", "Display recorded tasks")
                 .flag('\0', "mmaps", "Display recorded tasks memory maps")
-                .flag('\0', "stdio", "use the stdio interface (the only one; accepted for perf compatibility)")
+                .flag('\0', "stdio", "use the stdio interface (through $PERF_PAGER/$PAGER/less on a terminal)")
+                .flag('\0', "tui", "use the TUI interface (the default on a terminal): the terminal browser")
                 .value('s', "sort", "key[,key2...]", "sort by key(s): comm, dso, sym, pid, tid, cpu, srcline, srcfile, and the output fields"
                         + " overhead, overhead_children, sample, period; in branch mode also"
                         + " dso_from, dso_to, symbol_from, symbol_to, cycles, srcline_from, srcline_to (default: comm,dso,sym;"
@@ -204,7 +210,8 @@ final class ReportCommand implements Subcommand {
             case "tasks" -> tasks = v.on();
             case "mmaps" -> mmaps = v.on();
             case "dump-raw-trace" -> dumpRawTrace = v.on();
-            case "stdio" -> { }
+            case "stdio" -> stdio = v.on() ? Boolean.TRUE : null;
+            case "tui" -> stdio = v.on() ? Boolean.FALSE : null;
             case "sort" -> sort = v.text();
             case "fields" -> fields = v.text();
             case "percent-limit" -> {
@@ -264,6 +271,29 @@ final class ReportCommand implements Subcommand {
 
     @Override
     public int call() {
+        // perf's setup_browser: no pager (nor browser) for a stream on stdin
+        Pager pager = Input.STDIN.equals(Input.name(input)) || browser() ? null : Pager.start();
+        try {
+            return report();
+        } finally {
+            if (pager != null) {
+                pager.close();
+            }
+        }
+    }
+
+    /**
+     * Whether the report is browsed: perf's setup_browser shows its TUI when stdout is a terminal
+     * (--tui or not), unless --stdio, -D, or a mode without rows; jperf's browser also reads keys
+     * from stdin, a terminal too.
+     */
+    private boolean browser() {
+        return !Boolean.TRUE.equals(stdio) && !dumpRawTrace && !stats && !headerOnly && !header && !tasks && !mmaps
+                && !json && pprof == null && flamegraph == null && separator == null
+                && !Input.STDIN.equals(Input.name(input)) && Terminal.isTerminal(1) && Terminal.isTerminal(0);
+    }
+
+    private int report() {
         if (percentType != null) {
             percentType(percentType);
         }
@@ -375,7 +405,12 @@ final class ReportCommand implements Subcommand {
                 return 0;
             }
             try {
-                Report.run(f, o, System.out, warnings);
+                if (browser()) {
+                    browse(o);
+                    return 0;
+                }
+                // perf colours the percentages on a terminal and in its pager
+                Report.run(f, Terminal.isTerminal(1) ? o.toBuilder().color(true).build() : o, System.out, warnings);
             } catch (EvSwitch.NotFound e) {
                 // perf's evswitch__init: its line, and -ENOENT as the exit status
                 System.err.print("ERROR: " + e.getMessage() + "\nHINT:  use 'jperf evlist' to see the available event names\n");
@@ -385,6 +420,22 @@ final class ReportCommand implements Subcommand {
             Input.printWarnings(f, warnings);
         }
         return 0;
+    }
+
+    /** The terminal browser over the report's rows (report/tui, top's too); warnings once it is left. */
+    private void browse(Report.Options o) {
+        ReportBrowserModel model = new ReportBrowserModel(() -> Input.open(input, force), o);
+        try (Terminal t = Terminal.characterMode(0)) {
+            new Browser(model, System.out).run(System.in, () -> false, TopCommand::dimensions);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!quiet) {
+            System.err.print(model.warnings());
+            System.err.flush();
+        }
     }
 
     /**

@@ -57,7 +57,8 @@ class TopTest {
         return Files.readString(out, StandardCharsets.ISO_8859_1);
     }
 
-    private static List<String> jperf(String... args) {
+    /** The command line of a jperf of its own (a JVM), this test run's classes. */
+    static List<String> jperf(String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "dev.jperf.cli.Main"));
         cmd.addAll(List.of(args));
@@ -158,64 +159,32 @@ class TopTest {
         return -1;
     }
 
-    private static String tmux(String socket, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("tmux", "-L", socket));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(10, TimeUnit.SECONDS);
-        return p.exitValue() == 0 ? out : null;
-    }
-
-    /** Polls the pane until it shows {@code text} (40 s at most); the pane. */
-    private static String await(String socket, String text) throws Exception {
-        String pane = "";
-        for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(40); System.nanoTime() < end; Thread.sleep(300)) {
-            pane = tmux(socket, "capture-pane", "-p", "-t", "top");
-            if (pane != null && pane.contains(text)) {
-                return pane;
-            }
-        }
-        throw new AssertionError("the pane never showed " + text + ":\n" + pane);
-    }
-
     /** The browser on a terminal (tmux): rows, moving, the filter, q. */
     @Test
     void browserInATerminal() throws Exception {
         assumeTrue(Files.isExecutable(SPIN), SPIN + " not built");
-        String socket = "jperf-toptest-" + ProcessHandle.current().pid();
-        assumeTrue(tmux(socket, "-V") != null, "tmux is not installed");
         Process spin = new ProcessBuilder(SPIN.toString(), "60").start();
         Path script = tmp.resolve("top.sh");
-        Files.writeString(script, "exec " + String.join(" ", jperf("top", "-d", "1", "-p", Long.toString(spin.pid()))
-                .stream().map(a -> "'" + a + "'").toList()) + " 2>" + tmp.resolve("browser.err") + "\n");
-        try {
-            assertTrue(tmux(socket, "new-session", "-d", "-s", "top", "-x", "120", "-y", "30",
-                    // argv, not a shell command line: an ordinary user's login shell may be nologin
-                    "/bin/sh", script.toString()) != null);
-            String pane = await(socket, "spin_step");
+        try (Tmux tmux = new Tmux("toptest")) {
+            tmux.start("top", 120, 30, script, "exec " + String.join(" ", jperf("top", "-d", "1", "-p", Long.toString(spin.pid()))
+                    .stream().map(a -> "'" + a + "'").toList()) + " 2>" + tmp.resolve("browser.err") + "\n");
+            String pane = tmux.await("top", "spin_step");
             assertTrue(pane.lines().findFirst().orElse("").startsWith("   PerfTop:"), pane);
             assertTrue(pane.contains("keys: up/down j/k"), pane);
-            tmux(socket, "send-keys", "-t", "top", "j", "k", "Down", "Up");
-            tmux(socket, "send-keys", "-t", "top", "/");
-            tmux(socket, "send-keys", "-t", "top", "-l", "spin_st");
-            await(socket, "/spin_st");
-            tmux(socket, "send-keys", "-t", "top", "Enter");
-            pane = await(socket, "filter: spin_st");
+            tmux.keys("top", "j", "k", "Down", "Up");
+            tmux.keys("top", "/");
+            tmux.keys("top", "-l", "spin_st");
+            tmux.await("top", "/spin_st");
+            tmux.keys("top", "Enter");
+            pane = tmux.await("top", "filter: spin_st");
             List<String> rows = pane.lines().filter(l -> l.contains("%  ") && !l.contains("PerfTop:")).toList();
             assertTrue(!rows.isEmpty(), pane);
             for (String r : rows) {
                 assertTrue(r.contains("spin_st"), "a row the filter keeps: " + r + "\n" + pane);
             }
-            tmux(socket, "send-keys", "-t", "top", "q");
-            boolean gone = false;
-            for (int i = 0; i < 100 && !gone; i++) {
-                Thread.sleep(200);
-                gone = tmux(socket, "has-session", "-t", "top") == null;
-            }
-            assertTrue(gone, "q did not end jperf top: " + Files.readString(tmp.resolve("browser.err")));
+            tmux.keys("top", "q");
+            assertTrue(tmux.ends("top"), "q did not end jperf top: " + Files.readString(tmp.resolve("browser.err")));
         } finally {
-            tmux(socket, "kill-server");
             spin.destroyForcibly();
             spin.waitFor();
         }

@@ -59,6 +59,10 @@ public final class Report {
         private final String separator;
         private final boolean callchainsAsked;
         private final Boolean group;
+        /** The filters' single values elide their columns (perf's sort__setup_elide); not in the browser's thread zoom. */
+        private final boolean elide;
+        /** The stdio report's percentages in perf's colours (its stdout a terminal or perf's pager). */
+        private final boolean color;
         private final int maxStack;
         private final boolean hideUnresolved;
         private final boolean skipEmpty;
@@ -100,6 +104,8 @@ public final class Report {
             separator = b.separator;
             callchainsAsked = b.callchainsAsked;
             group = b.group;
+            elide = b.elide;
+            color = b.color;
             maxStack = b.maxStack;
             hideUnresolved = b.hideUnresolved;
             skipEmpty = b.skipEmpty;
@@ -161,6 +167,8 @@ public final class Report {
             b.switchOff = switchOff;
             b.showOnOffEvents = showOnOffEvents;
             b.fields = fields;
+            b.elide = elide;
+            b.color = color;
             return b;
         }
 
@@ -194,6 +202,8 @@ public final class Report {
             private String switchOff;
             private boolean showOnOffEvents;
             private Boolean group;
+            private boolean elide = true;
+            private boolean color;
             private int maxStack = Machine.PERF_MAX_STACK_DEPTH;
             private boolean hideUnresolved;
             private boolean skipEmpty = true;
@@ -397,6 +407,18 @@ public final class Report {
             /** --inline/--no-inline: inlined functions' frames in DWARF-unwound chains (perf's default: on). */
             public Builder inline(boolean inline) {
                 this.inline = inline;
+                return this;
+            }
+
+            /** False: every sort key keeps its column whatever the filters keep (the browser's thread zoom, as perf's). */
+            public Builder elide(boolean elide) {
+                this.elide = elide;
+                return this;
+            }
+
+            /** perf's colours in the stdio report (perf_use_color_default: stdout a terminal, or its pager). */
+            public Builder color(boolean color) {
+                this.color = color;
                 return this;
             }
 
@@ -798,7 +820,7 @@ public final class Report {
                     .print(r.hists(), r.session().totalLostSamples());
         } else {
             new StdioReport(out, o.percentLimit(), o.relative(), o.callGraph(), symFirst).fields(order)
-                    .elide(o.filter()).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).skipEmpty(o.skipEmpty()).separator(o.separator())
+                    .elide(o.elide ? o.filter() : SampleFilter.NONE).color(o.color).showSamples(o.showSamples()).showPeriod(o.showPeriod()).quiet(o.quiet()).skipEmpty(o.skipEmpty()).separator(o.separator())
                     .printSections(r.sections(), r.session().totalLostSamples());
         }
         out.flush();

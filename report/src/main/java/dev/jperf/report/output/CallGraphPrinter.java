@@ -24,6 +24,8 @@ final class CallGraphPrinter {
     private final StringBuilder out;
     private final CallchainParams params;
     private final boolean skipFirst;
+    /** The graph's percentages in perf's colours (a terminal or perf's pager). */
+    private boolean color;
 
     /**
      * @param skipFirst perf leaves out the first frame of a lone root when the sort order starts
@@ -103,6 +105,12 @@ final class CallGraphPrinter {
             levelJson(g, "chains", chains);
         }
         g.writeEndObject();
+    }
+
+    /** perf's percent_color_fprintf: the graph's percentages coloured as the rows'. */
+    CallGraphPrinter color(boolean color) {
+        this.color = color;
+        return this;
     }
 
     private boolean graphMode() {
@@ -242,7 +250,15 @@ final class CallGraphPrinter {
             out.append((depthMask & (1 << i)) != 0 ? '|' : ' ');
             if (index == 0 && i == depth - 1) {
                 out.append("--");
+                String c = color && params.value() == CallchainParams.Value.PERCENT
+                        ? StdioReport.percentColor(total == 0 ? 0.0 : period * 100.0 / total) : null;
+                if (c != null) {
+                    out.append(c);
+                }
                 value(period, count, total);
+                if (c != null) {
+                    out.append(StdioReport.COLOR_RESET);
+                }
                 out.append("--");
             } else {
                 out.append("          ");

@@ -40,6 +40,8 @@ public final class StdioReport {
     private boolean quiet;
     /** --skip-empty (default): no section for an event without samples. */
     private boolean skipEmpty = true;
+    /** The percentages in perf's colours (stdout a terminal, or perf's pager). */
+    private boolean color;
     /** -t/--field-separator: between the columns instead of two spaces; null for none. */
     private String separator;
     /** -F, or --sort naming output fields: the columns in perf's order; null for the default layout. */
@@ -75,6 +77,12 @@ public final class StdioReport {
     /** perf's --skip-empty/--no-skip-empty. */
     public StdioReport skipEmpty(boolean skipEmpty) {
         this.skipEmpty = skipEmpty;
+        return this;
+    }
+
+    /** perf's colours (perf_use_color_default: on for a terminal or its pager). */
+    public StdioReport color(boolean color) {
+        this.color = color;
         return this;
     }
 
@@ -250,7 +258,7 @@ public final class StdioReport {
         String newline = System.lineSeparator();
         boolean graph = callGraph.enabled() && h.graphOrder() != null;
         StringBuilder graphText = new StringBuilder();
-        CallGraphPrinter printer = new CallGraphPrinter(graphText, callGraph, sortStartsWithSym);
+        CallGraphPrinter printer = new CallGraphPrinter(graphText, callGraph, sortStartsWithSym).color(color);
         // perf's min_callchain_hits: the threshold of the whole event, as an integer period
         long minHit = (long) (h.graphThresholdTotal(relative) * (callGraph.minPercent() / 100));
         for (HistEntry e : rows) {
@@ -263,7 +271,7 @@ public final class StdioReport {
             } else if (separator != null) {
                 separatedRow(b, g, e, totals, keys, width, h.keys());
             } else {
-                defaultRow(b, g, e, totals, keys, width, false);
+                defaultRow(b, g, e, totals, keys, width, color);
             }
             b.append(newline);
             if (graph) {
@@ -338,7 +346,7 @@ public final class StdioReport {
         return a >= 5.0 ? "\033[31m" : a > 0.5 ? "\033[32m" : null;
     }
 
-    private static final String COLOR_RESET = "\033[m";
+    static final String COLOR_RESET = "\033[m";
 
     /**
      * perf top --stdio's table (hists__fprintf without headers, perf_top__print_sym_table): the

@@ -41,6 +41,11 @@ public record SampleFilter(Set<String> comms, Set<Integer> pids, Set<Integer> ti
         return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange, addrs, addrRange);
     }
 
+    /** --comms (the report browser's thread zoom). */
+    public SampleFilter withComms(Set<String> comms) {
+        return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange, addrs, addrRange);
+    }
+
     public SampleFilter withDsos(Set<String> dsos) {
         return new SampleFilter(comms, pids, tids, cpus, dsos, symbols, timeStart, timeStop, timeRange, addrs, addrRange);
     }

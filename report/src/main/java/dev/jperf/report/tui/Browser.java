@@ -15,7 +15,7 @@ import java.util.function.BooleanSupplier;
  * terminal in character mode): a title line, then the rows, the selected one in reverse video;
  * up/down or k/j move, PgUp/PgDn page, Enter or + expands the selected row's call chains (its
  * block's other lines), / filters the rows by a text (Enter ends it, an empty one clears it),
- * q quits. Its rows come from a {@link Model} (top's live hists, refreshed every interval).
+ * a shows the model's annotation of the row's symbol, t/d zoom into its thread/DSO, q quits. Its rows come from a {@link Model} (top's live hists, refreshed every interval).
  */
 public final class Browser {
     /** What the browser shows. */
@@ -31,6 +31,34 @@ public final class Browser {
 
         /** Called at each refresh, before the rows are read again (top: the entries age). */
         void refreshed();
+
+        /** The columns' header line under the title, or null for none. */
+        default String header() {
+            return null;
+        }
+
+        /** Whether each row has a fold mark (+/-) before it; else rows are shown as they are. */
+        default boolean folds() {
+            return true;
+        }
+
+        /** The annotation of a row's symbol ('a'), its lines, or null when it has none. */
+        default List<String> annotate(List<String> row) {
+            return null;
+        }
+
+        /**
+         * Zooms into the row's thread ('t') or DSO ('d'), or out of it when zoomed: true when the
+         * rows changed (they are read again).
+         */
+        default boolean zoom(char kind, List<String> row) {
+            return false;
+        }
+
+        /** The keys the status line lists. */
+        default String keys() {
+            return "keys: up/down j/k, Enter/+ expand, / filter, q quit";
+        }
     }
 
     private final Model model;
@@ -42,6 +70,11 @@ public final class Browser {
     private String filter = "";
     /** The filter being typed after '/', or null. */
     private StringBuilder typing;
+    /** The annotation shown in place of the rows ('a'), or null; its first line shown. */
+    private List<String> text;
+    private int textTop;
+    /** The width the rows were last read for. */
+    private int cols;
 
     public Browser(Model model, PrintStream out) {
         this.model = model;
@@ -61,7 +94,8 @@ public final class Browser {
             while (!stop.getAsBoolean()) {
                 int[] s = size.get();
                 if (System.nanoTime() >= next) {
-                    rows = model.rows(s[1]);
+                    cols = s[1];
+                    rows = model.rows(cols);
                     long r = model.refreshNs();
                     if (r > 0) {
                         model.refreshed();
@@ -91,6 +125,10 @@ public final class Browser {
     /** One key (an escape sequence whole); false to quit. */
     private boolean key(InputStream keys) throws IOException {
         int c = keys.read();
+        if (text != null) {
+            textKey(c, keys);
+            return true;
+        }
         if (typing != null) {
             if (c == '\r' || c == '\n') {
                 filter = typing.toString();
@@ -116,6 +154,21 @@ public final class Browser {
             case 'k' -> move(-1);
             case '\r', '\n', '+' -> toggle();
             case '/' -> typing = new StringBuilder();
+            case 'a' -> {
+                List<List<String>> v = visible();
+                if (selected < v.size()) {
+                    text = model.annotate(v.get(selected));
+                    textTop = 0;
+                }
+            }
+            case 't', 'd' -> {
+                List<List<String>> v = visible();
+                if (model.zoom((char) c, selected < v.size() ? v.get(selected) : null)) {
+                    rows = model.rows(cols);
+                    selected = 0;
+                    top = 0;
+                }
+            }
             case 27 -> {
                 // ESC [ A/B (arrows), ESC [ 5~/6~ (pages); a lone ESC does nothing
                 if (keys.available() > 0 && keys.read() == '[' && keys.available() > 0) {
@@ -134,6 +187,34 @@ public final class Browser {
             }
         }
         return true;
+    }
+
+    /** A key in the annotation view: moving as in the rows; q, ESC or left goes back to the rows. */
+    private void textKey(int c, InputStream keys) throws IOException {
+        int by = 0;
+        if (c == 'q' || c == 'Q') {
+            text = null;
+        } else if (c == 'j') {
+            by = 1;
+        } else if (c == 'k') {
+            by = -1;
+        } else if (c == 27) {
+            if (keys.available() > 0 && keys.read() == '[' && keys.available() > 0) {
+                int k = keys.read();
+                if (k == 'A' || k == 'B') {
+                    by = k == 'A' ? -1 : 1;
+                } else if (k == 'D') {
+                    text = null;
+                } else if ((k == '5' || k == '6') && keys.available() > 0 && keys.read() == '~') {
+                    by = k == '5' ? -10 : 10;
+                }
+            } else {
+                text = null;
+            }
+        }
+        if (text != null) {
+            textTop = Math.max(0, Math.min(text.size() - 1, textTop + by));
+        }
     }
 
     private List<List<String>> visible() {
@@ -173,6 +254,10 @@ public final class Browser {
     }
 
     private void draw(int height, int width) {
+        if (text != null) {
+            drawText(height, width);
+            return;
+        }
         List<List<String>> v = visible();
         selected = Math.max(0, Math.min(selected, v.size() - 1));
         int body = Math.max(1, height - 2);
@@ -183,11 +268,19 @@ public final class Browser {
         }
         StringBuilder b = new StringBuilder("\033[H\033[2J");
         line(b, model.title(), width, false);
+        String header = model.header();
+        if (header != null) {
+            line(b, header, width, false);
+            body = Math.max(1, body - 1);
+            if (selected >= top + body) {
+                top = selected - body + 1;
+            }
+        }
         int shown = 0;
         for (int i = top; i < v.size() && shown < body; i++) {
             List<String> block = v.get(i);
             boolean open = expanded.contains(key(block.get(0)));
-            String mark = block.size() > 1 ? (open ? "-" : "+") : " ";
+            String mark = !model.folds() ? "" : block.size() > 1 ? (open ? "-" : "+") : " ";
             line(b, mark + block.get(0), width, i == selected);
             shown++;
             for (int j = 1; open && j < block.size() && shown < body; j++) {
@@ -199,8 +292,21 @@ public final class Browser {
             b.append('\n');
         }
         String status = typing != null ? "/" + typing : (filter.isEmpty() ? "" : "filter: " + filter + "   ")
-                + "keys: up/down j/k, Enter/+ expand, / filter, q quit";
+                + model.keys();
         b.append(cut(status, width));
+        out.print(b);
+        out.flush();
+    }
+
+    /** The annotation view: its lines from the one scrolled to, and how to go back. */
+    private void drawText(int height, int width) {
+        StringBuilder b = new StringBuilder("\033[H\033[2J");
+        int body = Math.max(1, height - 1);
+        for (int i = 0; i < body; i++) {
+            int at = textTop + i;
+            line(b, at < text.size() ? text.get(at) : "", width, false);
+        }
+        b.append(cut("keys: up/down j/k, PgUp/PgDn, q/ESC/left back to the rows", width));
         out.print(b);
         out.flush();
     }
