@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.jperf.format.Corpus;
+import dev.jperf.format.writer.PerfDataWriter;
+import dev.jperf.report.SyntheticData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -245,6 +247,37 @@ class DiffTest {
                 assertEquals(0, r.rc(), r.err());
                 assertEquals(p.out(), r.out(), opts + " " + pair);
             }
+        }
+    }
+
+    /**
+     * Rows of equal change, which only the sort keys order: DSO names ascending and an entry without
+     * DSO (an unmapped address, perf's [unknown]) after them, in both sort lists.
+     */
+    @ParameterizedTest(name = "--sort {0}")
+    @CsvSource({"'dso,sym'", "'sym,dso'", "dso"})
+    void entriesWithoutDsoLast(String sort) throws Exception {
+        Path base = dir.resolve("base.data");
+        Path next = dir.resolve("new.data");
+        writeEqualRows(base, 1);
+        writeEqualRows(next, 2);
+        assertSame(List.of(base.toString(), next.toString()), List.of("--sort", sort), List.of());
+    }
+
+    /** One sample of one period at an unmapped address and in each of two unreadable files; {@code n} each in the new file. */
+    private static void writeEqualRows(Path data, int n) throws Exception {
+        try (PerfDataWriter w = SyntheticData.create(data)) {
+            int pid = 4_000_500;
+            SyntheticData.comm(w, pid, "equal");
+            SyntheticData.mmap2(w, pid, 0x7f0000000000L, 0x10000, 5, "/nonexistent/zzz.so");
+            SyntheticData.mmap2(w, pid, 0x7f0000100000L, 0x10000, 5, "/nonexistent/aaa.so");
+            long t = 1_000_000;
+            for (int i = 0; i < n; i++) {
+                SyntheticData.sample(w, 2, 0x5000, pid, t += 1000, 250000);
+                SyntheticData.sample(w, 2, 0x7f0000000040L, pid, t += 1000, 250000);
+                SyntheticData.sample(w, 2, 0x7f0000100040L, pid, t += 1000, 250000);
+            }
+            SyntheticData.sample(w, 2, 0x7f0000100080L + n * 0x10L, pid, t += 1000, 250000);
         }
     }
 }

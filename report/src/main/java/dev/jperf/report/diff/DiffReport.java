@@ -19,7 +19,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * {@code perf diff BASE NEW...} (builtin-diff.c of perf 6.1): each of the baseline's events against
@@ -582,7 +581,13 @@ public final class DiffReport {
     private static int compareKeys(List<SortKey> keys, HistEntry x, HistEntry y) {
         for (SortKey k : keys) {
             int c = switch (k) {
-                case DSO -> Objects.compare(x.dsoText(), y.dsoText(), Comparator.naturalOrder());
+                case DSO -> {
+                    // sort__dso_cmp as the output sort: names ascending, an entry without DSO last
+                    if (x.dso() == null || y.dso() == null) {
+                        yield x.dso() == null ? (y.dso() == null ? 0 : 1) : -1;
+                    }
+                    yield x.dso().shortName().compareTo(y.dso().shortName());
+                }
                 case SYM -> {
                     if (x.symbol() == null || y.symbol() == null) {
                         yield x.symbol() == null ? (y.symbol() == null ? 0 : 1) : -1;
