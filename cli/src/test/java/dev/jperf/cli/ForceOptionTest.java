@@ -28,11 +28,7 @@ class ForceOptionTest {
         CorpusFixture.installBinaries();
         Path data = dir.resolve("perf.data");
         Files.copy(CorpusFixture.data("c-process"), data, StandardCopyOption.REPLACE_EXISTING);
-        try {
-            Files.setAttribute(data, "unix:uid", 65534); // nobody
-        } catch (java.io.IOException e) {
-            Assumptions.abort("giving the file to another user needs root: " + e);
-        }
+        giveToAnotherUser(data);
         String[] args = (command + " -i " + data + " --kallsyms " + CorpusFixture.kallsyms()).split(" ");
         String[] perf = ScriptFiltersTest.perf(args);
         String[] withCache = new String[args.length + 2];
@@ -61,11 +57,7 @@ class ForceOptionTest {
         CorpusFixture.installBinaries();
         Path data = dir.resolve("perf.data");
         Files.copy(CorpusFixture.data("c-process"), data, StandardCopyOption.REPLACE_EXISTING);
-        try {
-            Files.setAttribute(data, "unix:uid", 65534); // nobody
-        } catch (java.io.IOException e) {
-            Assumptions.abort("giving the file to another user needs root: " + e);
-        }
+        giveToAnotherUser(data);
         String[] perf = ScriptFiltersTest.perf((force + " -i " + data + " -o " + dir.resolve("perf.out")).strip()
                 .replaceFirst("^", "inject ").split(" "));
         Run ours = Run.of(("inject " + force + " -i " + data + " -o " + dir.resolve("jperf.out")).replace("  ", " ").split(" "));
@@ -81,6 +73,16 @@ class ForceOptionTest {
             assertEquals("0", mine[0], mine[2]);
             assertTrue(theirs[1].lines().count() > 10, theirs[1]);
             assertEquals(theirs[1], mine[1]);
+        }
+    }
+
+    /** The file owned by a user other than the one running the test (nobody, or nobody's neighbour when that is us). */
+    private static void giveToAnotherUser(Path data) throws java.io.IOException {
+        int other = (Integer) Files.getAttribute(data, "unix:uid") == 65534 ? 65533 : 65534;
+        try {
+            Files.setAttribute(data, "unix:uid", other);
+        } catch (java.io.IOException e) {
+            Assumptions.abort("giving the file to another user needs root: " + e);
         }
     }
 }
